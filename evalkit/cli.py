@@ -1,0 +1,51 @@
+"""The `evalkit` command. Each subcommand lives in `evalkit/commands/<name>.py` with two functions:
+`add_arguments(parser)` and `run(args) -> int`. Modules import heavy libraries inside `run`,
+so `evalkit --help` stays fast.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+# subcommand -> (module, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "score": ("evalkit.commands.score", "score a JSONL of completions with a verifier"),
+    "verifiers": ("evalkit.commands.list_verifiers", "list verifiers and their default config"),
+}
+
+
+class CommandError(Exception):
+    """A user-facing failure: printed as one line, exit code 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="evalkit", description="Evaluation and reward verification for RL on LLMs.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, help_text) in COMMANDS.items():
+        mod = importlib.import_module(module)
+        p = sub.add_parser(name, help=help_text, description=(mod.__doc__ or help_text).strip().splitlines()[0])
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "_run", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args._run(args) or 0)
+    except CommandError as exc:
+        print(f"evalkit {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"evalkit {args.command}: interrupted; finished results are on disk, rerun to resume", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

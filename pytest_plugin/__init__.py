@@ -1,0 +1,1 @@
+"""evalkit's pytest plugin: fixtures, markers and assertions that make reward behaviour testable."""

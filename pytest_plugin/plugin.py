@@ -1,0 +1,1 @@
+"""Entry point registered under `pytest11`; pytest loads it when evalkit is installed."""

@@ -1,0 +1,13 @@
+# Debian packages: Docker (code sandboxes), debootstrap (offline sandbox image),
+# bubblewrap (local sandbox), cairo (SVG rendering).
+need=()
+command -v dockerd >/dev/null || need+=(docker.io)
+command -v debootstrap >/dev/null || need+=(debootstrap)
+command -v bwrap >/dev/null || need+=(bubblewrap)
+ldconfig -p | grep -q libcairo.so.2 || need+=(libcairo2)
+if ((${#need[@]})); then
+  step "apt-get install ${need[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${need[@]}" >/dev/null
+fi

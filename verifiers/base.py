@@ -1,0 +1,184 @@
+"""The `Verifier` base class: one method to write (`evaluate`), the rest comes with it.
+
+Subclasses declare their settings as a dataclass named `Config` whose defaults are
+the seed papers' values. `score()` wraps `evaluate()` so that nothing a model
+writes can make it raise: a bug in the verifier becomes an `ERROR` score, never a
+crash in the caller's training loop.
+"""
+from __future__ import annotations
+
+import abc
+import dataclasses
+import json
+import traceback
+from typing import Any, ClassVar, Iterable, Mapping, Sequence
+
+from .score import Score, Verdict
+
+
+class TaskError(ValueError):
+    """The task (not the completion) is malformed: the caller's data is wrong, so it scores ERROR."""
+
+
+@dataclasses.dataclass(frozen=True)
+class NoConfig:
+    """Config for verifiers that take no settings."""
+
+
+def _plain(value: Any) -> Any:
+    """Tuples become lists, so a config dict is exactly what JSON gives back."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+class Unsupported(Exception):
+    """The verifier does not offer this (e.g. a third-party verifier with no built-in tasks)."""
+
+
+class Verifier(abc.ABC):
+    """Turns `(completion, task)` into a `Score`; knows its tasks and how to prompt for them."""
+
+    name: ClassVar[str] = ""
+    Config: ClassVar[type] = NoConfig
+    #: Address-space cap for batch worker processes; None for verifiers that load big libraries (torch).
+    worker_memory_mb: ClassVar[int | None] = 4096
+
+    def __init__(self, **config: Any) -> None:
+        fields = {f.name: f for f in dataclasses.fields(self.Config)}
+        unknown = sorted(set(config) - set(fields))
+        if unknown:
+            raise TypeError(
+                f"{self.name or type(self).__name__}: unknown config key(s) {unknown}; "
+                f"known: {sorted(fields)}"
+            )
+        # A list from JSON goes back to the tuple the dataclass default uses.
+        fixed = {
+            k: tuple(v) if isinstance(v, list) and isinstance(_default_of(fields[k]), tuple) else v
+            for k, v in config.items()
+        }
+        self.config = self.Config(**fixed)
+        self._pools: dict[Any, Any] = {}
+
+    # ----------------------------------------------------------------- config
+    def config_dict(self) -> dict[str, Any]:
+        """The full config as plain JSON data: `type(v)(**v.config_dict())` rebuilds `v`."""
+        return _plain(dataclasses.asdict(self.config))
+
+    @classmethod
+    def default_config(cls) -> dict[str, Any]:
+        return _plain(dataclasses.asdict(cls.Config()))
+
+    def spec(self) -> dict[str, Any]:
+        """Name plus config: what a run records so it is known exactly what scored it."""
+        return {"verifier": self.name or type(self).__name__, "config": self.config_dict()}
+
+    def spec_json(self) -> str:
+        return json.dumps(self.spec(), sort_keys=True, ensure_ascii=False)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.config_dict().items())})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(self) is type(other) and self.config == other.config  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.spec_json()))
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Worker pools hold processes and locks; they never travel with the verifier.
+        state = dict(self.__dict__)
+        state["_pools"] = {}
+        return state
+
+    # ----------------------------------------------------------------- scoring
+    @abc.abstractmethod
+    def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:
+        """Score one completion. Subclasses implement this; callers use `score`."""
+
+    def score(self, completion: str, task: Mapping[str, Any]) -> Score:
+        """Score one completion; never raises on anything a model can write."""
+        if not isinstance(completion, str):
+            return Score.invalid(f"completion must be a string, got {type(completion).__name__}")
+        if not isinstance(task, Mapping):
+            return Score.error(f"task must be a mapping, got {type(task).__name__}")
+        try:
+            result = self.evaluate(completion, task)
+        except TaskError as exc:
+            return Score.error(f"bad task: {exc}")
+        except RecursionError:
+            return Score.invalid("input nested too deeply to check")
+        except MemoryError:
+            return Score.error("verifier ran out of memory")
+        except Exception as exc:  # a verifier bug must not crash a training run
+            return Score.error(
+                f"verifier raised {type(exc).__name__}: {exc}",
+                traceback=traceback.format_exc(limit=8),
+            )
+        if not isinstance(result, Score):
+            return Score.error(f"{type(self).__name__}.evaluate returned {type(result).__name__}, not Score")
+        return result
+
+    def score_batch(
+        self,
+        completions: Sequence[str],
+        tasks: Sequence[Mapping[str, Any]],
+        *,
+        workers: int | None = None,
+        timeout: float | None = 10.0,
+        executor: str = "process",
+        cache: Any = None,
+        progress: Any = None,
+        memory_mb: int | None = None,
+    ) -> list[Score]:
+        """Score many items in parallel with a hard per-item wall-clock timeout.
+
+        Results come back in input order. Identical items are scored once. An item
+        that hangs, crashes its worker or exhausts memory becomes `ERROR`.
+        See `verifiers.batch.score_batch` for the parameters.
+        """
+        from .batch import score_batch
+
+        return score_batch(
+            self, completions, tasks, workers=workers, timeout=timeout, executor=executor,
+            cache=cache, progress=progress, memory_mb=memory_mb,
+        )
+
+    async def ascore_batch(self, completions: Sequence[str], tasks: Sequence[Mapping[str, Any]], **kwargs: Any) -> list[Score]:
+        """`score_batch` for asyncio callers: runs in a thread, so the event loop keeps serving."""
+        import asyncio
+
+        return await asyncio.to_thread(self.score_batch, completions, tasks, **kwargs)
+
+    # ----------------------------------------------------------------- tasks
+    def prompt(self, task: Mapping[str, Any]) -> str:
+        """The user message that asks a model to solve `task`."""
+        raise Unsupported(f"{type(self).__name__} does not build prompts")
+
+    def tasks(self, split: str = "test", *, limit: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
+        """The verifier's built-in tasks for `split` ("train", "test" or "all")."""
+        raise Unsupported(f"{type(self).__name__} ships no tasks")
+
+    def close(self) -> None:
+        """Stop any worker processes this verifier started."""
+        for pool in self._pools.values():
+            pool.close()
+        self._pools.clear()
+
+
+def _default_of(field: dataclasses.Field) -> Any:
+    if field.default is not dataclasses.MISSING:
+        return field.default
+    if field.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
+        return field.default_factory()  # type: ignore[misc]
+    return None
+
+
+def verdict_counts(scores: Iterable[Score]) -> dict[str, int]:
+    """How many scores fell in each verdict, every verdict listed (zeros too)."""
+    counts = {v.value: 0 for v in Verdict}
+    for s in scores:
+        counts[s.verdict.value] += 1
+    return counts

@@ -1,0 +1,86 @@
+"""Verifiers by name: the built-in ones, ones registered in code, and third-party ones
+published through the `evalkit.verifiers` entry-point group.
+
+Built-ins are imported lazily, so `verifiers.get("game24")` never pulls in torch.
+"""
+from __future__ import annotations
+
+import importlib
+from importlib.metadata import entry_points
+from typing import Any, Callable, TypeVar
+
+from .base import Verifier
+
+ENTRY_POINT_GROUP = "evalkit.verifiers"
+
+# name -> "module:Class"; imported on first use.
+_BUILTIN: dict[str, str] = {
+    "game24": "verifiers.game24:Game24Verifier",
+    "code": "verifiers.code:CodeVerifier",
+    "svg": "verifiers.svg:SvgVerifier",
+    "gomoku": "verifiers.gomoku:GomokuVerifier",
+    "doudizhu": "verifiers.doudizhu:DoudizhuVerifier",
+}
+_registered: dict[str, type[Verifier]] = {}
+
+V = TypeVar("V", bound=type[Verifier])
+
+
+class UnknownVerifier(KeyError):
+    def __str__(self) -> str:  # KeyError quotes its message; a user wants a sentence
+        return str(self.args[0])
+
+
+def register(name: str | None = None) -> Callable[[V], V]:
+    """Class decorator: `@register("mytask")` makes `get("mytask")` return that class."""
+
+    def add(cls: V) -> V:
+        key = name or cls.name
+        if not key:
+            raise ValueError(f"{cls.__name__} needs a name to be registered")
+        cls.name = key
+        _registered[key] = cls
+        return cls
+
+    return add
+
+
+def _load(target: str) -> type[Verifier]:
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def _entry_points() -> dict[str, Any]:
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def names() -> list[str]:
+    """Every verifier name `get` accepts."""
+    return sorted(set(_BUILTIN) | set(_registered) | set(_entry_points()))
+
+
+def verifier_class(name: str) -> type[Verifier]:
+    if name in _registered:
+        return _registered[name]
+    if name in _BUILTIN:
+        cls = _load(_BUILTIN[name])
+    else:
+        eps = _entry_points()
+        if name not in eps:
+            raise UnknownVerifier(f"unknown verifier {name!r}; known: {', '.join(names())}")
+        cls = eps[name].load()
+    if not (isinstance(cls, type) and issubclass(cls, Verifier)):
+        raise TypeError(f"verifier {name!r} resolves to {cls!r}, not a Verifier subclass")
+    cls.name = cls.name or name
+    _registered[name] = cls
+    return cls
+
+
+def get(name: str, **config: Any) -> Verifier:
+    """A configured verifier: `get("game24", weights=(0.55, 0.3, 0.15))`."""
+    return verifier_class(name)(**config)
+
+
+def from_spec(spec: dict[str, Any]) -> Verifier:
+    """Rebuild a verifier from `Verifier.spec()` (what a run records)."""
+    return get(spec["verifier"], **spec.get("config", {}))

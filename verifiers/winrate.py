@@ -1,0 +1,87 @@
+"""Win-rate estimation shared by the game verifiers: reproducible seeds, Wilson intervals,
+and an adaptive loop that stops once the interval is narrow enough.
+
+The seed report rewarded a move by the win rate after it; the number of rollouts sets how
+accurate that reward is, so every estimate carries its own error bars.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+
+def stable_seed(canonical_position: str, base_seed: int = 0) -> int:
+    """A seed from the position's canonical text (blake2b, never `hash()`, which varies per process).
+
+    The candidate move is deliberately not hashed: all moves from one position share a random
+    stream (common random numbers), which makes their comparison far less noisy.
+    """
+    digest = hashlib.blake2b(f"{base_seed}\x00{canonical_position}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little")
+
+
+def wilson_interval(mean: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson score interval for a proportion (draws count as ½, so `mean` may be fractional)."""
+    if n <= 0:
+        return 0.0, 1.0
+    denom = 1 + z * z / n
+    centre = (mean + z * z / (2 * n)) / denom
+    half = z * math.sqrt(mean * (1 - mean) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class WinRate:
+    """A win-rate estimate with its uncertainty."""
+
+    mean: float
+    n: int
+    stderr: float
+    low: float
+    high: float
+    exact: bool = False
+
+    @classmethod
+    def from_outcomes(cls, outcomes: np.ndarray) -> "WinRate":
+        n = int(outcomes.size)
+        mean = float(outcomes.mean()) if n else 0.5
+        stderr = float(outcomes.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.5
+        low, high = wilson_interval(mean, n)
+        return cls(mean, n, stderr, low, high)
+
+    @classmethod
+    def exact_value(cls, value: float) -> "WinRate":
+        return cls(value, 0, 0.0, value, value, exact=True)
+
+    def info(self) -> dict[str, Any]:
+        return {"rollouts": self.n, "stderr": self.stderr, "ci95": [self.low, self.high], "exact": self.exact}
+
+
+def estimate(
+    play: Callable[[np.random.Generator, int], np.ndarray],
+    rng: np.random.Generator,
+    *,
+    rollouts: int,
+    target_width: float | None = None,
+    batch: int = 64,
+    max_rollouts: int = 20_000,
+) -> WinRate:
+    """Run `play(rng, k)` (k outcomes in {0, ½, 1}) until `rollouts` are done, or, in adaptive mode
+    (`target_width` set), until the 95% interval is narrower than `target_width`."""
+    outcomes: list[np.ndarray] = []
+    done = 0
+    goal = max_rollouts if target_width is not None else rollouts
+    while done < goal:
+        k = min(batch if target_width is not None else goal - done, goal - done)
+        result = np.asarray(play(rng, k), dtype=float)
+        outcomes.append(result)
+        done += result.size
+        if target_width is not None and done >= min(rollouts, 32):
+            est = WinRate.from_outcomes(np.concatenate(outcomes))
+            if est.high - est.low <= target_width:
+                return est
+    return WinRate.from_outcomes(np.concatenate(outcomes) if outcomes else np.zeros(0))
