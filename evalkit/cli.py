@@ -48,4 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run through the importable module so `CommandError` raised by commands is this same class.
+    from evalkit.cli import main as _main
+
+    sys.exit(_main())

@@ -1,0 +1,115 @@
+"""Score a JSONL file of completions with a verifier; a rerun resumes where the last one stopped.
+
+Each input line is a JSON object holding `completion` and the task's fields (or a `task` object).
+Each output line is the input object plus `line` (its 1-based input line number) and `score`.
+Bad input lines are reported with their line number and skipped; the exit code is then 1.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from evalkit.cli import CommandError
+
+CHUNK = 512
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("input", type=Path, help="JSONL with a `completion` and task fields per line")
+    parser.add_argument("-o", "--output", type=Path, required=True, help="JSONL to write (appended to on resume)")
+    parser.add_argument("--verifier", required=True, help="verifier name (see `evalkit verifiers`)")
+    parser.add_argument("--config", default="{}", help="verifier config as JSON, or @FILE with JSON")
+    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: CPU count)")
+    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per item before it is an ERROR")
+    parser.add_argument("--cache", type=Path, default=None, help="SQLite score cache shared across runs")
+
+
+def load_config(text: str) -> dict[str, Any]:
+    try:
+        raw = Path(text[1:]).read_text() if text.startswith("@") else text
+        config = json.loads(raw)
+    except (OSError, json.JSONDecodeError) as exc:
+        raise CommandError(f"--config is not valid JSON: {exc}") from None
+    if not isinstance(config, dict):
+        raise CommandError("--config must be a JSON object")
+    return config
+
+
+def split_record(record: Any) -> tuple[str, dict[str, Any]]:
+    """(completion, task) from one input object, or ValueError saying what is wrong."""
+    if not isinstance(record, dict):
+        raise ValueError(f"expected a JSON object, got {type(record).__name__}")
+    completion = record.get("completion")
+    if not isinstance(completion, str):
+        raise ValueError("no string field 'completion'")
+    task = record.get("task")
+    if task is None:
+        task = {k: v for k, v in record.items() if k != "completion"}
+    if not isinstance(task, dict):
+        raise ValueError("'task' must be a JSON object")
+    return completion, task
+
+
+def run(args: argparse.Namespace) -> int:
+    import verifiers
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from evalkit.jsonl import JsonlWriter, read_complete_records
+    from evalkit.summary import summary_table
+
+    if not args.input.is_file():
+        raise CommandError(f"input file {args.input} does not exist")
+    try:
+        verifier = verifiers.get(args.verifier, **load_config(args.config))
+    except (verifiers.UnknownVerifier, TypeError, ValueError) as exc:
+        raise CommandError(str(exc)) from None
+
+    done_lines = {r["line"] for r in read_complete_records(args.output) if isinstance(r.get("line"), int)}
+    total = sum(1 for _ in args.input.open("rb"))
+    err = Console(stderr=True)
+    bad = 0
+    scores = []
+    columns = (TextColumn("[bold]scoring"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=False) as progress, JsonlWriter(args.output) as out:
+        bar = progress.add_task("score", total=total, completed=len(done_lines))
+        batch: list[tuple[int, dict[str, Any], str, dict[str, Any]]] = []
+
+        def flush() -> None:
+            results = verifier.score_batch([b[2] for b in batch], [b[3] for b in batch],
+                                           workers=args.workers, timeout=args.timeout, cache=args.cache,
+                                           progress=lambda n: progress.advance(bar, n))
+            for (line_no, record, _c, _t), s in zip(batch, results):
+                out.write({**record, "line": line_no, "score": s.to_dict()})
+                scores.append(s)
+            out.flush()
+            batch.clear()
+
+        with args.input.open(encoding="utf-8", errors="replace") as fh:
+            for line_no, raw in enumerate(fh, start=1):
+                if line_no in done_lines:
+                    continue
+                if not raw.strip():
+                    progress.advance(bar)
+                    continue
+                try:
+                    record = json.loads(raw)
+                    completion, task = split_record(record)
+                except (json.JSONDecodeError, ValueError) as exc:
+                    bad += 1
+                    progress.advance(bar)
+                    if bad <= 20:
+                        err.print(f"[yellow]line {line_no}: skipped: {exc}[/]")
+                    continue
+                batch.append((line_no, record, completion, task))
+                if len(batch) >= CHUNK:
+                    flush()
+            if batch:
+                flush()
+    verifier.close()
+    Console().print(summary_table(scores, title=f"{args.verifier}: {len(scores)} scored now, "
+                                  f"{len(done_lines)} resumed from {args.output}, {bad} bad line(s)"))
+    return 1 if bad else 0

@@ -1,0 +1,155 @@
+"""Check reasoning steps `a op b = c (left: x y z)` for arithmetic and bookkeeping.
+
+The seed model searches: it tries a path, backs up, tries another. So a step is valid when
+it follows from ANY state already reached (the start, or the result of an earlier valid step),
+not only the last one. Displayed numbers may be rounded (`8 / 3 = 2.67`): a number shown with
+k decimals matches an exact value that rounds to it; an integer must match exactly.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from typing import Iterator
+
+from .expression import normalise
+
+_NUM = r"-?\d+(?:\.\d+)?(?:/\d+)?"
+STEP_LINE = re.compile(
+    rf"^\W*(?P<a>{_NUM})\s*(?P<op>[-+*/])\s*(?P<b>{_NUM})\s*=\s*(?P<c>{_NUM})"
+    r"(?:\s*\(\s*left\s*:?\s*(?P<left>[^)]*)\))?"
+)
+MAX_LINE_CHARS = 300
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A number as the model displayed it, with the tolerance its rounding implies."""
+
+    text: str
+    value: Fraction
+    tolerance: Fraction
+
+    @classmethod
+    def parse(cls, text: str) -> "Shown":
+        if "/" in text:
+            num, den = text.split("/")
+            if int(den) == 0:
+                raise ValueError("zero denominator")
+            return cls(text, Fraction(int(num), int(den)), Fraction(0))
+        try:
+            dec = Decimal(text)
+        except InvalidOperation:
+            raise ValueError(text) from None
+        places = max(0, -dec.as_tuple().exponent)  # type: ignore[operator]
+        return cls(text, Fraction(dec), Fraction(1, 2 * 10 ** places) if places else Fraction(0))
+
+    def matches(self, exact: Fraction) -> bool:
+        return abs(exact - self.value) <= self.tolerance
+
+
+@dataclass
+class StepReport:
+    """Per-step verdicts: `valid[i]` and `reasons[i]` for the i-th step line."""
+
+    valid: list[bool] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+    total_lines: int = 0  # every step-shaped line, checked or not
+
+    @property
+    def share_valid(self) -> float:
+        return sum(self.valid) / len(self.valid) if self.valid else 0.0
+
+
+_APPLY = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": lambda a, b: a / b if b else None,
+}
+
+
+def step_lines(text: str) -> Iterator[re.Match[str]]:
+    for line in text.splitlines():
+        if len(line) > MAX_LINE_CHARS or "=" not in line:
+            continue
+        match = STEP_LINE.match(normalise(line))
+        if match:
+            yield match
+
+
+def check_steps(text: str, numbers: list[int], max_checked: int = 256) -> StepReport:
+    """Validate every step line against the states reachable so far."""
+    report = StepReport()
+    states: list[tuple[Fraction, ...]] = [tuple(sorted(Fraction(n) for n in numbers))]
+    seen = {states[0]}
+    for match in step_lines(text):
+        report.total_lines += 1
+        if report.total_lines > max_checked:
+            continue
+        ok, reason, new_state = _check_one(match, states)
+        report.valid.append(ok)
+        report.reasons.append(reason)
+        if new_state is not None and new_state not in seen:
+            seen.add(new_state)
+            states.append(new_state)
+    return report
+
+
+def _check_one(match: re.Match[str], states: list[tuple[Fraction, ...]]) -> tuple[bool, str, tuple[Fraction, ...] | None]:
+    try:
+        a, b, c = (Shown.parse(match.group(k)) for k in "abc")
+        left = [Shown.parse(tok) for tok in match.group("left").replace(",", " ").split()] if match.group("left") is not None else None
+    except (ValueError, ZeroDivisionError):
+        return False, "unreadable number", None
+    apply = _APPLY[match.group("op")]
+    arithmetic_seen = False
+    for state in reversed(states):  # the most recent state first: the usual case
+        for ia, ib in _pairs(state, a, b):
+            exact = apply(state[ia], state[ib])
+            if exact is None or not c.matches(exact):
+                continue
+            arithmetic_seen = True
+            rest = [x for k, x in enumerate(state) if k not in (ia, ib)]
+            new_state = tuple(sorted(rest + [exact]))
+            if left is None:
+                return False, "no (left: …) list", new_state
+            if _multiset_matches(left, new_state):
+                return True, "ok", new_state
+    if arithmetic_seen:
+        return False, "left list does not match the numbers remaining", None
+    if _plain_arithmetic_ok(a, b, c, apply):
+        return False, "operands are not numbers available at any reached state", None
+    return False, "arithmetic is wrong", None
+
+
+def _pairs(state: tuple[Fraction, ...], a: Shown, b: Shown) -> Iterator[tuple[int, int]]:
+    for ia, x in enumerate(state):
+        if a.matches(x):
+            for ib, y in enumerate(state):
+                if ib != ia and b.matches(y):
+                    yield ia, ib
+
+
+def _multiset_matches(shown: list[Shown], exact: tuple[Fraction, ...]) -> bool:
+    """Does each shown number match a distinct exact one? (Greedy is exact here: tolerances < 1.)"""
+    if len(shown) != len(exact):
+        return False
+    if all(s.tolerance == 0 for s in shown):
+        return Counter(s.value for s in shown) == Counter(exact)
+    remaining = list(exact)
+    for s in sorted(shown, key=lambda s: s.value):
+        for k, x in enumerate(remaining):
+            if s.matches(x):
+                del remaining[k]
+                break
+        else:
+            return False
+    return True
+
+
+def _plain_arithmetic_ok(a: Shown, b: Shown, c: Shown, apply) -> bool:
+    exact = apply(a.value, b.value)
+    return exact is not None and c.matches(exact)

@@ -1,0 +1,148 @@
+"""The 24-point verifier: r = 0.55·r_oc + 0.3·r_pr + 0.15·r_l, the seed report's reward.
+
+- r_oc (outcome): 1 for a correct final expression, 0.35 for a well-formed one that is wrong
+  (wrong value or wrong numbers: the seed pays it to encourage answering), 0 for none.
+- r_pr (process): the share of valid `a op b = c (left: …)` steps (0 when there are none).
+- r_l (length): 1 for l ≤ t steps, else 1/(1+e^{k(l−t−m)}); t=4, m=20, k=0.2, l = step lines.
+
+One deliberate change from the seed formula: r_l is paid only when a final expression is
+present. Otherwise an empty completion (l = 0 ≤ t) would earn 0.15 for saying nothing.
+
+`Score.answer` is what majority voting compares: "<value> using <sorted numbers>", e.g.
+"24 using 4 4 6 8". All correct answers to a puzzle collapse to one string (however the
+expression is written), a wrong value or a wrong multiset of numbers votes separately.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from ..base import TaskError, Verifier
+from ..registry import register
+from ..score import Score, Verdict
+from .expression import Evaluated, ExpressionError, format_fraction, parse
+from .extract import EXTRACTORS, final_answer
+from .solver import load_task_set, split_of
+from .steps import check_steps
+
+PROMPT = """Use the numbers {numbers} and basic arithmetic operations (+ - * /) to obtain {target}. \
+Use each number exactly once.
+Each step, choose two of the remaining numbers and combine them; write the step as \
+`a op b = c (left: the numbers now remaining)`. When one number is left, write the final line \
+`Answer: <one expression using all the numbers> = {target}`.
+Example for 4 4 6 8:
+4 + 8 = 12 (left: 4 6 12)
+6 - 4 = 2 (left: 2 12)
+2 * 12 = 24 (left: 24)
+Answer: (6 - 4) * (4 + 8) = 24
+Now solve: {numbers}
+"""
+
+
+@dataclass(frozen=True)
+class Game24Config:
+    weights: tuple[float, float, float] = (0.55, 0.3, 0.15)  # outcome, process, length
+    wrong_answer_credit: float = 0.35      # r_oc for a well-formed but wrong final expression
+    length_threshold: int = 4              # t
+    length_margin: int = 20                # m
+    length_slope: float = 0.2              # k
+    answer_formats: tuple[str, ...] = ("answer_line", "answer_tag", "boxed")
+    max_expression_chars: int = 200
+    max_steps_checked: int = 256
+
+
+def length_reward(steps: int, t: int = 4, m: int = 20, k: float = 0.2) -> float:
+    """1 for steps ≤ t, then a logistic decay centred at t + m."""
+    if steps <= t:
+        return 1.0
+    z = k * (steps - t - m)
+    return 0.0 if z > 700 else 1.0 / (1.0 + math.exp(z))
+
+
+def _task_numbers(task: Mapping[str, Any]) -> tuple[list[int], int]:
+    numbers = task.get("numbers")
+    if isinstance(numbers, str):
+        numbers = numbers.replace(",", " ").split()
+    try:
+        nums = [int(n) for n in numbers]  # type: ignore[union-attr]
+        target = int(task.get("target", 24))
+    except (TypeError, ValueError):
+        raise TaskError(f"numbers must be a list of integers, got {numbers!r}") from None
+    if not 1 <= len(nums) <= 8 or any(not 0 <= n <= 10**6 for n in nums):
+        raise TaskError(f"expected 1-8 numbers in 0..1e6, got {nums}")
+    return nums, target
+
+
+@register("game24")
+class Game24Verifier(Verifier):
+    """Exact, safe scoring of 24-point answers and of the reasoning steps that lead to them."""
+
+    Config = Game24Config
+
+    def __init__(self, **config: Any) -> None:
+        super().__init__(**config)
+        unknown = set(self.config.answer_formats) - set(EXTRACTORS)
+        if unknown:
+            raise ValueError(f"unknown answer format(s) {sorted(unknown)}; known: {sorted(EXTRACTORS)}")
+        if len(self.config.weights) != 3:
+            raise ValueError("weights must be (outcome, process, length)")
+
+    def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:
+        cfg = self.config
+        numbers, target = _task_numbers(task)
+        steps = check_steps(completion, numbers, cfg.max_steps_checked)
+        r_pr = steps.share_valid
+        info: dict[str, Any] = {
+            "steps": steps.total_lines,
+            "steps_valid": sum(steps.valid),
+            "step_problems": [f"step {i + 1}: {r}" for i, r in enumerate(steps.reasons) if r != "ok"][:10],
+        }
+        raw = final_answer(completion, cfg.answer_formats)
+        evaluated: Evaluated | None = None
+        if raw is None:
+            verdict, r_oc, reason = Verdict.INVALID, 0.0, "no final answer found"
+        else:
+            info["expression"] = raw[:200]
+            try:
+                evaluated = parse(raw, cfg.max_expression_chars)
+            except ExpressionError as exc:
+                verdict, r_oc, reason = Verdict.INVALID, 0.0, f"final answer rejected: {exc}"
+            else:
+                verdict, r_oc, reason = self._judge(evaluated, numbers, target)
+        r_l = length_reward(steps.total_lines, cfg.length_threshold, cfg.length_margin, cfg.length_slope) if evaluated else 0.0
+        w_oc, w_pr, w_l = cfg.weights
+        components = {"outcome": r_oc, "process": r_pr, "length": r_l}
+        answer = None
+        if evaluated is not None:
+            info["value"] = format_fraction(evaluated.value)
+            answer = f"{format_fraction(evaluated.value)} using {' '.join(map(str, sorted(evaluated.numbers)))}"
+        return Score(
+            reward=w_oc * r_oc + w_pr * r_pr + w_l * r_l,
+            verdict=verdict,
+            components=components,
+            answer=answer,
+            reason=reason,
+            info=info,
+        )
+
+    def _judge(self, ev: Evaluated, numbers: list[int], target: int) -> tuple[Verdict, float, str]:
+        credit = self.config.wrong_answer_credit
+        if not ev.uses_exactly(numbers):
+            used = " ".join(map(str, sorted(ev.numbers)))
+            return Verdict.INCORRECT, credit, f"uses {used or 'no numbers'}, not {' '.join(map(str, sorted(numbers)))}"
+        if ev.value != target:
+            return Verdict.INCORRECT, credit, f"evaluates to {format_fraction(ev.value)}, not {target}"
+        return Verdict.CORRECT, 1.0, f"{ev.text} = {target} with each number used once"
+
+    # ------------------------------------------------------------------ tasks
+    def prompt(self, task: Mapping[str, Any]) -> str:
+        numbers, target = _task_numbers(task)
+        return PROMPT.format(numbers=" ".join(map(str, numbers)), target=target)
+
+    def tasks(self, split: str = "test", *, limit: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
+        """The 1362 solvable puzzles from 1..13; `split` is "train" (80%), "test" (20%) or "all"."""
+        if split not in ("train", "test", "all"):
+            raise ValueError(f"split must be 'train', 'test' or 'all', not {split!r}")
+        chosen = [t for t in load_task_set() if split == "all" or split_of(t["id"], seed) == split]
+        return chosen[:limit] if limit is not None else chosen
