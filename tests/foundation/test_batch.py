@@ -1,0 +1,113 @@
+"""Parallel batch scoring: order, dedup, cache, and items that hang, crash or eat memory."""
+import asyncio
+import dataclasses
+import os
+import threading
+import time
+
+import pytest
+
+import verifiers
+from verifiers import Score, Verdict, Verifier
+from verifiers.cache import ScoreCache
+
+
+@verifiers.register("batch-probe")
+class Probe(Verifier):
+    """Behaves according to the completion, so one batch can mix every failure."""
+
+    @dataclasses.dataclass(frozen=True)
+    class Config:
+        log_dir: str = ""
+
+    def evaluate(self, completion, task):
+        if self.config.log_dir:  # one file per call: counts how often an item was really scored
+            open(os.path.join(self.config.log_dir, f"{os.getpid()}-{time.monotonic_ns()}"), "w").close()
+        if completion == "hang":
+            time.sleep(60)
+        if completion == "crash":
+            os._exit(3)
+        if completion == "memory":
+            _ = bytearray(8 * 1024**3)
+        good = completion == task.get("want")
+        return Score(float(good), Verdict.CORRECT if good else Verdict.INCORRECT, answer=completion)
+
+
+def test_results_come_back_in_input_order():
+    v = verifiers.get("batch-probe")
+    completions = [str(i) for i in range(300)]
+    tasks = [{"want": str(i if i % 3 else -1)} for i in range(300)]
+    scores = v.score_batch(completions, tasks, workers=2)
+    assert [s.answer for s in scores] == completions
+    assert [s.reward for s in scores] == [float(i % 3 != 0) for i in range(300)]
+    v.close()
+
+
+def test_hang_crash_and_memory_become_error_without_sinking_the_batch():
+    v = verifiers.get("batch-probe")
+    completions = ["a", "hang", "a", "crash", "memory", "b", "a"]
+    start = time.monotonic()
+    scores = v.score_batch(completions, [{"want": "a"}] * len(completions), workers=2, timeout=1.5, memory_mb=1024)
+    assert time.monotonic() - start < 20
+    verdicts = [s.verdict for s in scores]
+    assert verdicts == [Verdict.CORRECT, Verdict.ERROR, Verdict.CORRECT, Verdict.ERROR, Verdict.ERROR,
+                        Verdict.INCORRECT, Verdict.CORRECT]
+    assert "longer than 1.5 s" in scores[1].reason
+    assert "exited with code 3" in scores[3].reason
+    assert "memory" in scores[4].reason
+    v.close()
+
+
+def test_identical_items_are_scored_once(tmp_path):
+    v = verifiers.get("batch-probe", log_dir=str(tmp_path))
+    scores = v.score_batch(["a"] * 50 + ["b"] * 50, [{"want": "a"}] * 100, workers=2)
+    assert sum(s.reward for s in scores) == 50
+    assert len(os.listdir(tmp_path)) == 2
+    v.close()
+
+
+def test_disk_cache_reuses_scores_across_runs_but_not_errors(tmp_path):
+    calls = tmp_path / "calls"
+    calls.mkdir()
+    v = verifiers.get("batch-probe", log_dir=str(calls))
+    cache = tmp_path / "cache.sqlite"
+    first = v.score_batch(["a", "b", "hang"], [{"want": "a"}] * 3, workers=1, timeout=1, cache=cache)
+    assert len(ScoreCache(cache)) == 2  # the ERROR is not cached
+    before = len(os.listdir(calls))
+    second = v.score_batch(["a", "b"], [{"want": "a"}] * 2, workers=1, timeout=1, cache=cache)
+    assert len(os.listdir(calls)) == before
+    assert second == first[:2]
+    v.close()
+
+
+def test_works_from_a_thread_and_from_asyncio():
+    v = verifiers.get("batch-probe")
+    results = {}
+
+    def in_thread():
+        results["t"] = v.score_batch(["a", "hang"], [{"want": "a"}] * 2, workers=1, timeout=1)
+
+    t = threading.Thread(target=in_thread)
+    t.start()
+    t.join(30)
+    assert [s.verdict for s in results["t"]] == [Verdict.CORRECT, Verdict.ERROR]
+    scores = asyncio.run(v.ascore_batch(["a", "b"], [{"want": "a"}] * 2, workers=1))
+    assert [s.reward for s in scores] == [1.0, 0.0]
+    v.close()
+
+
+def test_serial_executor_and_length_mismatch():
+    v = verifiers.get("batch-probe")
+    assert [s.reward for s in v.score_batch(["a", "b"], [{"want": "a"}] * 2, workers=0)] == [1.0, 0.0]
+    with pytest.raises(ValueError, match="2 completions but 1 tasks"):
+        v.score_batch(["a", "b"], [{"want": "a"}])
+    with pytest.raises(ValueError, match="unknown executor"):
+        v.score_batch(["a"], [{"want": "a"}], executor="nope")
+
+
+def test_batch_equals_one_by_one_on_game24():
+    v = verifiers.get("game24")
+    tasks = v.tasks("test", limit=40)
+    completions = [f"Answer: {t['solution']} = 24" if i % 2 else "Answer: 1 + 2" for i, t in enumerate(tasks)]
+    assert v.score_batch(completions, tasks, workers=2) == [v.score(c, t) for c, t in zip(completions, tasks)]
+    v.close()

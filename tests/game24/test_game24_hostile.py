@@ -1,0 +1,44 @@
+"""Hostile completions: each bounded in time, none raising, none rewarded as correct."""
+import time
+
+import pytest
+
+import verifiers
+from verifiers import Verdict
+
+V = verifiers.get("game24")
+TASK = {"numbers": [4, 4, 6, 8]}
+
+HOSTILE = {
+    "power tower": "Answer: 9**9**9",
+    "caret": "Answer: 2^3*3*1",
+    "factorial": "Answer: 4!*1*1*1",
+    "division by zero": "Answer: 6*4/(1-1)",
+    "leading zero": "Answer: 08*3*1*1",
+    "int truncation": "Answer: (9+8)*(10/7)",
+    "right value, wrong numbers": "Answer: 6*4*1*1 = 24",
+    "one megabyte": "Answer: " + "1+" * 500_000 + "1",
+    "megabyte of steps": "4 + 8 = 12 (left: 4 6 12)\n" * 40_000,
+    "100k nested parentheses": "Answer: " + "(" * 100_000 + "24" + ")" * 100_000,
+    "non-ASCII digits": "Answer: (٦-٤)*(٤+٨)",
+    "code injection": "Answer: __import__('os').system('id')",
+    "empty": "",
+    "lone surrogate": "Answer: \ud800",
+    "null bytes": "Answer: (6-4)*(4+8)\x00",
+}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_hostile_completion_is_bounded_and_not_correct(name):
+    start = time.perf_counter()
+    s = V.score(HOSTILE[name], TASK)
+    elapsed = time.perf_counter() - start
+    assert elapsed < 5, f"{name} took {elapsed:.1f} s"
+    assert s.verdict in (Verdict.INVALID, Verdict.INCORRECT), (name, s.verdict, s.reason)
+    assert s.reason
+
+
+def test_hostile_batch_is_bounded_in_worker_processes():
+    scores = V.score_batch(list(HOSTILE.values()), [TASK] * len(HOSTILE), workers=2, timeout=10)
+    assert all(s.verdict in (Verdict.INVALID, Verdict.INCORRECT) for s in scores)
+    V.close()
