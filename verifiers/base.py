@@ -102,7 +102,7 @@ class Verifier(abc.ABC):
         """Score one completion; never raises on anything a model can write."""
         if not isinstance(completion, str):
             return Score.invalid(f"completion must be a string, got {type(completion).__name__}")
-        if not isinstance(task, Mapping):
+        if not isinstance(task, (dict, Mapping)):  # dict first: the ABC check is slow
             return Score.error(f"task must be a mapping, got {type(task).__name__}")
         try:
             result = self.evaluate(completion, task)

@@ -34,11 +34,17 @@ class Score:
     info: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        # Accept the verdict's string form so that from_dict and callers stay simple.
-        object.__setattr__(self, "verdict", Verdict(self.verdict))
-        object.__setattr__(self, "reward", float(self.reward))
-        object.__setattr__(self, "components", {k: float(v) for k, v in dict(self.components).items()})
-        object.__setattr__(self, "info", dict(self.info))
+        # Accept the verdict's string form and any numbers, so from_dict and callers stay simple;
+        # the checks are by exact type because this runs once per scored item.
+        if type(self.verdict) is not Verdict:
+            object.__setattr__(self, "verdict", Verdict(self.verdict))
+        if type(self.reward) is not float:
+            object.__setattr__(self, "reward", float(self.reward))
+        components = self.components
+        if type(components) is not dict or any(type(v) is not float for v in components.values()):
+            object.__setattr__(self, "components", {k: float(v) for k, v in dict(components).items()})
+        if type(self.info) is not dict:
+            object.__setattr__(self, "info", dict(self.info))
         if not math.isfinite(self.reward):
             raise ValueError(f"reward must be finite, got {self.reward!r}")
 
@@ -72,6 +78,18 @@ class Score:
             info=data.get("info") or {},
         )
 
+    def to_row(self) -> tuple[Any, ...]:
+        """A compact plain-tuple form for moving many scores between processes."""
+        return (self.reward, self.verdict.value, self.components, self.answer, self.reason, self.info)
+
+    @classmethod
+    def from_row(cls, row: tuple[Any, ...]) -> "Score":
+        """Inverse of `to_row`. Skips re-validation: a row only ever comes from a real `Score`."""
+        score = object.__new__(cls)
+        score.__dict__.update(zip(_FIELDS, row))
+        score.__dict__["verdict"] = _VERDICTS[row[1]]
+        return score
+
     @classmethod
     def invalid(cls, reason: str, *, reward: float = 0.0, **info: Any) -> "Score":
         """The model wrote something unusable: a reason, no credit."""
@@ -81,3 +99,7 @@ class Score:
     def error(cls, reason: str, **info: Any) -> "Score":
         """The verifier failed. Reward 0.0 is a placeholder that every consumer must check `is_error` before using."""
         return cls(reward=0.0, verdict=Verdict.ERROR, reason=reason, info=info)
+
+
+_FIELDS = ("reward", "verdict", "components", "answer", "reason", "info")
+_VERDICTS = {v.value: v for v in Verdict}

@@ -2,8 +2,8 @@
 
 Never `eval`, never sympy on model text (both run `9**9**9` forever and accept `4!` or `2^3`).
 The text is normalised (NFKC plus an explicit operator map), checked against a character
-whitelist and a length cap, parsed with `ast` (parsing evaluates nothing), and walked with
-only integer literals and binary + - * / allowed, in exact `Fraction` arithmetic.
+whitelist and a length cap, and parsed by a small recursive-descent parser whose grammar has
+only integer literals, parentheses and binary + - * /, evaluated in exact rational arithmetic.
 
 Decisions, documented so that rewards are predictable:
 - Unary minus/plus is refused: the classic rules combine two numbers at a time.
@@ -14,12 +14,10 @@ Decisions, documented so that rewards are predictable:
 """
 from __future__ import annotations
 
-import ast
 import re
 import unicodedata
-from collections import Counter
-from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 MAX_EXPRESSION_CHARS = 200
 
@@ -28,7 +26,6 @@ _OPERATOR_MAP = str.maketrans({
     "×": "*", "✕": "*", "✖": "*", "⋅": "*", "·": "*", "∗": "*", "\u2062": "*",
     "÷": "/", "∕": "/", "⁄": "/",
     "−": "-", "–": "-", "—": "-", "‒": "-", "﹣": "-", "‐": "-", "‑": "-",
-    "［": "(", "］": ")", "[": "(", "]": ")",
 })
 _LATEX = [(r"\times", "*"), (r"\cdot", "*"), (r"\div", "/"), (r"\left", ""), (r"\right", ""), ("{", "("), ("}", ")")]
 _ALLOWED = re.compile(r"[0-9+\-*/() ]*")
@@ -39,28 +36,46 @@ class ExpressionError(ValueError):
     """The text is not a well-formed expression under the game's rules (an INVALID answer)."""
 
 
-@dataclass(frozen=True)
 class Evaluated:
-    """A well-formed expression: its exact value and the integer literals it uses."""
+    """A well-formed expression: its exact value (as numerator/denominator) and the literals it uses."""
 
-    text: str
-    value: Fraction
-    numbers: tuple[int, ...]
+    __slots__ = ("text", "num", "den", "numbers")
+
+    def __init__(self, text: str, num: int, den: int, numbers: tuple[int, ...]) -> None:
+        self.text, self.num, self.den, self.numbers = text, num, den, numbers
+
+    @property
+    def value(self) -> Fraction:
+        return Fraction(self.num, self.den)
+
+    def equals(self, target: int) -> bool:
+        return self.num == target * self.den
+
+    def value_text(self) -> str:
+        """`24`, `-3` or `170/7`: the exact value, reduced."""
+        return str(self.num // self.den) if self.num % self.den == 0 else format_fraction(self.value)
 
     def uses_exactly(self, numbers: list[int] | tuple[int, ...]) -> bool:
-        return Counter(self.numbers) == Counter(numbers)
+        return sorted(self.numbers) == sorted(numbers)
 
 
 def normalise(text: str) -> str:
     """NFKC (full-width digits and signs), the operator map, LaTeX operators, whitespace folded."""
-    text = unicodedata.normalize("NFKC", text).translate(_OPERATOR_MAP)
-    for latex, plain in _LATEX:
-        text = text.replace(latex, plain)
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text).translate(_OPERATOR_MAP)
+    if "\\" in text or "{" in text:
+        for latex, plain in _LATEX:
+            text = text.replace(latex, plain)
+    text = text.replace("[", "(").replace("]", ")")
     return " ".join(text.replace("$", " ").split()).rstrip(".。")
 
 
+@lru_cache(maxsize=8192)
 def parse(text: str, max_chars: int = MAX_EXPRESSION_CHARS) -> Evaluated:
-    """Check and evaluate `text`; raises ExpressionError with a human reason if it is not allowed."""
+    """Check and evaluate `text`; raises ExpressionError with a human reason if it is not allowed.
+
+    Cached: the G samples of one GRPO group often end in the very same answer line.
+    """
     if len(text) > 4 * max_chars:  # before normalising, so a megabyte never reaches NFKC
         raise ExpressionError(f"expression longer than {max_chars} characters")
     expr = normalise(text)
@@ -78,42 +93,78 @@ def parse(text: str, max_chars: int = MAX_EXPRESSION_CHARS) -> Evaluated:
         raise ExpressionError(f"characters not allowed: {''.join(bad)!r} (only digits, + - * / and parentheses)")
     if "**" in expr or "//" in expr:
         raise ExpressionError("'**' and '//' are not allowed")
-    try:
-        tree = ast.parse(expr, mode="eval")
-    except SyntaxError as exc:
-        raise ExpressionError(f"not a well-formed expression ({exc.msg})") from None
-    except (RecursionError, MemoryError, ValueError):
-        raise ExpressionError("expression nested too deeply") from None
     numbers: list[int] = []
-    value = _evaluate(tree.body, numbers)
-    return Evaluated(expr, value, tuple(numbers))
+    num, den = _evaluate(_TOKEN.findall(expr), numbers)
+    return Evaluated(expr, num, den, tuple(numbers))
 
 
-_OPS = {
-    ast.Add: lambda a, b: a + b,
-    ast.Sub: lambda a, b: a - b,
-    ast.Mult: lambda a, b: a * b,
-}
+_TOKEN = re.compile(r"[0-9]+|[-+*/()]")
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
+Rational = tuple[int, int]
 
 
-def _evaluate(node: ast.AST, numbers: list[int]) -> Fraction:
-    if isinstance(node, ast.Constant) and type(node.value) is int:
-        numbers.append(node.value)
-        return Fraction(node.value)
-    if isinstance(node, ast.BinOp):
-        left = _evaluate(node.left, numbers)
-        right = _evaluate(node.right, numbers)
-        if isinstance(node.op, ast.Div):
-            if right == 0:
-                raise ExpressionError("division by zero")
-            return left / right
-        op = _OPS.get(type(node.op))
-        if op is not None:
-            return op(left, right)
-        raise ExpressionError(f"operator {type(node.op).__name__} is not allowed")
-    if isinstance(node, ast.UnaryOp):
-        raise ExpressionError("unary signs are not allowed: combine two numbers at a time")
-    raise ExpressionError(f"{type(node).__name__} is not allowed")
+def _evaluate(tokens: list[str], numbers: list[int]) -> Rational:
+    """Operator-precedence evaluation of a grammar with only integers, parentheses and binary
+    + - * /: nothing else exists in it, so nothing else can run. One loop, two stacks.
+
+    Values are exact unreduced (numerator, denominator > 0) pairs: several times faster than a
+    `Fraction` per step, and the integers stay small (at most 200 characters of input).
+    """
+    values: list[Rational] = []
+    ops: list[str] = []
+    want_operand = True
+    for tok in tokens:
+        if want_operand:
+            if tok == "(":
+                ops.append(tok)
+            elif tok.isdigit():
+                if len(tok) > 1 and tok[0] == "0":
+                    raise ExpressionError(f"leading zero in {tok!r}")
+                value = int(tok)
+                numbers.append(value)
+                values.append((value, 1))
+                want_operand = False
+            elif tok in "+-":
+                raise ExpressionError("unary signs are not allowed: combine two numbers at a time")
+            else:
+                raise ExpressionError(f"not a well-formed expression (unexpected {tok!r})")
+        elif tok == ")":
+            while ops and ops[-1] != "(":
+                _apply(ops.pop(), values)
+            if not ops:
+                raise ExpressionError("not a well-formed expression (unbalanced parentheses)")
+            ops.pop()
+        elif tok in _PRECEDENCE:
+            precedence = _PRECEDENCE[tok]
+            while ops and ops[-1] != "(" and _PRECEDENCE[ops[-1]] >= precedence:
+                _apply(ops.pop(), values)
+            ops.append(tok)
+            want_operand = True
+        else:
+            raise ExpressionError(f"not a well-formed expression (unexpected {tok!r})")
+    if want_operand:
+        raise ExpressionError("not a well-formed expression (it ends too early)")
+    while ops:
+        op = ops.pop()
+        if op == "(":
+            raise ExpressionError("not a well-formed expression (unbalanced parentheses)")
+        _apply(op, values)
+    return values[0]
+
+
+def _apply(op: str, values: list[Rational]) -> None:
+    c, d = values.pop()
+    a, b = values.pop()
+    if op == "+":
+        values.append((a * d + c * b, b * d))
+    elif op == "-":
+        values.append((a * d - c * b, b * d))
+    elif op == "*":
+        values.append((a * c, b * d))
+    elif c == 0:
+        raise ExpressionError("division by zero")
+    else:
+        values.append((a * d, b * c) if c > 0 else (-a * d, -b * c))
 
 
 def format_fraction(value: Fraction) -> str:

@@ -20,6 +20,8 @@ def _last_answer_line(text: str) -> tuple[int, str] | None:
 
 
 def _last_tag(text: str, open_tag: str = "<answer>", close_tag: str = "</answer>") -> tuple[int, str] | None:
+    if "<" not in text:  # no tag at all: skip lower-casing the whole text
+        return None
     lower = text.lower()
     end = lower.rfind(close_tag)
     if end < 0:

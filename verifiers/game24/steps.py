@@ -22,6 +22,8 @@ STEP_LINE = re.compile(
     r"(?:\s*\(\s*left\s*:?\s*(?P<left>[^)]*)\))?"
 )
 MAX_LINE_CHARS = 300
+_MAY_BE_STEP = re.compile(r"^\W*\d")  # cheap pre-filter on the raw line, before normalising
+_ANY_STEP = re.compile(r"^\W*\d[^\n]*=", re.MULTILINE)  # one C-level scan: is there any step at all?
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,7 @@ _APPLY = {
 
 def step_lines(text: str) -> Iterator[re.Match[str]]:
     for line in text.splitlines():
-        if len(line) > MAX_LINE_CHARS or "=" not in line:
+        if len(line) > MAX_LINE_CHARS or "=" not in line or not _MAY_BE_STEP.match(line):
             continue
         match = STEP_LINE.match(normalise(line))
         if match:
@@ -83,9 +85,14 @@ def step_lines(text: str) -> Iterator[re.Match[str]]:
 def check_steps(text: str, numbers: list[int], max_checked: int = 256) -> StepReport:
     """Validate every step line against the states reachable so far."""
     report = StepReport()
-    states: list[tuple[Fraction, ...]] = [tuple(sorted(Fraction(n) for n in numbers))]
-    seen = {states[0]}
+    if not _ANY_STEP.search(text):
+        return report
+    states: list[tuple[Fraction, ...]] = []
+    seen: set[tuple[Fraction, ...]] = set()
     for match in step_lines(text):
+        if not states:  # built on the first step only: most answers have no steps to check
+            states.append(tuple(sorted(Fraction(n) for n in numbers)))
+            seen.add(states[0])
         report.total_lines += 1
         if report.total_lines > max_checked:
             continue

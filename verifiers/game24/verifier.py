@@ -21,7 +21,7 @@ from typing import Any, Mapping
 from ..base import TaskError, Verifier
 from ..registry import register
 from ..score import Score, Verdict
-from .expression import Evaluated, ExpressionError, format_fraction, parse
+from .expression import Evaluated, ExpressionError, parse
 from .extract import EXTRACTORS, final_answer
 from .solver import load_task_set, split_of
 from .steps import check_steps
@@ -69,7 +69,7 @@ def _task_numbers(task: Mapping[str, Any]) -> tuple[list[int], int]:
         target = int(task.get("target", 24))
     except (TypeError, ValueError):
         raise TaskError(f"numbers must be a list of integers, got {numbers!r}") from None
-    if not 1 <= len(nums) <= 8 or any(not 0 <= n <= 10**6 for n in nums):
+    if not 1 <= len(nums) <= 8 or min(nums) < 0 or max(nums) > 10**6:
         raise TaskError(f"expected 1-8 numbers in 0..1e6, got {nums}")
     return nums, target
 
@@ -92,47 +92,38 @@ class Game24Verifier(Verifier):
         cfg = self.config
         numbers, target = _task_numbers(task)
         steps = check_steps(completion, numbers, cfg.max_steps_checked)
-        r_pr = steps.share_valid
-        info: dict[str, Any] = {
-            "steps": steps.total_lines,
-            "steps_valid": sum(steps.valid),
-            "step_problems": [f"step {i + 1}: {r}" for i, r in enumerate(steps.reasons) if r != "ok"][:10],
-        }
+        info: dict[str, Any] = {"steps": steps.total_lines, "steps_valid": sum(steps.valid)}
+        if steps.total_lines:
+            info["step_problems"] = [f"step {i + 1}: {r}" for i, r in enumerate(steps.reasons) if r != "ok"][:10]
         raw = final_answer(completion, cfg.answer_formats)
-        evaluated: Evaluated | None = None
+        answer = None
+        r_l = 0.0  # paid only with a final expression (see the module docstring)
         if raw is None:
             verdict, r_oc, reason = Verdict.INVALID, 0.0, "no final answer found"
         else:
             info["expression"] = raw[:200]
             try:
-                evaluated = parse(raw, cfg.max_expression_chars)
+                ev = parse(raw, cfg.max_expression_chars)
             except ExpressionError as exc:
                 verdict, r_oc, reason = Verdict.INVALID, 0.0, f"final answer rejected: {exc}"
             else:
-                verdict, r_oc, reason = self._judge(evaluated, numbers, target)
-        r_l = length_reward(steps.total_lines, cfg.length_threshold, cfg.length_margin, cfg.length_slope) if evaluated else 0.0
+                used = " ".join(map(str, sorted(ev.numbers)))
+                info["value"] = value = ev.value_text()
+                answer = f"{value} using {used}"
+                verdict, r_oc, reason = self._judge(ev, used, numbers, target)
+                r_l = length_reward(steps.total_lines, cfg.length_threshold, cfg.length_margin, cfg.length_slope)
         w_oc, w_pr, w_l = cfg.weights
-        components = {"outcome": r_oc, "process": r_pr, "length": r_l}
-        answer = None
-        if evaluated is not None:
-            info["value"] = format_fraction(evaluated.value)
-            answer = f"{format_fraction(evaluated.value)} using {' '.join(map(str, sorted(evaluated.numbers)))}"
-        return Score(
-            reward=w_oc * r_oc + w_pr * r_pr + w_l * r_l,
-            verdict=verdict,
-            components=components,
-            answer=answer,
-            reason=reason,
-            info=info,
-        )
+        r_pr = steps.share_valid
+        return Score(w_oc * r_oc + w_pr * r_pr + w_l * r_l, verdict,
+                     {"outcome": r_oc, "process": r_pr, "length": r_l}, answer, reason, info)
 
-    def _judge(self, ev: Evaluated, numbers: list[int], target: int) -> tuple[Verdict, float, str]:
+    def _judge(self, ev: Evaluated, used: str, numbers: list[int], target: int) -> tuple[Verdict, float, str]:
+        """Verdict, r_oc and reason for a well-formed final expression (`used`: its sorted numbers)."""
         credit = self.config.wrong_answer_credit
-        if not ev.uses_exactly(numbers):
-            used = " ".join(map(str, sorted(ev.numbers)))
+        if sorted(ev.numbers) != sorted(numbers):
             return Verdict.INCORRECT, credit, f"uses {used or 'no numbers'}, not {' '.join(map(str, sorted(numbers)))}"
-        if ev.value != target:
-            return Verdict.INCORRECT, credit, f"evaluates to {format_fraction(ev.value)}, not {target}"
+        if not ev.equals(target):
+            return Verdict.INCORRECT, credit, f"evaluates to {ev.value_text()}, not {target}"
         return Verdict.CORRECT, 1.0, f"{ev.text} = {target} with each number used once"
 
     # ------------------------------------------------------------------ tasks
