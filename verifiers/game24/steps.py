@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Iterator
@@ -52,17 +52,24 @@ class Shown:
         return abs(exact - self.value) <= self.tolerance
 
 
-@dataclass
+@dataclass(frozen=True)
 class StepReport:
-    """Per-step verdicts: `valid[i]` and `reasons[i]` for the i-th step line."""
+    """Per-step verdicts: `valid[i]` and `reasons[i]` for the i-th checked step line."""
 
-    valid: list[bool] = field(default_factory=list)
-    reasons: list[str] = field(default_factory=list)
+    valid: tuple[bool, ...] = ()
+    reasons: tuple[str, ...] = ()
     total_lines: int = 0  # every step-shaped line, checked or not
+
+    @property
+    def n_valid(self) -> int:
+        return sum(self.valid)
 
     @property
     def share_valid(self) -> float:
         return sum(self.valid) / len(self.valid) if self.valid else 0.0
+
+
+NO_STEPS = StepReport()
 
 
 _APPLY = {
@@ -84,25 +91,24 @@ def step_lines(text: str) -> Iterator[re.Match[str]]:
 
 def check_steps(text: str, numbers: list[int], max_checked: int = 256) -> StepReport:
     """Validate every step line against the states reachable so far."""
-    report = StepReport()
     if not _ANY_STEP.search(text):
-        return report
-    states: list[tuple[Fraction, ...]] = []
-    seen: set[tuple[Fraction, ...]] = set()
+        return NO_STEPS
+    valid: list[bool] = []
+    reasons: list[str] = []
+    total = 0
+    states: list[tuple[Fraction, ...]] = [tuple(sorted(Fraction(n) for n in numbers))]
+    seen = {states[0]}
     for match in step_lines(text):
-        if not states:  # built on the first step only: most answers have no steps to check
-            states.append(tuple(sorted(Fraction(n) for n in numbers)))
-            seen.add(states[0])
-        report.total_lines += 1
-        if report.total_lines > max_checked:
+        total += 1
+        if total > max_checked:
             continue
         ok, reason, new_state = _check_one(match, states)
-        report.valid.append(ok)
-        report.reasons.append(reason)
+        valid.append(ok)
+        reasons.append(reason)
         if new_state is not None and new_state not in seen:
             seen.add(new_state)
             states.append(new_state)
-    return report
+    return StepReport(tuple(valid), tuple(reasons), total)
 
 
 def _check_one(match: re.Match[str], states: list[tuple[Fraction, ...]]) -> tuple[bool, str, tuple[Fraction, ...] | None]:

@@ -92,7 +92,7 @@ class Game24Verifier(Verifier):
         cfg = self.config
         numbers, target = _task_numbers(task)
         steps = check_steps(completion, numbers, cfg.max_steps_checked)
-        info: dict[str, Any] = {"steps": steps.total_lines, "steps_valid": sum(steps.valid)}
+        info: dict[str, Any] = {"steps": steps.total_lines, "steps_valid": steps.n_valid}
         if steps.total_lines:
             info["step_problems"] = [f"step {i + 1}: {r}" for i, r in enumerate(steps.reasons) if r != "ok"][:10]
         raw = final_answer(completion, cfg.answer_formats)
