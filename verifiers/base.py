@@ -45,6 +45,8 @@ class Verifier(abc.ABC):
     Config: ClassVar[type] = NoConfig
     #: Address-space cap for batch worker processes; None for verifiers that load big libraries (torch).
     worker_memory_mb: ClassVar[int | None] = 4096
+    #: The rewards this verifier can give (override `reward_bounds` when the config changes them).
+    reward_range: ClassVar[tuple[float, float]] = (0.0, 1.0)
 
     def __init__(self, **config: Any) -> None:
         fields = {f.name: f for f in dataclasses.fields(self.Config)}
@@ -92,6 +94,10 @@ class Verifier(abc.ABC):
         state = dict(self.__dict__)
         state["_pools"] = {}
         return state
+
+    def reward_bounds(self) -> tuple[float, float]:
+        """Lowest and highest reward under this config; `check_verifier` holds every score to it."""
+        return self.reward_range
 
     # ----------------------------------------------------------------- scoring
     @abc.abstractmethod

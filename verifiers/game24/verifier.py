@@ -26,16 +26,18 @@ from .extract import EXTRACTORS, final_answer
 from .solver import load_task_set, split_of
 from .steps import check_steps
 
+# The worked example uses 14, outside every built-in puzzle (1..13): a model that echoes the
+# prompt must not find a correct answer in it (the plugin's "repeat the prompt" probe caught this).
 PROMPT = """Use the numbers {numbers} and basic arithmetic operations (+ - * /) to obtain {target}. \
 Use each number exactly once.
 Each step, choose two of the remaining numbers and combine them; write the step as \
 `a op b = c (left: the numbers now remaining)`. When one number is left, write the final line \
 `Answer: <one expression using all the numbers> = {target}`.
-Example for 4 4 6 8:
-4 + 8 = 12 (left: 4 6 12)
-6 - 4 = 2 (left: 2 12)
-2 * 12 = 24 (left: 24)
-Answer: (6 - 4) * (4 + 8) = 24
+Example for 1 2 7 14:
+14 + 7 = 21 (left: 1 2 21)
+2 + 1 = 3 (left: 3 21)
+21 + 3 = 24 (left: 24)
+Answer: (14 + 7) + (2 + 1) = 24
 Now solve: {numbers}
 """
 

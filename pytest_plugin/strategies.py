@@ -1,0 +1,56 @@
+"""Hypothesis strategies for reward tests: tasks, correct completions, mutations of them, and
+hostile strings. Verifier modules are imported lazily, so this file loads without them."""
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from .assertions import HOSTILE_TEXTS
+
+
+def hostile_text() -> st.SearchStrategy[str]:
+    """Known-nasty strings plus arbitrary Unicode (surrogates and control characters included)."""
+    return st.one_of(st.sampled_from(list(HOSTILE_TEXTS.values())),
+                     st.text(st.characters(codec=None, categories=None), max_size=2000))
+
+
+def game24_tasks(split: str = "all") -> st.SearchStrategy[dict[str, Any]]:
+    """Built-in 24-point puzzles (each has a known solution)."""
+    import verifiers
+
+    return st.sampled_from(verifiers.get("game24").tasks(split))
+
+
+def game24_correct(task: dict[str, Any]) -> st.SearchStrategy[str]:
+    """A correct final answer for `task`: any of its solutions, in any of the answer formats."""
+    from verifiers.game24 import solutions
+
+    sols = solutions(task["numbers"], task.get("target", 24))
+    templates = ["Answer: {} = {t}", "<answer>{}</answer>", "so the result is \\boxed{{{}}}", "Answer: {}"]
+    return st.builds(lambda s, tpl: tpl.format(s, t=task.get("target", 24)), st.sampled_from(sols), st.sampled_from(templates))
+
+
+def game24_mutation(task: dict[str, Any]) -> st.SearchStrategy[tuple[str, str]]:
+    """(kind, completion) pairs that must never score CORRECT: wrong numbers, off by one, broken
+    format, truncation."""
+    from verifiers.game24 import solutions
+
+    solution = solutions(task["numbers"], task.get("target", 24))[0]
+    digits = [i for i, ch in enumerate(solution) if ch.isdigit() and (i + 1 == len(solution) or not solution[i + 1].isdigit())]
+
+    def off_by_one(i: int) -> tuple[str, str]:
+        pos = digits[i % len(digits)]
+        start = pos
+        while start > 0 and solution[start - 1].isdigit():
+            start -= 1
+        value = int(solution[start:pos + 1]) + 1
+        return "off by one", f"Answer: {solution[:start]}{value}{solution[pos + 1:]}"
+
+    return st.one_of(
+        st.integers(0, 100).map(off_by_one),
+        st.integers(1, max(1, len(solution) - 1)).map(lambda k: ("truncated", f"Answer: {solution[:k]}")),
+        st.just(("no answer line", solution)),
+        st.just(("operator swapped", "Answer: " + solution.replace("*", "+", 1) if "*" in solution else "Answer: " + solution.replace("+", "*", 1))),
+        st.just(("extra number", f"Answer: ({solution}) * 1")),
+    )
