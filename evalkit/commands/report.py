@@ -1,0 +1,27 @@
+"""Rebuild a run's reports (summary.json, report.md, report.html, plots) from its samples.jsonl."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from evalkit.cli import CommandError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("run_dir", type=Path, help="a folder written by `evalkit eval`")
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from evalkit.report import build
+    from evalkit.summary import report_table
+
+    if not (args.run_dir / "samples.jsonl").is_file():
+        raise CommandError(f"{args.run_dir} has no samples.jsonl")
+    try:
+        summary = build(args.run_dir)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    Console().print(report_table(summary, title=str(args.run_dir)))
+    return 0

@@ -1,0 +1,58 @@
+"""transformers `generate` on the CPU: batched, for small runs and machines without vLLM."""
+from __future__ import annotations
+
+from typing import Any
+
+from .base import Conversation, Generation, Sampling, prompt_seed
+
+
+class TransformersBackend:
+    name = "transformers"
+
+    def __init__(self, model: str | None = None, batch_size: int = 8, threads: int | None = None) -> None:
+        import torch
+
+        from evalkit.models import DEFAULT_MODEL, load_transformers
+
+        if threads:
+            torch.set_num_threads(threads)
+        self.model_name = model or DEFAULT_MODEL
+        self.model, self.tokenizer = load_transformers(model)
+        self.batch_size = batch_size
+
+    def generate(self, conversations: list[Conversation], sampling: Sampling) -> list[list[Generation]]:
+        """Each prompt is sampled with its own seed (from its text), so results do not depend on
+        which other prompts share its batch."""
+        out: list[list[Generation]] = []
+        per_call = max(1, self.batch_size // max(1, sampling.n))
+        for start in range(0, len(conversations), per_call):
+            for conv in conversations[start:start + per_call]:
+                out.append(self._sample(conv, sampling))
+        return out
+
+    def _sample(self, conversation: Conversation, sampling: Sampling) -> list[Generation]:
+        import torch
+
+        enc = self.tokenizer.apply_chat_template([conversation], add_generation_prompt=True, return_tensors="pt",
+                                                 return_dict=True, padding=True)
+        torch.manual_seed(prompt_seed(sampling.seed, conversation[-1]["content"]))
+        greedy = sampling.temperature <= 0
+        kwargs: dict[str, Any] = {"max_new_tokens": sampling.max_tokens, "num_return_sequences": sampling.n,
+                                  "pad_token_id": self.tokenizer.pad_token_id, "do_sample": not greedy}
+        if not greedy:
+            kwargs.update(temperature=sampling.temperature, top_p=sampling.top_p)
+        with torch.no_grad():
+            output = self.model.generate(**enc, **kwargs)
+        new = output[:, enc["input_ids"].shape[1]:]
+        eos = {self.tokenizer.eos_token_id, self.tokenizer.pad_token_id}
+        gens = []
+        for row in new.tolist():
+            n_tokens = next((i for i, t in enumerate(row) if t in eos), None)
+            finished = n_tokens is not None
+            tokens = row[: n_tokens] if finished else row
+            gens.append(Generation(self.tokenizer.decode(tokens, skip_special_tokens=True), len(tokens),
+                                   "stop" if finished else "length"))
+        return gens
+
+    def close(self) -> None:
+        self.model = None

