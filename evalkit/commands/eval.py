@@ -26,6 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--tensor-parallel-size", type=int, default=1, help="vLLM tensor parallelism")
     parser.add_argument("--workers", type=int, default=None, help="scoring worker processes")
+    parser.add_argument("--batch-prompts", type=int, default=8, help="prompts generated per batch (written per batch)")
     parser.add_argument("--run-dir", type=Path, default=None, help="default: runs/<verifier>-<model>-<backend>")
 
 
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with Progress(*columns, console=console) as progress:
             bar = progress.add_task("eval", total=total)
-            evaluate(verifier, tasks, backend, sampling, run_dir, workers=args.workers,
+            evaluate(verifier, tasks, backend, sampling, run_dir, workers=args.workers, prompts_per_batch=args.batch_prompts,
                      on_samples=lambda k: progress.advance(bar, k))
     except RunMismatch as exc:
         raise CommandError(str(exc)) from None

@@ -1,0 +1,83 @@
+"""Metric estimators checked against brute force over every k-subset."""
+import itertools
+import math
+import random
+
+import pytest
+
+from evalkit.metrics import MetricError, maj_at_k, pass_at_k, summarise
+
+
+def brute_pass(correct, k):
+    subsets = list(itertools.combinations(range(len(correct)), k))
+    return sum(any(correct[i] for i in s) for s in subsets) / len(subsets)
+
+
+def brute_maj(answers, correct, k):
+    good = {a for a, c in zip(answers, correct) if c and a is not None}
+    hits = 0
+    subsets = list(itertools.combinations(range(len(answers)), k))
+    for s in subsets:
+        votes = {}
+        order = []
+        for i in s:
+            a = answers[i]
+            if a is None:
+                continue
+            if a not in votes:
+                order.append(a)
+            votes[a] = votes.get(a, 0) + 1
+        if votes:
+            top = max(votes.values())
+            hits += next(a for a in order if votes[a] == top) in good
+    return hits / len(subsets)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_pass_and_maj_match_brute_force(seed):
+    rng = random.Random(seed)
+    n = rng.randint(1, 9)
+    answers = [rng.choice(["24 using 1 2 3 4", "25 using 1 2 3 4", "24 using 1 1 4 6", None]) for _ in range(n)]
+    correct = [a == "24 using 1 2 3 4" for a in answers]
+    for k in range(1, n + 1):
+        assert pass_at_k(n, sum(correct), k) == pytest.approx(brute_pass(correct, k))
+        assert maj_at_k(answers, correct, k) == pytest.approx(brute_maj(answers, correct, k))
+
+
+def test_known_values_and_refusals():
+    assert pass_at_k(8, 2, 4) == pytest.approx(0.7857, abs=1e-4)
+    assert pass_at_k(64, 5, 8) == pytest.approx(0.4990, abs=1e-4)
+    assert pass_at_k(10, 3, 1) == pytest.approx(0.3)
+    with pytest.raises(MetricError, match="pass@5 needs at least 5"):
+        pass_at_k(4, 1, 5)
+    with pytest.raises(MetricError):
+        maj_at_k(["a"], [True], 2)
+    # ties go to the first answer; invalid answers do not vote
+    assert maj_at_k(["a", "b"], [False, True], 2) == 0.0
+    assert maj_at_k(["b", "a"], [True, False], 2) == 1.0
+    assert maj_at_k([None, None, "a"], [False, False, True], 3) == 1.0
+
+
+def test_large_n_uses_seeded_sampling_close_to_exact():
+    n, k = 40, 12  # C(40, 12) is far above the exact limit
+    answers = ["a" if i % 3 == 0 else "b" for i in range(n)]
+    correct = [a == "a" for a in answers]
+    value = maj_at_k(answers, correct, k)
+    assert value == maj_at_k(answers, correct, k)  # seeded, so reproducible
+    assert 0.0 < value < 0.5 and math.comb(n, k) > 20_000
+
+
+def _record(task, k, verdict, answer, tokens, finish="stop"):
+    return {"task_id": task, "sample": k, "tokens": tokens, "finish_reason": finish, "difficulty": "easy",
+            "score": {"verdict": verdict, "reward": 1.0 if verdict == "correct" else 0.0, "answer": answer}}
+
+
+def test_summary_rates_and_intervals():
+    records = [_record("a", 0, "correct", "x", 10), _record("a", 1, "incorrect", "y", 20, "length"),
+               _record("b", 0, "error", None, 5), _record("b", 1, "invalid", None, 30, "length")]
+    s = summarise(records)
+    assert (s.tasks, s.samples) == (2, 4)
+    assert s.accuracy == 0.25 and s.incompletion == 0.5 and s.error_rate == 0.25
+    assert s.mean_reward == pytest.approx(1 / 3)  # the ERROR sample is left out, not counted as 0
+    assert s.reward_low < s.mean_reward < s.reward_high
+    assert s.pass_at == {1: pytest.approx(0.25), 2: pytest.approx(0.5)}
