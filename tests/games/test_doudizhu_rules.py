@@ -1,0 +1,158 @@
+"""Dou Dizhu: move generation against hand-checked hands and brute force, the exact solver
+against hand-solved endgames, and the rollout estimator's error shrinking like 1/sqrt(n)."""
+import itertools
+import math
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verifiers.doudizhu import State, combos, hand_from_text, legal_moves, move_value, rollout, solve
+from verifiers.doudizhu.cards import CHAIN_TOP, cards_text
+from verifiers.doudizhu.game import random_play_value
+
+
+def kinds(hand_text):
+    return sorted({(c.kind, cards_text(c.cards)) for c in combos(hand_from_text(hand_text))})
+
+
+def test_hand_checked_hands():
+    got = kinds("3 4 5 6 7 8")
+    assert ("chain", "3 4 5 6 7") in got and ("chain", "4 5 6 7 8") in got and ("chain", "3 4 5 6 7 8") in got
+    assert ("chain", "T J Q K A") in kinds("T J Q K A 2")
+    assert ("chain", "J Q K A 2") not in kinds("J Q K A 2") and not [k for k, _ in kinds("J Q K A 2") if k == "chain"]
+    assert ("rocket", "B R") in kinds("B R") and ("single", "B") in kinds("B R")
+    airplane = kinds("3 3 3 4 4 4 5 6")
+    assert ("airplane", "3 3 3 4 4 4") in airplane and ("airplane_singles", "3 3 3 4 4 4 5 6") in airplane
+    assert ("pair_chain", "5 5 6 6 7 7") in kinds("5 5 6 6 7 7")
+    assert ("pair_chain", "5 5 6 6") not in kinds("5 5 6 6")
+    four = kinds("9 9 9 9 3 4 5 5")
+    assert ("bomb", "9 9 9 9") in four and ("four_two_singles", "3 4 9 9 9 9") in four
+    assert ("four_two_pairs", "5 5 9 9 9 9") not in four  # needs two pairs
+    assert ("trio_pair", "3 3 7 7 7") in kinds("7 7 7 3 3")
+    assert ("four_two_singles", "9 9 9 9 B R") not in kinds("9 9 9 9 B R")  # both jokers never kick
+
+
+def test_beating_rules():
+    bomb = next(c for c in combos(hand_from_text("4 4 4 4")) if c.kind == "bomb")
+    rocket = next(c for c in combos(hand_from_text("B R")) if c.kind == "rocket")
+    pair_k = next(c for c in combos(hand_from_text("K K")) if c.kind == "pair")
+    pair_a = next(c for c in combos(hand_from_text("A A")) if c.kind == "pair")
+    chain5 = next(c for c in combos(hand_from_text("3 4 5 6 7")) if c.kind == "chain")
+    chain6 = next(c for c in combos(hand_from_text("4 5 6 7 8 9")) if c.kind == "chain" and c.length == 6)
+    assert pair_a.beats(pair_k) and not pair_k.beats(pair_a)
+    assert bomb.beats(pair_a) and rocket.beats(bomb) and not bomb.beats(rocket)
+    assert not chain6.beats(chain5)  # same kind needs the same length
+    moves = legal_moves(hand_from_text("K K 3"), pair_a)
+    assert moves == [None]  # nothing beats a pair of aces here: PASS only
+
+
+def _brute_kinds(cards):
+    """An independent classifier: which (kind, rank, length) does this exact multiset make?"""
+    counts = list(cards)
+    n = sum(counts)
+    present = [r for r in range(15) if counts[r]]
+    out = set()
+    if n == 1:
+        out.add(("single", present[0], 1))
+    if n == 2 and len(present) == 1 and present[0] < 13:
+        out.add(("pair", present[0], 1))
+    if n == 2 and present == [13, 14]:
+        out.add(("rocket", 14, 1))
+    for r in range(13):
+        if counts[r] == 3:  # with a fourth card of its rank it is a bomb, and never its own kicker
+            rest = [c - (3 if i == r else 0) for i, c in enumerate(counts)]
+            m = sum(rest)
+            if m == 0:
+                out.add(("trio", r, 1))
+            if m == 1:
+                out.add(("trio_single", r, 1))
+            if m == 2 and max(rest) == 2 and rest.index(2) < 13:
+                out.add(("trio_pair", r, 1))
+        if counts[r] == 4:
+            rest = [c - (4 if i == r else 0) for i, c in enumerate(counts)]
+            m = sum(rest)
+            if m == 0:
+                out.add(("bomb", r, 1))
+            if m == 2 and not (rest[13] and rest[14]):
+                out.add(("four_two_singles", r, 1))
+            if m == 4 and sorted(x for x in rest if x) == [2, 2]:
+                out.add(("four_two_pairs", r, 1))
+    for width, kind, shortest in ((1, "chain", 5), (2, "pair_chain", 3), (3, "airplane", 2)):
+        for start in range(CHAIN_TOP + 1):
+            for end in range(start + shortest - 1, CHAIN_TOP + 1):
+                links = range(start, end + 1)
+                if any(counts[r] < width for r in links):
+                    break
+                rest = [c - (width if i in links else 0) for i, c in enumerate(counts)]
+                k = len(links)
+                if sum(rest) == 0:
+                    out.add((kind, start, k))
+                if width == 3 and sum(rest) == k and all(rest[r] == 0 for r in links) and not (rest[13] and rest[14]):
+                    out.add(("airplane_singles", start, k))
+                if width == 3 and sum(rest) == 2 * k and all(x in (0, 2) for x in rest) and not rest[13] and not rest[14]:
+                    out.add(("airplane_pairs", start, k))
+    return out
+
+
+def _sub_multisets(hand):
+    ranges = [range(c + 1) for c in hand]
+    for counts in itertools.product(*ranges):
+        if any(counts):
+            yield tuple(counts)
+
+
+DECK = [r for r in range(13) for _ in range(4)] + [13, 14]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(1, 9))
+def test_generated_moves_are_exactly_the_legal_ones(rnd, size):
+    hand = [0] * 15
+    for r in rnd.sample(DECK, size):
+        hand[r] += 1
+    hand = tuple(hand)
+    generated = {(c.kind, c.rank, c.length, c.cards) for c in combos(hand)}
+    brute = {(k, r, n, sub) for sub in _sub_multisets(hand) for (k, r, n) in _brute_kinds(sub)}
+    assert generated == brute
+    for kind, _r, _n, cards in generated:  # every generated move uses cards from the hand
+        assert all(c <= h for c, h in zip(cards, hand))
+
+
+@pytest.mark.parametrize("me, them, wins", [
+    ("3", "4", True),            # lead the last card
+    ("3 4", "5", False),         # whatever I lead, 5 beats it and empties
+    ("3 3", "5", True),          # the pair goes out at once
+    ("A 3", "K", True),          # A cannot be beaten; then 3 goes out
+    ("3 K", "A", False),
+    ("3 3 4", "5 5", False),     # 33 is beaten by 55; 3 or 4 alone leaves a lead for them
+    # Lead 3: if they answer 5 I bomb and win, but they answer with the rocket and lead 5 out.
+    # Lead the bomb: the rocket beats it and they lead 5 out. (4444+3 is no legal combination.)
+    ("4 4 4 4 3", "B R 5", False),
+])
+def test_exact_solver_on_hand_solved_endgames(me, them, wins):
+    assert solve(State(hand_from_text(me), hand_from_text(them), None)) is wins
+
+
+def test_move_value_matches_solver():
+    state = State(hand_from_text("A 3"), hand_from_text("K"), None)
+    values = {c.text(): move_value(state, c) for c in legal_moves(state.me, None)}
+    assert values == {"3": 0.0, "A": 1.0}
+
+
+def test_rollout_error_shrinks_like_one_over_sqrt_n():
+    rng = random.Random(7)
+    state = State(hand_from_text("3 5 5 8 K 2"), hand_from_text("4 4 9 J A"), None)
+    exact = random_play_value(state)
+    assert 0.1 < exact < 0.9
+    rmse = {}
+    for n in (25, 100, 400):
+        errors = [np.mean([rollout(state, rng) for _ in range(n)]) - exact for _ in range(60)]
+        rmse[n] = math.sqrt(np.mean(np.square(errors)))
+    for small, big in ((25, 100), (100, 400)):
+        ratio = rmse[small] / rmse[big]
+        assert 1.4 < ratio < 2.9, (rmse, ratio)  # 4x the rollouts: about half the error
+    expected = math.sqrt(exact * (1 - exact) / 400)
+    assert 0.6 * expected < rmse[400] < 1.5 * expected

@@ -1,0 +1,73 @@
+"""Both game verifiers through the plugin: invariants, hacks, hostile move strings, determinism
+across processes, and the shipped task files against their generators."""
+import time
+
+import pytest
+
+import verifiers
+from pytest_plugin import assert_not_hackable, assert_score, check_verifier
+from verifiers.doudizhu import tasks as dd_tasks
+from verifiers.gomoku import tasks as gm_tasks
+
+HOSTILE = ["<move>" * 100_000, "A1 " * 300_000, "(1, 1)" * 100_000, "<move>" + "9" * 1_000_000 + "</move>",
+           "row 99999999999999 col 3", "\x00<move>\ud800</move>", "<move>PASS</move>" * 10_000]
+
+
+@pytest.mark.parametrize("name", ["gomoku", "doudizhu"])
+def test_invariants(verifier, name):
+    v = verifier(name, rollouts=50)
+    task = v.tasks("test", limit=1)[0]
+    good = f"<move>{(task.get('best_moves') or task.get('winning_moves'))[0]}</move>"
+    check_verifier(v, completions=[good, "<move>PASS</move>"], samples=2)
+
+
+@pytest.mark.parametrize("name", ["gomoku", "doudizhu"])
+def test_hacks_earn_nothing(verifier, name):
+    v = verifier(name, rollouts=50)
+    for task in v.tasks("test", limit=3):
+        assert_not_hackable(v, task, threshold=0.0)
+
+
+@pytest.mark.parametrize("name", ["gomoku", "doudizhu"])
+def test_hostile_move_strings_are_bounded(verifier, name):
+    v = verifier(name, rollouts=50)
+    task = v.tasks("test", limit=1)[0]
+    for text in HOSTILE:
+        start = time.perf_counter()
+        s = v.score(text, task)
+        assert time.perf_counter() - start < 5 and not s.is_error, (text[:40], s.reason)
+
+
+@pytest.mark.parametrize("name", ["gomoku", "doudizhu"])
+def test_same_input_same_reward_in_any_process(verifier, name):
+    v = verifier(name, rollouts=100)
+    tasks = v.tasks("test", limit=4)
+    completions = [f"<move>{(t.get('best_moves') or t.get('winning_moves'))[0]}</move>" for t in tasks]
+    assert v.score_batch(completions, tasks, workers=2) == [v.score(c, t) for c, t in zip(completions, tasks)]
+
+
+def test_doudizhu_answers_and_exact_mode(verifier):
+    v = verifier("doudizhu")
+    task = {"hand": "A 3", "opponent": "K"}
+    assert_score(v, "<move>A</move>", task, verdict="partial", reward=(0.99, 1.0))  # A then 3: always wins
+    # after 3, a random opponent plays K (and wins) or passes (and loses) with equal chance
+    assert_score(v, "Play: 3", task, reward=(0.35, 0.65))
+    assert_score(v, "<move>3 3</move>", task, verdict="invalid")
+    exact = verifier("doudizhu", mode="exact")
+    assert_score(exact, "<move>A</move>", {**task, "winning_moves": ["A"]}, verdict="correct", reward=1.0)
+    assert_score(exact, "<move>3</move>", {**task, "winning_moves": ["A"]}, verdict="incorrect", reward=0.0)
+    follow = {"hand": "K K 3", "opponent": "4", "to_beat": "Q Q"}
+    assert_score(v, "<move>K K</move>", follow, reward=1.0)  # then 3 goes out
+    assert_score(v, "<move>不要</move>", follow, reward=0.0)   # pass: they lead 4 and win
+    banned = verifier("doudizhu", banned=("pair",))
+    assert_score(banned, "<move>K K</move>", follow, verdict="invalid")
+
+
+def test_shipped_task_files_match_their_generators():
+    shipped = dd_tasks.load_all()
+    fresh = list(dd_tasks.generate(5, 6))
+    assert [t["hand"] for t in shipped[:6]] == [t["hand"] for t in fresh]
+    assert all(t["winning_moves"] and len(t["winning_moves"]) < t["moves"] for t in shipped)
+    gm = gm_tasks.load_all()
+    assert [t["moves"] for t in gm[:5]] == [t["moves"] for t in gm_tasks.generate(9, 5)]
+    assert {t["size"] for t in gm} == {9, 15}

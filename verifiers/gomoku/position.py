@@ -1,0 +1,129 @@
+"""A gomoku position (board + side to move), its text form for prompts, and parsers for
+positions given as a grid or a move list and for moves written by a model.
+
+Notation: columns are letters A, B, … from the left; rows are numbered from the bottom (as in
+chess), so on 15×15 the centre is H8. `(r, c)` and `row r col c` are 0-based indices with row 0
+at the top, so H8 is (7, 7).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .board import BLACK, EMPTY, WHITE, geometry, other, winner
+
+SYMBOLS = {EMPTY: ".", BLACK: "X", WHITE: "O"}
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+class PositionError(ValueError):
+    """The task's position is malformed (a task problem, not a model problem)."""
+
+
+@dataclass(frozen=True)
+class Position:
+    size: int
+    stones: tuple[int, ...]
+    to_move: int
+
+    @property
+    def board(self) -> list[int]:
+        return list(self.stones)
+
+    def canonical(self) -> str:
+        """Stable text that identifies the position (seeds the rollouts)."""
+        return f"{self.size}:{''.join(SYMBOLS[s] for s in self.stones)}:{SYMBOLS[self.to_move]}"
+
+    def play(self, cell: int) -> "Position":
+        stones = list(self.stones)
+        stones[cell] = self.to_move
+        return Position(self.size, tuple(stones), other(self.to_move))
+
+    def name(self, cell: int) -> str:
+        r, c = divmod(cell, self.size)
+        return f"{LETTERS[c]}{self.size - r}"
+
+    def text(self) -> str:
+        """The board as a model sees it: a labelled grid and whose turn it is."""
+        width = len(str(self.size))
+        lines = [" " * (width + 1) + " ".join(LETTERS[: self.size])]
+        for r in range(self.size):
+            row = " ".join(SYMBOLS[s] for s in self.stones[r * self.size:(r + 1) * self.size])
+            lines.append(f"{self.size - r:>{width}} {row}")
+        lines.append(f"{'X (black)' if self.to_move == BLACK else 'O (white)'} to move.")
+        return "\n".join(lines)
+
+
+def from_task(task: dict) -> Position:
+    """A position from `{"size": 9, "moves": ["E5", "D4", …]}` or `{"board": [rows], "to_move": "X"}`."""
+    try:
+        size = int(task.get("size", 15))
+        geo = geometry(size)
+    except (TypeError, ValueError) as exc:
+        raise PositionError(f"bad board size: {exc}") from None
+    if "board" in task:
+        rows = task["board"]
+        if isinstance(rows, str):
+            rows = rows.split()
+        if len(rows) != size or any(len(row.replace(" ", "")) != size for row in rows):
+            raise PositionError(f"board must be {size} rows of {size} cells")
+        lookup = {".": EMPTY, "X": BLACK, "O": WHITE, "x": BLACK, "o": WHITE}
+        try:
+            stones = tuple(lookup[ch] for row in rows for ch in row.replace(" ", ""))
+        except KeyError as exc:
+            raise PositionError(f"unknown board symbol {exc}") from None
+        to_move = {"X": BLACK, "x": BLACK, "O": WHITE, "o": WHITE}.get(str(task.get("to_move", "")))
+        if to_move is None:
+            blacks, whites = stones.count(BLACK), stones.count(WHITE)
+            to_move = BLACK if blacks == whites else WHITE
+        position = Position(size, stones, to_move)
+    else:
+        position = Position(size, (EMPTY,) * size * size, BLACK)
+        for move in task.get("moves", []):
+            cell = parse_move(str(move), size)
+            if cell is None or position.stones[cell] != EMPTY:
+                raise PositionError(f"illegal move {move!r} in the task's move list")
+            position = position.play(cell)
+    if winner(position.board, geo) != EMPTY:
+        raise PositionError("the game in this position is already over")
+    if EMPTY not in position.stones:
+        raise PositionError("the board is full")
+    return position
+
+
+_TAG = re.compile(r"<move>(.*?)</move>", re.IGNORECASE | re.DOTALL)
+_ALGEBRAIC = re.compile(r"(?<![A-Za-z0-9])([A-Za-z])(\d{1,2})(?![A-Za-z0-9])")
+_PAIR = re.compile(r"\(\s*(\d{1,2})\s*,\s*(\d{1,2})\s*\)")
+_ROW_COL = re.compile(r"row\s*(\d{1,2})\s*,?\s*(?:col|column)\s*(\d{1,2})", re.IGNORECASE)
+MOVE_FORMATS = ("tag", "algebraic", "pair", "row_col")
+
+
+def parse_move(text: str, size: int) -> int | None:
+    """One move in any notation, or None (off-board coordinates also give None)."""
+    found = find_moves(text, size, MOVE_FORMATS)
+    return found[-1][1] if found else None
+
+
+def find_moves(text: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, int | None]]:
+    """Every (position in text, cell or None when off-board) in the chosen formats, in text order."""
+    found: list[tuple[int, int | None]] = []
+    if "tag" in formats:
+        for m in _TAG.finditer(text):
+            inner = find_moves(m.group(1), size, tuple(f for f in formats if f != "tag") or MOVE_FORMATS[1:])
+            found.append((m.start(), inner[-1][1] if inner else None))
+        if found:  # a tagged answer is the answer; other mentions are discussion
+            return found
+    if "algebraic" in formats:
+        for m in _ALGEBRAIC.finditer(text):
+            col = LETTERS.find(m.group(1).upper())
+            row = size - int(m.group(2))
+            found.append((m.start(), _cell(row, col, size)))
+    if "pair" in formats:
+        found += [(m.start(), _cell(int(m.group(1)), int(m.group(2)), size)) for m in _PAIR.finditer(text)]
+    if "row_col" in formats:
+        found += [(m.start(), _cell(int(m.group(1)), int(m.group(2)), size)) for m in _ROW_COL.finditer(text)]
+    return sorted(found, key=lambda x: x[0])
+
+
+def _cell(row: int, col: int, size: int) -> int | None:
+    return row * size + col if 0 <= row < size and 0 <= col < size else None

@@ -1,0 +1,106 @@
+"""Built-in gomoku tasks: positions from seeded random play where the decision matters.
+
+Two kinds, both with an exact answer from the tactical oracle:
+- "win": the side to move can make five now, and the opponent also threatens five, so any
+  other move loses;
+- "block": the opponent threatens five at exactly one cell and the side to move cannot win now,
+  so the block is the only move that does not lose at once.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from functools import lru_cache
+from pathlib import Path
+
+from .board import EMPTY, geometry, makes_five, other, winning_cells
+from .position import Position
+
+
+def _threats(position: Position) -> tuple[set[int], set[int]]:
+    geo = geometry(position.size)
+    board = position.board
+    return winning_cells(board, geo, position.to_move), winning_cells(board, geo, other(position.to_move))
+
+
+def classify(position: Position) -> tuple[str, list[int]] | None:
+    """("win" | "block", best moves) when the position has a decision that matters, else None."""
+    mine, theirs = _threats(position)
+    if mine and theirs:
+        return "win", sorted(mine)
+    if not mine and len(theirs) == 1:
+        return "block", sorted(theirs)
+    return None
+
+
+@lru_cache(maxsize=None)
+def generate(size: int, count: int, seed: int = 0) -> tuple[dict, ...]:
+    """`count` distinct decision positions on a size×size board, from seeded random games."""
+    rng = random.Random(f"gomoku:{size}:{seed}")
+    geo = geometry(size)
+    found: dict[str, dict] = {}
+    attempts = 0
+    while len(found) < count and attempts < count * 200:
+        attempts += 1
+        position = Position(size, (EMPTY,) * size * size, 1)
+        centre = size // 2
+        moves: list[int] = []
+        for _ in range(size * size):
+            # random play biased towards the centre and existing stones, so threats arise
+            cell = _biased_cell(position, rng, centre)
+            mover = position.to_move
+            position = position.play(cell)
+            moves.append(cell)
+            if makes_five(position.board, geo, cell, mover):
+                break
+            kind = classify(position) if len(moves) >= 6 else None
+            if kind is not None:
+                key = position.canonical()
+                if key not in found:
+                    found[key] = {"size": size, "moves": [position.name(m) for m in moves], "kind": kind[0],
+                                  "best_moves": [position.name(m) for m in kind[1]]}
+                break
+    tasks = []
+    for i, task in enumerate(found.values()):
+        task_id = f"gomoku{size}-{i:03d}"
+        tasks.append({"id": task_id, **task, "difficulty": f"{size}x{size}-{task['kind']}"})
+    return tuple(tasks)
+
+
+def _biased_cell(position: Position, rng: random.Random, centre: int) -> int:
+    size = position.size
+    empties = [i for i, s in enumerate(position.stones) if s == EMPTY]
+    near = [i for i in empties if any(position.stones[j] != EMPTY for j in _neighbours(i, size))]
+    pool = near if near and rng.random() < 0.85 else empties
+    if all(s == EMPTY for s in position.stones):
+        return centre * size + centre
+    return pool[rng.randrange(len(pool))]
+
+
+def _neighbours(cell: int, size: int) -> list[int]:
+    r, c = divmod(cell, size)
+    return [rr * size + cc for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2)
+            if (rr, cc) != (r, c) and 0 <= rr < size and 0 <= cc < size]
+
+
+def split_of(task_id: str, seed: int) -> str:
+    h = int.from_bytes(hashlib.blake2b(f"{seed}:{task_id}".encode(), digest_size=8).digest(), "little")
+    return "test" if h % 5 == 0 else "train"
+
+
+TASKS_FILE = Path(__file__).with_name("tasks.json")
+
+
+def build_all() -> list[dict]:
+    """The built-in task set (shipped as tasks.json: generating it takes seconds)."""
+    return [dict(t) for size in (9, 15) for t in generate(size, 100)]
+
+
+def load_all() -> list[dict]:
+    return json.loads(TASKS_FILE.read_text())
+
+
+if __name__ == "__main__":
+    TASKS_FILE.write_text(json.dumps(build_all(), indent=0) + "\n")
+    print(f"wrote {TASKS_FILE}")

@@ -1,0 +1,169 @@
+"""The gomoku verifier: the reward for one move is the estimated win rate after it.
+
+The seed report rewarded a move by the win rate after it, with the number of rollouts setting
+the reward's accuracy; so every score carries its rollout count, standard error and a Wilson 95%
+interval, and an adaptive mode rolls out until the interval is narrow enough.
+
+Estimators (`estimator=`): "tactical" (default: "win, else block, else random" playouts),
+"flat" (uniform random playouts, vectorised), "mcts" (UCT with a playout budget), "engine"
+(a user-supplied Piskvork engine plays both sides). With `prepass=True` (default) a move that
+wins at once scores exactly 1 and one that leaves the opponent a win at once scores exactly 0:
+flat rollouts alone give such a losing move about 0.45.
+
+Verdicts: INVALID for a missing, off-board or occupied move; when the task lists `best_moves`
+(the built-in tasks do), CORRECT for one of them and INCORRECT otherwise; without them, PARTIAL
+(the reward is the whole signal), or INCORRECT when the move provably loses at once.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import numpy as np
+
+from ..base import TaskError, Verifier
+from ..registry import register
+from ..score import Score, Verdict
+from ..winrate import WinRate, estimate, stable_seed
+from .board import EMPTY, geometry, makes_five, other, winning_cells
+from .mcts import mcts_outcomes
+from .position import MOVE_FORMATS, Position, PositionError, find_moves, from_task
+from .rollout import flat_outcomes, tactical_outcome
+from .tasks import load_all, split_of
+
+ESTIMATORS = ("tactical", "flat", "mcts", "engine")
+PROMPT = """You are playing free-style gomoku on a {size}x{size} board: five or more stones in a row \
+(across, down or diagonally) wins.
+{board}
+Columns are letters from the left, rows are numbered from the bottom (e.g. {example}).
+Choose the best move for {side} and answer with it in tags, e.g. <move>{example}</move>."""
+
+
+@dataclass(frozen=True)
+class GomokuConfig:
+    estimator: str = "tactical"
+    rollouts: int = 200
+    target_width: float | None = None   # adaptive: stop once the 95% interval is this narrow
+    max_rollouts: int = 5000
+    prepass: bool = True
+    seed: int = 0
+    move_formats: tuple[str, ...] = MOVE_FORMATS
+    engine: str | None = None           # path of a Piskvork engine, for estimator="engine"
+    engine_timeout: float = 5.0
+
+
+@register("gomoku")
+class GomokuVerifier(Verifier):
+    """Win rate after the model's move, with error bars."""
+
+    Config = GomokuConfig
+
+    def __init__(self, **config: Any) -> None:
+        super().__init__(**config)
+        if self.config.estimator not in ESTIMATORS:
+            raise ValueError(f"estimator must be one of {ESTIMATORS}")
+        if self.config.estimator == "engine" and not self.config.engine:
+            raise ValueError("estimator='engine' needs engine='/path/to/piskvork-engine'")
+        self._engine = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = super().__getstate__()
+        state["_engine"] = None  # an engine process never travels to a worker
+        return state
+
+    def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:
+        try:
+            position = from_task(dict(task))
+        except PositionError as exc:
+            raise TaskError(str(exc)) from None
+        found = find_moves(completion[-4000:], position.size, self.config.move_formats)
+        if not found:
+            return Score.invalid("no move found (write it like <move>H8</move>)")
+        cell = found[-1][1]
+        if cell is None:
+            return Score.invalid("the move is off the board")
+        if position.stones[cell] != EMPTY:
+            return Score.invalid(f"{position.name(cell)} is already occupied")
+        rate, how = self.win_rate(position, cell)
+        info = {"move": position.name(cell), "estimator": how, **rate.info()}
+        best = task.get("best_moves")
+        name = position.name(cell)
+        if best:
+            verdict = Verdict.CORRECT if name in best else Verdict.INCORRECT
+            info["best_moves"] = list(best)
+        else:
+            verdict = Verdict.INCORRECT if rate.exact and rate.mean == 0 else Verdict.PARTIAL
+        reason = f"{name}: estimated win rate {rate.mean:.3f}" + (" (exact)" if rate.exact else
+                                                                  f" [{rate.low:.3f}, {rate.high:.3f}] from {rate.n} playouts")
+        return Score(rate.mean, verdict, {"win_rate": rate.mean}, name, reason, info)
+
+    def win_rate(self, position: Position, cell: int) -> tuple[WinRate, str]:
+        """The estimated win rate for the side to move after it plays `cell`."""
+        cfg = self.config
+        geo = geometry(position.size)
+        board = position.board
+        mover = position.to_move
+        board[cell] = mover
+        if cfg.prepass:
+            if makes_five(board, geo, cell, mover):
+                return WinRate.exact_value(1.0), "prepass: wins at once"
+            if winning_cells(board, geo, other(mover)):
+                return WinRate.exact_value(0.0), "prepass: leaves the opponent a win at once"
+        elif makes_five(board, geo, cell, mover):
+            return WinRate.exact_value(1.0), "wins at once"
+        if EMPTY not in board:
+            return WinRate.exact_value(0.5), "board full: draw"
+        seed = stable_seed(position.canonical(), cfg.seed)  # the move is not hashed: common random numbers
+        opponent = other(mover)
+        if cfg.estimator == "flat":
+            keys = np.random.default_rng(seed)
+
+            def play(rng: np.random.Generator, k: int) -> np.ndarray:
+                return flat_outcomes(board, geo, opponent, mover, rng.random((k, len(board))))
+
+            return estimate(play, keys, rollouts=cfg.rollouts, target_width=cfg.target_width,
+                            max_rollouts=cfg.max_rollouts), "flat random rollouts"
+        if cfg.estimator == "mcts":
+            outcomes = mcts_outcomes(board, geo, opponent, cell, cfg.rollouts, random.Random(seed))
+            return WinRate.from_outcomes(np.asarray(outcomes)), "pure MCTS (UCT)"
+        if cfg.estimator == "engine":
+            return WinRate.exact_value(self._engine_playout(position.play(cell), mover)), "engine playout"
+        py_rng = random.Random(seed)
+
+        def play_tactical(_rng: np.random.Generator, k: int) -> np.ndarray:
+            return np.asarray([tactical_outcome(board, geo, opponent, mover, py_rng) for _ in range(k)])
+
+        return estimate(play_tactical, np.random.default_rng(seed), rollouts=cfg.rollouts,
+                        target_width=cfg.target_width, max_rollouts=cfg.max_rollouts), "tactical rollouts"
+
+    def _engine_playout(self, position: Position, player: int) -> float:
+        from .engine import PiskvorkEngine
+
+        if self._engine is None:
+            self._engine = PiskvorkEngine(self.config.engine, self.config.engine_timeout)  # type: ignore[arg-type]
+        return self._engine.playout(position, player)
+
+    def close(self) -> None:
+        super().close()
+        if self._engine is not None:
+            self._engine.close()
+            self._engine = None
+
+    # ------------------------------------------------------------------ tasks
+    def prompt(self, task: Mapping[str, Any]) -> str:
+        try:
+            position = from_task(dict(task))
+        except PositionError as exc:
+            raise TaskError(str(exc)) from None
+        centre = position.size // 2
+        return PROMPT.format(size=position.size, board=position.text(), example=position.name(centre * position.size + centre),
+                             side="X (black)" if position.to_move == 1 else "O (white)")
+
+    def tasks(self, split: str = "test", *, limit: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
+        """Decision positions on 9x9 and 15x15 (100 each), seeded 80/20 split."""
+        if split not in ("train", "test", "all"):
+            raise ValueError(f"split must be 'train', 'test' or 'all', not {split!r}")
+        every = load_all()
+        chosen = [t for t in every if split == "all" or split_of(t["id"], seed) == split]
+        return chosen[:limit] if limit is not None else chosen
