@@ -16,6 +16,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "eval": ("evalkit.commands.eval", "generate with a model and score it on a verifier's tasks"),
     "report": ("evalkit.commands.report", "rebuild the reports of an evaluation run"),
     "compare": ("evalkit.commands.compare", "show two evaluation runs side by side"),
+    "sandbox": ("evalkit.commands.sandbox", "build the Docker image for the code sandbox"),
 }
 
 

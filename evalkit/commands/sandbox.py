@@ -1,0 +1,26 @@
+"""Build (or check) the Docker image the code sandbox runs in: `evalkit sandbox build`."""
+from __future__ import annotations
+
+import argparse
+
+from evalkit.cli import CommandError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("action", choices=["build", "check"], help="build the image, or check that it exists")
+    parser.add_argument("--offline", action="store_true", help="skip the registry: bootstrap Debian with debootstrap")
+
+
+def run(args: argparse.Namespace) -> int:
+    from sandboxes.image import IMAGE, ImageBuildError, build, image_exists
+
+    if args.action == "check":
+        if not image_exists():
+            raise CommandError(f"image {IMAGE} is missing: run `evalkit sandbox build`")
+        print(f"{IMAGE} is present")
+        return 0
+    try:
+        print(f"built {build(offline=True if args.offline else None, log=lambda m: print(f'[sandbox] {m}'))}")
+    except (ImageBuildError, OSError) as exc:
+        raise CommandError(str(exc)) from None
+    return 0

@@ -1,0 +1,87 @@
+"""What every sandbox backend takes and returns.
+
+A backend runs the in-sandbox runner (`runner.py`) on a job and returns its raw output; the
+suite (`suite.py`) turns that into one verdict per test. SANDBOX_ERROR means the sandbox
+itself failed: it is never charged to the model's code.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Protocol
+
+
+class TestVerdict(str, Enum):
+    PASS = "pass"
+    WRONG_ANSWER = "wrong_answer"
+    RUNTIME_ERROR = "runtime_error"
+    TIMEOUT = "timeout"
+    MEMORY_LIMIT = "memory_limit"
+    OUTPUT_LIMIT = "output_limit"
+    SANDBOX_ERROR = "sandbox_error"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-test limits (CPU, memory, output, files) and one wall-clock limit for the whole run."""
+
+    cpu_seconds: float = 2.0        # per test
+    wall_seconds: float = 60.0      # the whole run, a hard backstop
+    memory_mb: int = 512            # address space per test process
+    max_processes: int = 64
+    max_output_bytes: int = 4 << 20
+    max_file_bytes: int = 16 << 20
+    max_open_files: int = 64
+
+    @property
+    def test_wall_seconds(self) -> float:
+        """Wall-clock limit per test: a sleeping program uses no CPU, so the wall clock backs the CPU limit."""
+        return max(2.0 * self.cpu_seconds, self.cpu_seconds + 1.0)
+
+
+@dataclass(frozen=True)
+class RawRun:
+    """What came back from one runner execution."""
+
+    stdout: bytes
+    exit_code: int | None
+    timed_out: bool = False
+    error: str | None = None        # the sandbox failed (could not start, died, protocol broken)
+
+
+@dataclass
+class TestOutcome:
+    verdict: TestVerdict
+    detail: str = ""
+    seconds: float = 0.0
+
+
+@dataclass
+class SuiteResult:
+    outcomes: list[TestOutcome] = field(default_factory=list)
+    sandbox_error: str | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def passed(self) -> int:
+        return sum(o.verdict is TestVerdict.PASS for o in self.outcomes)
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for o in self.outcomes:
+            out[o.verdict.value] = out.get(o.verdict.value, 0) + 1
+        return out
+
+
+class SandboxUnavailable(RuntimeError):
+    """The backend cannot run here; the message says how to fix that."""
+
+
+class Backend(Protocol):
+    name: str
+
+    def run(self, job: bytes, nonce: str, limits: Limits) -> RawRun:
+        """Run the runner with `job` then `nonce` on its stdin; return its stdout."""
+
+    def close(self) -> None:
+        """Release everything the backend holds (containers, processes)."""

@@ -1,0 +1,170 @@
+"""The code verifier: run the model's code against the task's tests in a sandbox.
+
+Rewards (`reward=`):
+- "continuous": the share of tests passed, in [0, 1];
+- "discrete" (the seed report): a format score (+0.1 when a code block is found, -0.1 when not)
+  plus a test score (-1 when the code cannot be tested, 0 when some tests fail, +1 when all pass);
+- "code_r1": code-r1's scheme: -1.1 for a bad format, +0.1 when any test fails, +1.1 when all pass.
+The seed scored with 2, 8 and 32 tests per problem: `max_tests` caps the tests with a sampling
+seeded by the task, so every sample of a task meets the same tests.
+
+A sandbox failure is ERROR (never the model's fault, never a silent zero).
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any, ClassVar, Mapping
+
+from sandboxes.base import Limits, SandboxUnavailable, TestVerdict
+from sandboxes.suite import run_tests
+
+from ..base import Verifier
+from ..registry import register
+from ..score import Score, Verdict
+from .extract import extract_code
+from .formats import prepare, sample_tests
+from .problems import PROBLEMS, prompt_for
+
+REWARDS = ("continuous", "discrete", "code_r1")
+BACKENDS = ("auto", "docker", "local", "unconfined")
+
+
+@dataclass(frozen=True)
+class CodeConfig:
+    reward: str = "continuous"
+    max_tests: int | None = None
+    backend: str = "auto"
+    pool_size: int = 2
+    cpu_seconds: float = 2.0
+    memory_mb: int = 512
+    wall_seconds: float = 60.0
+    code_block: str = "last"          # "last", "first" or "longest" fenced block
+
+
+def make_backend(name: str, pool_size: int = 2):
+    """A sandbox backend by name; "auto" prefers Docker and falls back to the local one."""
+    from sandboxes.docker_pool import DockerBackend
+    from sandboxes.local import LocalBackend
+
+    if name == "docker":
+        return DockerBackend(pool_size=pool_size)
+    if name == "local":
+        return LocalBackend()
+    if name == "unconfined":
+        return LocalBackend(confined=False)
+    try:
+        return DockerBackend(pool_size=pool_size)
+    except SandboxUnavailable:
+        return LocalBackend()
+
+
+@register("code")
+class CodeVerifier(Verifier):
+    """Runs code in a sandbox; rewards by the share of tests passed or the seed's discrete scheme."""
+
+    Config = CodeConfig
+    worker_memory_mb: ClassVar[int | None] = None  # the docker client and the sandboxes live outside this cap
+
+    def __init__(self, **config: Any) -> None:
+        super().__init__(**config)
+        if self.config.reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}")
+        if self.config.backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {BACKENDS}")
+        self._backend = None
+        self._backend_lock = threading.Lock()
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = super().__getstate__()
+        state["_backend"] = None  # each worker process opens its own sandboxes
+        state.pop("_backend_lock", None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._backend_lock = threading.Lock()
+
+    def reward_bounds(self) -> tuple[float, float]:
+        return (0.0, 1.0) if self.config.reward == "continuous" else (-1.1, 1.1)
+
+    def backend(self):
+        with self._backend_lock:
+            if self._backend is None:
+                self._backend = make_backend(self.config.backend, self.config.pool_size)
+            return self._backend
+
+    def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:
+        prepared = prepare(task)
+        tests = sample_tests(prepared.tests, self.config.max_tests, str(task.get("id", task.get("entry_point", ""))))
+        code = extract_code(completion, self.config.code_block)
+        if code is None:
+            return self._score(Verdict.INVALID, "no fenced code block found", formatted=False, ran=False)
+        try:
+            compile(code, "solution.py", "exec")
+        except (SyntaxError, ValueError) as exc:
+            return self._score(Verdict.INVALID, f"the code does not compile: {exc}", formatted=True, ran=False)
+        try:
+            backend = self.backend()
+        except SandboxUnavailable as exc:
+            return Score.error(f"sandbox unavailable: {exc}")
+        limits = Limits(cpu_seconds=self.config.cpu_seconds, memory_mb=self.config.memory_mb,
+                        wall_seconds=self.config.wall_seconds)
+        result = run_tests(backend, code, tests, limits, setup=prepared.setup, entry_point=prepared.entry_point)
+        if result.sandbox_error or any(o.verdict is TestVerdict.SANDBOX_ERROR for o in result.outcomes):
+            return Score.error(f"sandbox failed: {result.sandbox_error or 'a test hit a sandbox error'}",
+                               backend=backend.name)
+        passed, total = result.passed, len(tests)
+        info = {"backend": backend.name, "format": prepared.format, "tests": total, "passed": passed,
+                "verdicts": result.counts(), "failures": [f"test {i + 1}: {o.verdict.value} {o.detail}".strip()
+                                                          for i, o in enumerate(result.outcomes) if o.verdict is not TestVerdict.PASS][:10]}
+        if passed == total:
+            verdict, reason = Verdict.CORRECT, f"all {total} tests pass"
+        elif passed:
+            verdict, reason = Verdict.PARTIAL, f"{passed} of {total} tests pass"
+        elif any(o.verdict is TestVerdict.TIMEOUT for o in result.outcomes):
+            verdict, reason = Verdict.TIMEOUT, f"no test passes; {result.counts().get('timeout', 0)} hit the time limit"
+        else:
+            verdict, reason = Verdict.INCORRECT, f"no test passes ({', '.join(f'{k} {v}' for k, v in result.counts().items())})"
+        ran = any(o.verdict in (TestVerdict.PASS, TestVerdict.WRONG_ANSWER) for o in result.outcomes)
+        return self._score(verdict, reason, formatted=True, ran=ran, passed=passed, total=total, info=info)
+
+    def _score(self, verdict: Verdict, reason: str, *, formatted: bool, ran: bool, passed: int = 0, total: int = 1,
+               info: dict[str, Any] | None = None) -> Score:
+        share = passed / total if total else 0.0
+        fmt = 0.1 if formatted else -0.1
+        if not ran and passed == 0:
+            test_score = -1.0
+        else:
+            test_score = 1.0 if passed == total else 0.0
+        rewards = {
+            "continuous": share,
+            "discrete": fmt + test_score,
+            "code_r1": -1.1 if not formatted else (1.1 if passed == total and total else 0.1),
+        }
+        components = {"pass_rate": share, "format": fmt, "tests": test_score}
+        return Score(rewards[self.config.reward], verdict, components, None, reason, info or {})
+
+    def close(self) -> None:
+        super().close()
+        if self._backend is not None:
+            self._backend.close()
+            self._backend = None
+
+    # ------------------------------------------------------------------ tasks
+    def prompt(self, task: Mapping[str, Any]) -> str:
+        return prompt_for(task)
+
+    def tasks(self, split: str = "test", *, limit: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
+        """The built-in problems (written for evalkit, with reference solutions); "test" is every
+        fifth by a seeded hash, "train" the rest."""
+        import hashlib
+
+        if split not in ("train", "test", "all"):
+            raise ValueError(f"split must be 'train', 'test' or 'all', not {split!r}")
+
+        def in_test(pid: str) -> bool:
+            return int.from_bytes(hashlib.blake2b(f"{seed}:{pid}".encode(), digest_size=8).digest(), "little") % 5 == 0
+
+        chosen = [dict(p) for p in PROBLEMS if split == "all" or in_test(p["id"]) == (split == "test")]
+        return chosen[:limit] if limit is not None else chosen
