@@ -60,6 +60,7 @@ class DockerBackend:
             raise SandboxUnavailable(f"image {image} is missing: run `evalkit sandbox build`") from None
         self.image, self.memory_mb, self.cpus, self.pids_limit = image, memory_mb, cpus, pids_limit
         self.pool_size = pool_size
+        self.closed = False
         self._idle: queue.Queue = queue.Queue()
         self._all: set[str] = set()
         self._lock = threading.Lock()
@@ -75,7 +76,9 @@ class DockerBackend:
             tmpfs={"/work": "rw,exec,nosuid,size=256m,mode=1777", "/tmp": "rw,nosuid,size=64m,mode=1777"},
             mem_limit=f"{self.memory_mb}m", memswap_limit=f"{self.memory_mb}m", pids_limit=self.pids_limit,
             nano_cpus=int(self.cpus * 1e9), cap_drop=["ALL"], security_opt=["no-new-privileges"],
-            user=SANDBOX_UID, init=True, labels={LABEL: _owner()}, environment={"HOME": "/work"})
+            # PID 1 and its `sleep` belong to root (without capabilities), so the sandbox user's
+            # `kill -9 -1` between runs ends every process of its own and never the container
+            user="0", init=True, labels={LABEL: _owner()}, environment={"HOME": "/work"})
         with self._lock:
             self._all.add(container.id)
         return container
@@ -132,12 +135,18 @@ class DockerBackend:
 
     def _recycle(self, container: Any, healthy: bool) -> None:
         """Clean a used container and give it back; replace it if it is unwell."""
+        if self.closed:
+            self._remove(container)
+            return
         if not (healthy and self._clean(container)):
             self._remove(container)
             try:
                 container = self._start()
             except Exception:
                 return  # the daemon is gone; runs will report it
+        if self.closed:  # closed while this one was being cleaned
+            self._remove(container)
+            return
         self._idle.put(container)
 
     def _exec(self, container: Any, job: bytes, nonce: str, limits: Limits) -> RawRun:
@@ -164,6 +173,7 @@ class DockerBackend:
         return RawRun(stdout, code)
 
     def close(self) -> None:
+        self.closed = True
         with self._lock:
             ids = list(self._all)
         for cid in ids:
@@ -175,6 +185,10 @@ class DockerBackend:
             self._all.clear()
         while not self._idle.empty():
             self._idle.get_nowait()
+        try:
+            self.reap_orphans()  # containers of worker processes that were killed
+        except Exception:
+            pass
 
 
 def _with_work_dir(job: bytes, work: str) -> bytes:

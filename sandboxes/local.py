@@ -58,7 +58,7 @@ class LocalBackend:
                 cmd += ["--ro-bind", path, path]
         for path in _python_dirs():
             cmd += ["--ro-bind", path, path]
-        cmd += ["--bind", work, "/work", "--chdir", "/work"]
+        cmd += ["--bind", work, "/work", "--remount-ro", "/", "--chdir", "/work"]
         return cmd + [self.python] + runner[1:]
 
     def run(self, job: bytes, nonce: str, limits: Limits) -> RawRun:

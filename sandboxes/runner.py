@@ -51,8 +51,12 @@ def encode(value, depth=0):
 
 def set_limits(job):
     mb = job["memory_mb"] * 1024 * 1024
-    cpu = math.ceil(job["cpu_seconds"]) + 1
-    for name, value in (("RLIMIT_CPU", cpu), ("RLIMIT_AS", mb), ("RLIMIT_FSIZE", job["max_file_bytes"]),
+    cpu = math.ceil(job["cpu_seconds"])
+    try:  # SIGXCPU at the soft limit (a timeout), SIGKILL one second later if it is ignored
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    except (ValueError, OSError):
+        pass
+    for name, value in (("RLIMIT_AS", mb), ("RLIMIT_FSIZE", job["max_file_bytes"]),
                         ("RLIMIT_NOFILE", job["max_open_files"]), ("RLIMIT_NPROC", job["max_processes"]),
                         ("RLIMIT_CORE", 0)):
         try:
@@ -131,7 +135,7 @@ def supervise(job, index, test, work):
         child(job, index, test, write_fd, work)
     os.close(write_fd)
     deadline = start + job["test_wall_seconds"]
-    chunks, status, timed_out = [], None, False
+    chunks, status, timed_out, cpu_used = [], None, False, 0.0
     while status is None:
         left = deadline - time.monotonic()
         if left <= 0:
@@ -142,9 +146,9 @@ def supervise(job, index, test, work):
             piece = os.read(read_fd, 65536)
             if piece and sum(map(len, chunks)) < MAX_VALUE_BYTES:
                 chunks.append(piece)
-        done, status_code = os.waitpid(pid, os.WNOHANG)
+        done, status_code, usage = os.wait4(pid, os.WNOHANG)
         if done:
-            status = status_code
+            status, cpu_used = status_code, usage.ru_utime + usage.ru_stime
     for sig_target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
         try:
             sig_target()
@@ -170,7 +174,7 @@ def supervise(job, index, test, work):
         record = {"i": index, "status": "timeout"}
     elif record is None:
         signum = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
-        if signum == signal.SIGXCPU:
+        if signum == signal.SIGXCPU or (signum == signal.SIGKILL and cpu_used >= job["cpu_seconds"]):
             record = {"i": index, "status": "timeout"}
         elif signum == signal.SIGKILL:
             record = {"i": index, "status": "killed"}
@@ -203,6 +207,8 @@ def zygote(job, go_fd, report_fd, work):
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     for index, test in enumerate(job["tests"]):
+        # "started" first: if the runner is killed while this test runs, the test is to blame
+        os.write(report_fd, json.dumps({"started": index}).encode() + b"\n")
         line = json.dumps(supervise(job, index, test, work)).encode() + b"\n"
         os.write(report_fd, line)
     os._exit(0)

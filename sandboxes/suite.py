@@ -54,6 +54,7 @@ def interpret(raw: RawRun, nonce: str, tests: list[Test]) -> SuiteResult:
     if raw.error:
         return SuiteResult([TestOutcome(TestVerdict.SANDBOX_ERROR, raw.error) for _ in tests], sandbox_error=raw.error)
     records: dict[int, dict[str, Any]] = {}
+    started: set[int] = set()
     done = False
     tag = f"{PREFIX}{nonce} "
     for line in raw.stdout.decode("utf-8", "replace").splitlines():
@@ -65,6 +66,8 @@ def interpret(raw: RawRun, nonce: str, tests: list[Test]) -> SuiteResult:
             continue
         if record.get("done"):
             done = True
+        elif isinstance(record.get("started"), int):
+            started.add(record["started"])
         elif isinstance(record.get("i"), int):
             records.setdefault(record["i"], record)
     outcomes = [_verdict(records.get(i), test) for i, test in enumerate(tests)]
@@ -72,8 +75,11 @@ def interpret(raw: RawRun, nonce: str, tests: list[Test]) -> SuiteResult:
         outcomes = [o if i in records else TestOutcome(TestVerdict.TIMEOUT, "the whole run hit its wall-clock limit")
                     for i, o in enumerate(outcomes)]
     elif not done and len(records) < len(tests):
-        why = f"the runner stopped early (exit code {raw.exit_code})"
-        return SuiteResult([TestOutcome(TestVerdict.SANDBOX_ERROR, why) for _ in tests], sandbox_error=why)
+        if not started:  # the runner never got to the model's code: the sandbox failed
+            why = f"the runner stopped before the first test (exit code {raw.exit_code})"
+            return SuiteResult([TestOutcome(TestVerdict.SANDBOX_ERROR, why) for _ in tests], sandbox_error=why)
+        outcomes = [o if i in records else TestOutcome(TestVerdict.RUNTIME_ERROR, "the runner was killed while the "
+                    "code ran (did it kill its parent?)") for i, o in enumerate(outcomes)]
     return SuiteResult(outcomes)
 
 

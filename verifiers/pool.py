@@ -49,6 +49,7 @@ def _worker_main(blob: bytes, inbox: Any, conn: Any, state: Any, memory_mb: int 
     while True:
         message = inbox.get()
         if message is None:
+            verifier.close()  # release what this worker opened (sandbox containers, engines)
             return
         seq, items = message
         out = []
@@ -218,7 +219,7 @@ class WorkerPool:
             with contextlib.suppress(OSError, ValueError):
                 w.inbox.put(None)
         for w in self.workers:
-            w.process.join(1)
+            w.process.join(10)
             w.kill()
         self.workers.clear()
         self.closed = True
