@@ -17,6 +17,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "report": ("evalkit.commands.report", "rebuild the reports of an evaluation run"),
     "compare": ("evalkit.commands.compare", "show two evaluation runs side by side"),
     "sandbox": ("evalkit.commands.sandbox", "build the Docker image for the code sandbox"),
+    "grpo": ("evalkit.commands.grpo", "train a model with GRPO on a verifier's rewards"),
+    "serve": ("evalkit.commands.serve", "serve verifiers over HTTP (batch scoring, OpenRLHF protocol)"),
 }
 
 

@@ -9,7 +9,8 @@ from .base import Conversation, Generation, Sampling, prompt_seed
 class TransformersBackend:
     name = "transformers"
 
-    def __init__(self, model: str | None = None, batch_size: int = 8, threads: int | None = None) -> None:
+    def __init__(self, model: str | None = None, batch_size: int = 8, threads: int | None = None,
+                 response_prefix: str = "") -> None:
         import torch
 
         from evalkit.models import DEFAULT_MODEL, load_transformers
@@ -19,6 +20,16 @@ class TransformersBackend:
         self.model_name = model or DEFAULT_MODEL
         self.model, self.tokenizer = load_transformers(model)
         self.batch_size = batch_size
+        self.response_prefix = response_prefix
+
+    @classmethod
+    def from_model(cls, model: Any, tokenizer: Any, name: str = "in-memory", batch_size: int = 8,
+                   response_prefix: str = "") -> "TransformersBackend":
+        """Wrap a model already in memory (e.g. the policy being trained by the GRPO loop)."""
+        backend = cls.__new__(cls)
+        backend.model_name, backend.model, backend.tokenizer, backend.batch_size = name, model, tokenizer, batch_size
+        backend.response_prefix = response_prefix
+        return backend
 
     def generate(self, conversations: list[Conversation], sampling: Sampling) -> list[list[Generation]]:
         """Each prompt is sampled with its own seed (from its text), so results do not depend on
@@ -33,8 +44,8 @@ class TransformersBackend:
     def _sample(self, conversation: Conversation, sampling: Sampling) -> list[Generation]:
         import torch
 
-        enc = self.tokenizer.apply_chat_template([conversation], add_generation_prompt=True, return_tensors="pt",
-                                                 return_dict=True, padding=True)
+        text = self.tokenizer.apply_chat_template(conversation, add_generation_prompt=True, tokenize=False)
+        enc = self.tokenizer([text + self.response_prefix], return_tensors="pt", add_special_tokens=False)
         torch.manual_seed(prompt_seed(sampling.seed, conversation[-1]["content"]))
         greedy = sampling.temperature <= 0
         kwargs: dict[str, Any] = {"max_new_tokens": sampling.max_tokens, "num_return_sequences": sampling.n,
@@ -50,7 +61,7 @@ class TransformersBackend:
             n_tokens = next((i for i, t in enumerate(row) if t in eos), None)
             finished = n_tokens is not None
             tokens = row[: n_tokens] if finished else row
-            gens.append(Generation(self.tokenizer.decode(tokens, skip_special_tokens=True), len(tokens),
+            gens.append(Generation(self.response_prefix + self.tokenizer.decode(tokens, skip_special_tokens=True), len(tokens),
                                    "stop" if finished else "length"))
         return gens
 

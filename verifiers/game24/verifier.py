@@ -42,6 +42,9 @@ Now solve: {numbers}
 """
 
 
+SHORT_PROMPT = """Use the numbers {numbers} and + - * / to make {target}, using each number exactly once. Reply with one line: Answer: <expression> = {target}"""
+
+
 @dataclass(frozen=True)
 class Game24Config:
     weights: tuple[float, float, float] = (0.55, 0.3, 0.15)  # outcome, process, length
@@ -52,6 +55,7 @@ class Game24Config:
     answer_formats: tuple[str, ...] = ("answer_line", "answer_tag", "boxed")
     max_expression_chars: int = 200
     max_steps_checked: int = 256
+    prompt_style: str = "steps"            # "steps" (the seed's step format) or "short" (answer line only)
 
 
 def length_reward(steps: int, t: int = 4, m: int = 20, k: float = 0.2) -> float:
@@ -89,6 +93,8 @@ class Game24Verifier(Verifier):
             raise ValueError(f"unknown answer format(s) {sorted(unknown)}; known: {sorted(EXTRACTORS)}")
         if len(self.config.weights) != 3:
             raise ValueError("weights must be (outcome, process, length)")
+        if self.config.prompt_style not in ("steps", "short"):
+            raise ValueError("prompt_style must be 'steps' or 'short'")
 
     def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:
         cfg = self.config
@@ -131,7 +137,8 @@ class Game24Verifier(Verifier):
     # ------------------------------------------------------------------ tasks
     def prompt(self, task: Mapping[str, Any]) -> str:
         numbers, target = _task_numbers(task)
-        return PROMPT.format(numbers=" ".join(map(str, numbers)), target=target)
+        template = SHORT_PROMPT if self.config.prompt_style == "short" else PROMPT
+        return template.format(numbers=" ".join(map(str, numbers)), target=target)
 
     def tasks(self, split: str = "test", *, limit: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
         """The 1362 solvable puzzles from 1..13; `split` is "train" (80%), "test" (20%) or "all"."""

@@ -1,0 +1,379 @@
+"""A thin GRPO loop that trains a transformers model on any verifier's rewards.
+
+One step: sample G completions for each of B prompts; score them with the verifier (in worker
+processes); turn rewards into advantages; take `updates_per_batch` gradient steps on the clipped
+surrogate minus a k3 KL penalty to the frozen reference model. The seed report's changes are
+options: momentum-smoothed reward statistics, and its hyper-parameters as defaults.
+
+Advantages (`advantage=`), and what an all-equal group gets under each:
+- "group": (r - mean_g) / (std_g + 1e-4) within each prompt's group (population std): all-equal -> 0.
+- "dr_grpo": r - mean_g (Dr. GRPO, no std): all-equal -> 0.
+- "momentum" (the seed): batch mean and std smoothed across steps, mean <- m*mean + (1-m)*mean(r)
+  and likewise std, with m rising from `momentum_start` by `momentum_step` per update up to
+  `momentum_max` (0.2); A = (r - mean) / (std + 1e-4). All-equal groups are NOT zeroed: a group
+  that beats the running mean is pushed up. The first step uses the batch statistics as they are.
+Loss aggregation: "sequence" (mean over each completion's tokens, then over completions: the
+seed's formula) or "token" (all tokens of the batch weigh the same).
+"""
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import verifiers
+from verifiers import Score, Verdict
+
+ADVANTAGES = ("momentum", "group", "dr_grpo")
+EPS = 1e-4
+
+
+@dataclass
+class GRPOConfig:
+    verifier: str = "game24"
+    verifier_config: dict[str, Any] = field(default_factory=dict)
+    model: str | None = None               # None: the packaged SmolLM2-135M-Instruct
+    split: str = "train"
+    steps: int = 100
+    batch_prompts: int = 12                # B
+    group_size: int = 8                    # G
+    learning_rate: float = 2e-6
+    beta: float = 0.01                     # k3 KL coefficient
+    epsilon: float = 0.2
+    epsilon_high: float | None = None      # DAPO's clip-higher; None: same as epsilon
+    temperature: float = 0.7
+    top_p: float = 0.9
+    max_new_tokens: int = 1024
+    response_prefix: str = ""              # text the assistant turn starts with (e.g. "<think>" or "Answer:")
+    advantage: str = "momentum"
+    momentum_start: float = 0.0
+    momentum_step: float = 0.02
+    momentum_max: float = 0.2
+    loss_aggregation: str = "sequence"     # or "token"
+    updates_per_batch: int = 1
+    grad_accumulation: int = 1
+    max_grad_norm: float = 1.0
+    mask_truncated: bool = False
+    error_policy: str = "drop"             # or "zero": what an ERROR score (a verifier failure) becomes
+    eval_every: int = 10
+    eval_tasks: int = 16
+    eval_samples: int = 2
+    save_every: int = 10
+    seed: int = 0
+    threads: int | None = None
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "GRPOConfig":
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown GRPO config key(s) {unknown}")
+        config = cls(**data)
+        if config.advantage not in ADVANTAGES:
+            raise ValueError(f"advantage must be one of {ADVANTAGES}")
+        if config.loss_aggregation not in ("sequence", "token"):
+            raise ValueError("loss_aggregation must be 'sequence' or 'token'")
+        if config.error_policy not in ("drop", "zero"):
+            raise ValueError("error_policy must be 'drop' or 'zero'")
+        return config
+
+
+# ---------------------------------------------------------------------------------- advantages
+@dataclass
+class RewardStats:
+    """Running reward statistics for the momentum advantage (saved in checkpoints)."""
+
+    mean: float | None = None
+    std: float | None = None
+    updates: int = 0
+
+    def momentum(self, cfg: GRPOConfig) -> float:
+        return min(cfg.momentum_max, cfg.momentum_start + cfg.momentum_step * self.updates)
+
+    def update(self, rewards: np.ndarray, cfg: GRPOConfig) -> tuple[float, float]:
+        batch_mean, batch_std = float(rewards.mean()), float(rewards.std())
+        if self.mean is None or self.std is None:
+            self.mean, self.std = batch_mean, batch_std
+        else:
+            m = self.momentum(cfg)
+            self.mean = self.mean * m + batch_mean * (1 - m)
+            self.std = self.std * m + batch_std * (1 - m)
+        self.updates += 1
+        return self.mean, self.std
+
+
+def advantages(rewards: np.ndarray, group_size: int, cfg: GRPOConfig, stats: RewardStats) -> np.ndarray:
+    """Advantages for rewards laid out group after group (B groups of G)."""
+    groups = rewards.reshape(-1, group_size)
+    if cfg.advantage == "group":
+        adv = (groups - groups.mean(axis=1, keepdims=True)) / (groups.std(axis=1, keepdims=True) + EPS)
+    elif cfg.advantage == "dr_grpo":
+        adv = groups - groups.mean(axis=1, keepdims=True)
+    else:
+        mean, std = stats.update(rewards, cfg)
+        adv = (groups - mean) / (std + EPS)
+    return adv.reshape(-1)
+
+
+# ---------------------------------------------------------------------------------- the loss
+def sequence_logprobs(model: Any, input_ids: Any, attention_mask: Any, completion_mask: Any, temperature: float) -> Any:
+    """Per-token log-probabilities of the completion tokens under `model` (temperature-scaled, as sampled)."""
+    import torch
+
+    logits = model(input_ids=input_ids, attention_mask=attention_mask).logits[:, :-1] / max(temperature, 1e-5)
+    logp = torch.log_softmax(logits.float(), dim=-1).gather(-1, input_ids[:, 1:, None]).squeeze(-1)
+    return logp * completion_mask[:, 1:]
+
+
+def grpo_loss(logp: Any, old_logp: Any, ref_logp: Any, adv: Any, mask: Any, cfg: GRPOConfig) -> tuple[Any, dict[str, float]]:
+    """Clipped surrogate minus beta * k3 KL; `mask` marks completion tokens that count."""
+    import torch
+
+    ratio = torch.exp(logp - old_logp)
+    high = cfg.epsilon_high if cfg.epsilon_high is not None else cfg.epsilon
+    clipped = torch.clamp(ratio, 1 - cfg.epsilon, 1 + high)
+    surrogate = torch.minimum(ratio * adv[:, None], clipped * adv[:, None])
+    log_ref_ratio = ref_logp - logp
+    kl = torch.exp(log_ref_ratio) - log_ref_ratio - 1  # k3: unbiased, always >= 0
+    per_token = -(surrogate - cfg.beta * kl)
+    if cfg.loss_aggregation == "sequence":
+        per_seq = (per_token * mask).sum(1) / mask.sum(1).clamp(min=1)
+        weights = (mask.sum(1) > 0).float()
+        loss = (per_seq * weights).sum() / weights.sum().clamp(min=1)
+    else:
+        loss = (per_token * mask).sum() / mask.sum().clamp(min=1)
+    n = mask.sum().clamp(min=1)
+    kl, ratio = kl.detach(), ratio.detach()
+    clip_frac = (((ratio < 1 - cfg.epsilon) | (ratio > 1 + high)).float() * mask).sum() / n
+    return loss, {"kl": float((kl * mask).sum() / n), "clip_fraction": float(clip_frac)}
+
+
+# ---------------------------------------------------------------------------------- the trainer
+class GRPOTrainer:
+    def __init__(self, cfg: GRPOConfig, run_dir: Path, policy: Any = None, tokenizer: Any = None) -> None:
+        import copy
+
+        import torch
+
+        from evalkit.models import load_transformers
+
+        self.cfg, self.run_dir = cfg, run_dir
+        if cfg.threads:
+            torch.set_num_threads(cfg.threads)
+        self.verifier = verifiers.get(cfg.verifier, **cfg.verifier_config)
+        if policy is None:
+            policy, tokenizer = load_transformers(cfg.model)
+        self.policy, self.tokenizer = policy, tokenizer
+        self.reference = copy.deepcopy(policy).eval()
+        for p in self.reference.parameters():
+            p.requires_grad_(False)
+        self.optimizer = torch.optim.AdamW(self.policy.parameters(), lr=cfg.learning_rate)
+        self.stats = RewardStats()
+        self.step = 0
+        self.tasks = self.verifier.tasks(cfg.split, seed=cfg.seed)
+        self.eval_tasks = self.verifier.tasks("test", limit=cfg.eval_tasks, seed=cfg.seed)
+        self.rng = random.Random(cfg.seed)
+        torch.manual_seed(cfg.seed)
+
+    # -------------------------------------------------------------- one step
+    def sample(self, tasks: list[dict[str, Any]]) -> dict[str, Any]:
+        """G completions per task, with the token ids needed for the update."""
+        import torch
+
+        cfg, tok = self.cfg, self.tokenizer
+        texts = [tok.apply_chat_template([{"role": "user", "content": self.verifier.prompt(t)}], add_generation_prompt=True,
+                                         tokenize=False) + cfg.response_prefix for t in tasks]
+        enc = tok(texts, return_tensors="pt", padding=True, add_special_tokens=False)
+        self.policy.eval()
+        with torch.no_grad():
+            out = self.policy.generate(**enc, do_sample=True, temperature=cfg.temperature, top_p=cfg.top_p,
+                                       max_new_tokens=cfg.max_new_tokens, num_return_sequences=cfg.group_size,
+                                       pad_token_id=tok.pad_token_id)
+        prompt_len = enc["input_ids"].shape[1]
+        completion = out[:, prompt_len:]
+        is_end = (completion == tok.eos_token_id)
+        finished = is_end.any(1)
+        first_end = torch.where(finished, is_end.float().argmax(1), torch.full_like(finished, completion.shape[1], dtype=torch.long))
+        positions = torch.arange(completion.shape[1])[None, :]
+        completion_mask = (positions <= first_end[:, None]).long()  # up to and including the end token
+        attention = torch.cat([enc["attention_mask"].repeat_interleave(cfg.group_size, 0), completion_mask], 1)
+        texts = [cfg.response_prefix + tok.decode(row[: int(m.sum())], skip_special_tokens=True)
+                 for row, m in zip(completion, completion_mask)]
+        full_mask = torch.cat([torch.zeros_like(enc["attention_mask"]).repeat_interleave(cfg.group_size, 0), completion_mask], 1)
+        return {"input_ids": out, "attention_mask": attention, "completion_mask": full_mask, "texts": texts,
+                "lengths": completion_mask.sum(1).tolist(), "truncated": (~finished).tolist(),
+                "tasks": [t for t in tasks for _ in range(cfg.group_size)]}
+
+    def rewards(self, batch: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, list[Score]]:
+        """Scores -> (rewards, keep mask). ERROR scores are dropped (or zeroed), and always counted."""
+        scores = self.verifier.score_batch(batch["texts"], batch["tasks"], timeout=60)
+        rewards = np.asarray([0.0 if s.is_error else s.reward for s in scores], dtype=float)
+        keep = np.asarray([not (s.is_error and self.cfg.error_policy == "drop") for s in scores], dtype=bool)
+        if self.cfg.mask_truncated:
+            keep &= ~np.asarray(batch["truncated"], dtype=bool)
+        return rewards, keep, scores
+
+    def update(self, batch: dict[str, Any], adv: np.ndarray, keep: np.ndarray) -> dict[str, float]:
+        import torch
+
+        cfg = self.cfg
+        ids, attn = batch["input_ids"], batch["attention_mask"]
+        mask = batch["completion_mask"][:, 1:].float() * torch.as_tensor(keep, dtype=torch.float32)[:, None]
+        adv_t = torch.as_tensor(adv, dtype=torch.float32)
+        with torch.no_grad():
+            ref_logp = sequence_logprobs(self.reference, ids, attn, batch["completion_mask"], cfg.temperature)
+            # one update per batch is on-policy: the old log-probs are the current ones (detached below)
+            old_logp = (sequence_logprobs(self.policy, ids, attn, batch["completion_mask"], cfg.temperature)
+                        if cfg.updates_per_batch > 1 else None)
+        self.policy.train()
+        n = ids.shape[0]
+        micro = math.ceil(n / cfg.grad_accumulation)
+        logs: dict[str, float] = {}
+        for _ in range(cfg.updates_per_batch):
+            self.optimizer.zero_grad()
+            total = 0.0
+            for start in range(0, n, micro):
+                part = slice(start, start + micro)
+                logp = sequence_logprobs(self.policy, ids[part], attn[part], batch["completion_mask"][part], cfg.temperature)
+                old = logp.detach() if old_logp is None else old_logp[part]
+                loss, info = grpo_loss(logp, old, ref_logp[part], adv_t[part], mask[part], cfg)
+                (loss * (min(micro, n - start) / n)).backward()
+                total += float(loss) * min(micro, n - start) / n
+                for k, v in info.items():
+                    logs[k] = logs.get(k, 0.0) + v * min(micro, n - start) / n / cfg.updates_per_batch
+            logs["grad_norm"] = float(torch.nn.utils.clip_grad_norm_(self.policy.parameters(), cfg.max_grad_norm))
+            self.optimizer.step()
+            logs["loss"] = total
+        self.policy.eval()
+        return logs
+
+    def train_step(self) -> dict[str, Any]:
+        cfg = self.cfg
+        tasks = [self.rng.choice(self.tasks) for _ in range(cfg.batch_prompts)]
+        t0 = time.perf_counter()
+        batch = self.sample(tasks)
+        t1 = time.perf_counter()
+        rewards, keep, scores = self.rewards(batch)
+        t2 = time.perf_counter()
+        adv = advantages(rewards, cfg.group_size, cfg, self.stats)
+        logs = self.update(batch, adv * keep, keep)
+        t3 = time.perf_counter()
+        self.step += 1
+        return self._log_line(rewards, scores, batch, logs, t1 - t0, t2 - t1, t3 - t2)
+
+    def _log_line(self, rewards: np.ndarray, scores: list[Score], batch: dict[str, Any], logs: dict[str, float],
+                  gen_s: float, score_s: float, update_s: float) -> dict[str, Any]:
+        lengths = np.asarray(batch["lengths"])
+        components: dict[str, list[float]] = {}
+        for s in scores:
+            for k, v in s.components.items():
+                components.setdefault(k, []).append(v)
+        return {"step": self.step, "reward_mean": float(rewards.mean()), "reward_std": float(rewards.std()),
+                "components": {k: float(np.mean(v)) for k, v in components.items()},
+                "accuracy": float(np.mean([s.verdict is Verdict.CORRECT for s in scores])),
+                "incompletion": float(np.mean(batch["truncated"])), "error_rate": float(np.mean([s.is_error for s in scores])),
+                "length_mean": float(lengths.mean()), "length_p50": float(np.median(lengths)), "length_max": int(lengths.max()),
+                "lengths": lengths.tolist(), "momentum": self.stats.momentum(self.cfg), "running_mean": self.stats.mean,
+                "running_std": self.stats.std, **logs, "generate_s": gen_s, "score_s": score_s, "update_s": update_s}
+
+    # -------------------------------------------------------------- evaluation, checkpoints
+    def evaluate(self) -> dict[str, float]:
+        """Held-out evaluation through the evaluator's pipeline, with the current policy."""
+        from evalkit.generation import Sampling
+        from evalkit.generation.hf import TransformersBackend
+        from evalkit.metrics import summarise
+        from evalkit.pipeline import evaluate, load_samples
+
+        backend = TransformersBackend.from_model(self.policy, self.tokenizer, name=f"policy@{self.step}",
+                                                 response_prefix=self.cfg.response_prefix)
+        out = self.run_dir / "eval" / f"step-{self.step:05d}"
+        sampling = Sampling(n=self.cfg.eval_samples, temperature=self.cfg.temperature, top_p=self.cfg.top_p,
+                            max_tokens=self.cfg.max_new_tokens, seed=self.cfg.seed)
+        evaluate(self.verifier, self.eval_tasks, backend, sampling, out)
+        summary = summarise(load_samples(out))
+        return {"eval_step": self.step, "eval_reward": summary.mean_reward, "eval_reward_low": summary.reward_low,
+                "eval_reward_high": summary.reward_high, "eval_accuracy": summary.accuracy}
+
+    def save(self) -> Path:
+        import torch
+
+        path = self.run_dir / "checkpoint.pt"
+        tmp = path.with_suffix(".tmp")
+        torch.save({"policy": self.policy.state_dict(), "optimizer": self.optimizer.state_dict(),
+                    "stats": asdict(self.stats), "step": self.step, "rng": self.rng.getstate(),
+                    "torch_rng": torch.get_rng_state(), "numpy_rng": np.random.get_state(),
+                    "config": asdict(self.cfg)}, tmp)
+        tmp.replace(path)
+        return path
+
+    def load(self) -> bool:
+        import torch
+
+        path = self.run_dir / "checkpoint.pt"
+        if not path.exists():
+            return False
+        state = torch.load(path, weights_only=False)
+        self.policy.load_state_dict(state["policy"])
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.stats = RewardStats(**state["stats"])
+        self.step = state["step"]
+        self.rng.setstate(state["rng"])
+        torch.set_rng_state(state["torch_rng"])
+        np.random.set_state(state["numpy_rng"])
+        return True
+
+    def close(self) -> None:
+        self.verifier.close()
+
+
+def train(cfg: GRPOConfig, run_dir: Path, resume: bool = True, progress: Any = None) -> Path:
+    """Run (or resume) training; a JSONL line per step in run_dir/log.jsonl, then the plots."""
+    from evalkit.grpo_plots import plot_run
+    from evalkit.jsonl import JsonlWriter
+
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "config.json").write_text(json.dumps(asdict(cfg), indent=2) + "\n")
+    trainer = GRPOTrainer(cfg, run_dir)
+    if resume and trainer.load() and progress:
+        progress(trainer.step)
+    log_path = run_dir / "log.jsonl"
+    _truncate_log(log_path, trainer.step)
+    try:
+        with JsonlWriter(log_path) as log:
+            if trainer.step == 0 and cfg.eval_every:
+                log.write(trainer.evaluate())
+                log.flush()
+            while trainer.step < cfg.steps:
+                log.write(trainer.train_step())
+                if cfg.eval_every and trainer.step % cfg.eval_every == 0:
+                    log.write(trainer.evaluate())
+                if trainer.step % cfg.save_every == 0 or trainer.step == cfg.steps:
+                    trainer.save()
+                log.flush()
+                if progress:
+                    progress(trainer.step)
+    finally:
+        trainer.close()
+    plot_run(run_dir)
+    return run_dir
+
+
+def _truncate_log(path: Path, step: int) -> None:
+    """On resume, drop log lines after the checkpoint's step (they will be redone)."""
+    if not path.exists():
+        return
+    keep = []
+    for line in path.read_text().splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if record.get("step", record.get("eval_step", 0)) <= step:
+            keep.append(line)
+    path.write_text("".join(x + "\n" for x in keep))

@@ -1,0 +1,75 @@
+"""Plots of a GRPO run that reproduce the seed report's figures: Figure 2 (the distribution of
+output lengths by step) and Figure 3 (accuracy, incompletion and error rates over steps), plus
+the reward curve with held-out evaluations."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+
+def read_log(run_dir: Path) -> tuple[list[dict], list[dict]]:
+    steps, evals = [], []
+    for line in (run_dir / "log.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        (evals if "eval_step" in record else steps).append(record)
+    return steps, evals
+
+
+def plot_run(run_dir: Path) -> list[Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    steps, evals = read_log(run_dir)
+    if not steps:
+        return []
+    xs = [r["step"] for r in steps]
+    made = []
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    top = max(max(r["lengths"]) for r in steps) + 1
+    bins = np.linspace(0, top, 30)
+    grid = np.stack([np.histogram(r["lengths"], bins=bins)[0] / max(1, len(r["lengths"])) for r in steps], axis=1)
+    ax.imshow(grid, aspect="auto", origin="lower", extent=[xs[0] - 0.5, xs[-1] + 0.5, 0, top], cmap="viridis")
+    ax.plot(xs, [r["length_mean"] for r in steps], color="white", lw=1.5, label="mean")
+    ax.set_xlabel("step")
+    ax.set_ylabel("completion length (tokens)")
+    ax.set_title("Output length distribution by step (cf. seed Figure 2)")
+    ax.legend(loc="upper right")
+    fig.tight_layout()
+    made.append(run_dir / "lengths_by_step.png")
+    fig.savefig(made[-1], dpi=100)
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for key, label, color in (("accuracy", "accuracy", "#2a9d8f"), ("incompletion", "incompletion", "#e9c46a"),
+                              ("error_rate", "error rate", "#e76f51")):
+        ax.plot(xs, [r[key] for r in steps], label=label, color=color)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("step")
+    ax.set_title("Accuracy, incompletion and error rates (cf. seed Figure 3)")
+    ax.legend()
+    fig.tight_layout()
+    made.append(run_dir / "rates_by_step.png")
+    fig.savefig(made[-1], dpi=100)
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.plot(xs, [r["reward_mean"] for r in steps], color="#bbbbbb", label="training batch mean reward")
+    if evals:
+        ex = [e["eval_step"] for e in evals]
+        ax.errorbar(ex, [e["eval_reward"] for e in evals],
+                    yerr=[[e["eval_reward"] - e["eval_reward_low"] for e in evals], [e["eval_reward_high"] - e["eval_reward"] for e in evals]],
+                    color="#264653", marker="o", capsize=3, label="held-out mean reward (95% CI)")
+    ax.set_xlabel("step")
+    ax.set_ylabel("reward")
+    ax.set_title("Reward")
+    ax.legend()
+    fig.tight_layout()
+    made.append(run_dir / "reward.png")
+    fig.savefig(made[-1], dpi=100)
+    plt.close(fig)
+    return made

@@ -1,0 +1,76 @@
+"""TRL, verl and OpenRLHF adapters against their calling conventions, and the shared error policy."""
+import asyncio
+import dataclasses
+import json
+import logging
+
+import pytest
+
+import verifiers
+from evalkit.adapters import ErrorPolicy, compute_score, trl_reward
+from evalkit.adapters.openrlhf import reward_func, score_queries
+from verifiers import Score, Verdict, Verifier
+
+TASK = {"numbers": [4, 4, 6, 8]}
+RIGHT, WRONG = "Answer: (6 - 4) * (4 + 8) = 24", "Answer: 6 * 4 * 1 * 1"
+
+
+@verifiers.register("flaky-adapter-test")
+class Flaky(Verifier):
+    """Fails (ERROR) on the completion 'boom', else rewards 1."""
+
+    @dataclasses.dataclass(frozen=True)
+    class Config:
+        pass
+
+    def evaluate(self, completion, task):
+        if completion == "boom":
+            return Score.error("the checker crashed")
+        return Score(1.0, Verdict.CORRECT)
+
+
+def test_trl_reward_takes_trl_arguments_and_dataset_columns():
+    reward = trl_reward("game24")
+    out = reward(prompts=["p", "p"], completions=[RIGHT, WRONG], completion_ids=[[1], [2]], trainer_state=None,
+                 numbers=[[4, 4, 6, 8], [4, 4, 6, 8]])
+    assert out == [pytest.approx(0.7), pytest.approx(0.55 * 0.35 + 0.15)]
+    assert reward.__name__ == "evalkit_game24"
+    conversational = [[{"role": "assistant", "content": RIGHT}]]
+    assert reward(prompts=[[{"role": "user", "content": "?"}]], completions=conversational, task=[json.dumps(TASK)]) == [pytest.approx(0.7)]
+
+
+def test_trl_async_form():
+    reward = trl_reward("game24", asynchronous=True)
+    assert asyncio.run(reward(prompts=["p"], completions=[RIGHT], numbers=[[4, 4, 6, 8]])) == [pytest.approx(0.7)]
+
+
+def test_one_error_policy_none_for_trl_value_elsewhere_always_counted(caplog):
+    caplog.set_level(logging.WARNING, logger="evalkit.adapters")
+    reward = trl_reward("flaky-adapter-test", workers=0)
+    assert reward(prompts=["p", "p"], completions=["ok", "boom"], x=[1, 2]) == [1.0, None]
+    assert reward.error_policy.stats()["evalkit/errors"] == 1.0 and "the checker crashed" in caplog.text
+    fixed = trl_reward("flaky-adapter-test", workers=0, errors=ErrorPolicy(value=-1.0))
+    assert fixed(prompts=["p"], completions=["boom"], x=[1]) == [-1.0]
+
+
+def test_verl_compute_score_contract():
+    out = compute_score("game24", RIGHT, "4 4 6 8")
+    assert out["score"] == pytest.approx(0.7) and out["outcome"] == 1.0 and out["correct"] == 1.0 and out["error"] == 0.0
+    assert compute_score("24game", WRONG, [4, 4, 6, 8])["correct"] == 0.0
+    assert compute_score("game24", RIGHT, json.dumps(TASK))["score"] == pytest.approx(0.7)
+    code = compute_score("code", "```python\ndef f(x):\n    return x + 1\n```",
+                         json.dumps({"test_cases": ["assert f(1) == 2", "assert f(2) == 4"]}), extra_info={})
+    assert code["score"] == pytest.approx(0.5) and code["verdict"] == "partial"
+    with pytest.raises(ValueError, match="no evalkit verifier"):
+        compute_score("nope", "x", "1 2 3 4")
+
+
+def test_openrlhf_reward_func_strips_the_prompt_and_returns_tensors(monkeypatch):
+    import torch
+
+    monkeypatch.setenv("EVALKIT_VERIFIER", "game24")
+    prompt = "Use 4 4 6 8.\n"
+    out = reward_func([prompt + RIGHT, prompt + "nothing"], [prompt, prompt], ["4 4 6 8", "4 4 6 8"])
+    assert isinstance(out["rewards"], torch.Tensor) and out["rewards"].tolist() == pytest.approx([0.7, 0.0])
+    assert out["extra_logs"]["correct"].tolist() == [1.0, 0.0]
+    assert score_queries("flaky-adapter-test", ["boom"], [""], [{}])["extra_logs"]["error"] == [1.0]

@@ -1,0 +1,72 @@
+"""Advantages and the loss on hand-computed examples."""
+import numpy as np
+import pytest
+import torch
+
+from evalkit.grpo import GRPOConfig, RewardStats, advantages, grpo_loss
+
+
+def test_group_normalisation_and_all_equal_groups():
+    cfg = GRPOConfig(advantage="group")
+    r = np.array([1.0, 0.0, 0.0, 1.0, 0.5, 0.5, 0.5, 0.5])
+    adv = advantages(r, 4, cfg, RewardStats())
+    assert adv[:4] == pytest.approx([1 / (0.5 + 1e-4), -1 / (0.5 + 1e-4), -1 / (0.5 + 1e-4), 1 / (0.5 + 1e-4)])
+    assert adv[4:] == pytest.approx([0, 0, 0, 0])  # an all-equal group teaches nothing
+
+
+def test_dr_grpo_only_centres():
+    cfg = GRPOConfig(advantage="dr_grpo")
+    adv = advantages(np.array([3.0, 1.0, 2.0, 2.0]), 2, cfg, RewardStats())
+    assert adv == pytest.approx([1.0, -1.0, 0.0, 0.0])
+
+
+def test_momentum_statistics_warm_up_and_smooth():
+    cfg = GRPOConfig(advantage="momentum", momentum_start=0.0, momentum_step=0.1, momentum_max=0.2)
+    stats = RewardStats()
+    first = np.array([0.0, 1.0, 0.0, 1.0])  # mean 0.5, std 0.5
+    adv = advantages(first, 2, cfg, stats)
+    assert (stats.mean, stats.std) == (0.5, 0.5)  # the first step takes the batch statistics as they are
+    assert adv == pytest.approx([-0.5 / 0.5001, 0.5 / 0.5001, -0.5 / 0.5001, 0.5 / 0.5001])
+    assert stats.momentum(cfg) == pytest.approx(0.1)
+    second = np.array([1.0, 1.0, 1.0, 1.0])  # mean 1, std 0: every group all-equal
+    adv = advantages(second, 2, cfg, stats)
+    assert stats.mean == pytest.approx(0.5 * 0.1 + 1.0 * 0.9)
+    assert stats.std == pytest.approx(0.5 * 0.1 + 0.0 * 0.9)
+    assert adv == pytest.approx([(1 - 0.95) / (0.05 + 1e-4)] * 4)  # all-equal groups are NOT zeroed here
+    advantages(second, 2, cfg, stats)
+    advantages(second, 2, cfg, stats)
+    assert stats.momentum(cfg) == pytest.approx(0.2)  # capped at momentum_max
+
+
+def test_kl_is_zero_when_policy_equals_reference_and_clipping_counts():
+    cfg = GRPOConfig(beta=0.5)
+    logp = torch.log(torch.tensor([[0.5, 0.25, 0.1]]))
+    mask = torch.ones(1, 3)
+    loss, info = grpo_loss(logp, logp, logp, torch.tensor([2.0]), mask, cfg)
+    assert info["kl"] == 0.0 and info["clip_fraction"] == 0.0
+    assert float(loss) == pytest.approx(-2.0)  # ratio 1: the loss is minus the advantage
+    old = logp - 0.5  # the new policy is e^0.5 = 1.65x more likely: clipped at 1.2 for a positive advantage
+    loss, info = grpo_loss(logp, old, logp, torch.tensor([1.0]), mask, GRPOConfig(beta=0.0))
+    assert float(loss) == pytest.approx(-1.2) and info["clip_fraction"] == 1.0
+    loss, _ = grpo_loss(logp, old, logp, torch.tensor([1.0]), mask, GRPOConfig(beta=0.0, epsilon_high=0.28))
+    assert float(loss) == pytest.approx(-1.28)  # DAPO's clip-higher
+
+
+def test_sequence_and_token_aggregation_differ_as_documented():
+    logp = torch.zeros(2, 4)
+    mask = torch.tensor([[1.0, 1, 1, 1], [1, 0, 0, 0]])
+    adv = torch.tensor([1.0, -1.0])
+    seq, _ = grpo_loss(logp, logp, logp, adv, mask, GRPOConfig(loss_aggregation="sequence"))
+    tok, _ = grpo_loss(logp, logp, logp, adv, mask, GRPOConfig(loss_aggregation="token"))
+    assert float(seq) == pytest.approx(0.0)            # each sequence weighs the same
+    assert float(tok) == pytest.approx(-(4 - 1) / 5)   # each token weighs the same
+
+
+def test_config_round_trips_and_rejects_unknown_keys():
+    cfg = GRPOConfig.from_dict({"advantage": "group", "steps": 3})
+    from dataclasses import asdict
+    assert GRPOConfig.from_dict(asdict(cfg)) == cfg
+    with pytest.raises(ValueError, match="unknown GRPO config"):
+        GRPOConfig.from_dict({"stepz": 3})
+    assert GRPOConfig().learning_rate == 2e-6 and GRPOConfig().beta == 0.01 and GRPOConfig().group_size == 8
+    assert GRPOConfig().batch_prompts == 12 and GRPOConfig().momentum_max == 0.2 and GRPOConfig().max_new_tokens == 1024
