@@ -47,7 +47,16 @@ def load_transformers(model: str | None = None, dtype: str = "float32") -> tuple
     if is_default(model):
         path = gguf_path()
         tokenizer = AutoTokenizer.from_pretrained(path.parent, gguf_file=path.name)
-        net = AutoModelForCausalLM.from_pretrained(path.parent, gguf_file=path.name, dtype=torch_dtype)
+        gguf_net = AutoModelForCausalLM.from_pretrained(path.parent, gguf_file=path.name, dtype=torch_dtype)
+        # The weights are plain floats now, but the model still carries its GGUF marker, which
+        # training (transformers' Trainer, TRL) and save_pretrained refuse: rebuild it without.
+        config = gguf_net.config
+        if hasattr(config, "quantization_config"):
+            del config.quantization_config
+        net = AutoModelForCausalLM.from_config(config, dtype=torch_dtype)
+        net.load_state_dict(gguf_net.state_dict())
+        net.generation_config = gguf_net.generation_config
+        del gguf_net
     else:
         tokenizer = AutoTokenizer.from_pretrained(model)
         net = AutoModelForCausalLM.from_pretrained(model, dtype=torch_dtype)
@@ -70,16 +79,7 @@ def vllm_model_dir(model: str | None = None) -> str:
     target = cache_dir() / "models" / "SmolLM2-135M-Instruct"
     if (target / "config.json").is_file() and any(target.glob("*.safetensors")):
         return str(target)
-    from transformers import AutoModelForCausalLM
-
-    gguf_net, tokenizer = load_transformers(None)
-    # The dequantised model still carries its GGUF marker, which save_pretrained refuses:
-    # rebuild it from a config without that entry and move the weights over.
-    config = gguf_net.config
-    if hasattr(config, "quantization_config"):
-        del config.quantization_config
-    net = AutoModelForCausalLM.from_config(config)
-    net.load_state_dict(gguf_net.state_dict())
+    net, tokenizer = load_transformers(None)
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".building-", dir=target.parent))
     try:

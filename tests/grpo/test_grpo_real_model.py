@@ -25,19 +25,22 @@ def smollm2():
 
 def test_one_step_changes_the_weights_and_lowers_the_loss_on_its_batch(smollm2, tmp_path):
     model, tok = smollm2
-    trainer = GRPOTrainer(GRPOConfig(**TINY), tmp_path, copy.deepcopy(model), tok)
+    trainer = GRPOTrainer(GRPOConfig(**{**TINY, "learning_rate": 1e-6}), tmp_path, copy.deepcopy(model), tok)
     batch = trainer.sample(trainer.tasks[:2])
     rewards = np.array([1.0, 0.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.2])  # fixed rewards with spread: a clear signal
     adv = advantages(rewards, 4, GRPOConfig(advantage="group"), trainer.stats)
     keep = np.ones(8, dtype=bool)
     before = {k: v.clone() for k, v in trainer.policy.state_dict().items()}
 
+    with torch.no_grad():  # the policy that sampled the batch: the "old" policy of the surrogate
+        old = sequence_logprobs(trainer.policy, batch["input_ids"], batch["attention_mask"], batch["completion_mask"], 0.9)
+
     def loss_now():
         with torch.no_grad():
             logp = sequence_logprobs(trainer.policy, batch["input_ids"], batch["attention_mask"], batch["completion_mask"], 0.9)
             ref = sequence_logprobs(trainer.reference, batch["input_ids"], batch["attention_mask"], batch["completion_mask"], 0.9)
             mask = batch["completion_mask"][:, 1:].float()
-            return float(grpo_loss(logp, ref, ref, torch.tensor(adv, dtype=torch.float32), mask, trainer.cfg)[0])
+            return float(grpo_loss(logp, old, ref, torch.tensor(adv, dtype=torch.float32), mask, trainer.cfg)[0])
 
     start = loss_now()
     logs = trainer.update(batch, adv, keep)
