@@ -21,6 +21,7 @@ from sandboxes.suite import run_tests
 
 from ..base import Verifier
 from ..registry import register
+from ..splits import select
 from ..score import Score, Verdict
 from .extract import extract_code
 from .formats import prepare, sample_tests
@@ -156,15 +157,5 @@ class CodeVerifier(Verifier):
         return prompt_for(task)
 
     def tasks(self, split: str = "test", *, limit: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
-        """The built-in problems (written for evalkit, with reference solutions); "test" is every
-        fifth by a seeded hash, "train" the rest."""
-        import hashlib
-
-        if split not in ("train", "test", "all"):
-            raise ValueError(f"split must be 'train', 'test' or 'all', not {split!r}")
-
-        def in_test(pid: str) -> bool:
-            return int.from_bytes(hashlib.blake2b(f"{seed}:{pid}".encode(), digest_size=8).digest(), "little") % 5 == 0
-
-        chosen = [dict(p) for p in PROBLEMS if split == "all" or in_test(p["id"]) == (split == "test")]
-        return chosen[:limit] if limit is not None else chosen
+        """The built-in problems (written for evalkit, with reference solutions), seeded 80/20 split."""
+        return select(PROBLEMS, split, limit=limit, seed=seed)

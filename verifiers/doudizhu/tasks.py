@@ -2,7 +2,6 @@
 move has at least one winning and at least one losing play by the exact solver."""
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 from functools import lru_cache
@@ -42,10 +41,6 @@ def generate(cards_each: int, count: int, seed: int = 0) -> tuple[dict, ...]:
         out.append({"id": f"doudizhu{cards_each}-{i:03d}", **task, "difficulty": difficulty})
     return tuple(out)
 
-
-def split_of(task_id: str, seed: int) -> str:
-    h = int.from_bytes(hashlib.blake2b(f"{seed}:{task_id}".encode(), digest_size=8).digest(), "little")
-    return "test" if h % 5 == 0 else "train"
 
 
 TASKS_FILE = Path(__file__).with_name("tasks.json")

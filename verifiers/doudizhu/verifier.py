@@ -25,7 +25,8 @@ from ..winrate import WinRate, estimate, stable_seed
 from .cards import KINDS, cards_text
 from .game import move_value, rollout
 from .position import MOVE_FORMATS, PositionError, describe, find_play, match_move, read_play, state_from_task
-from .tasks import load_all, split_of
+from ..splits import select
+from .tasks import load_all
 
 PROMPT = """Two-player Dou Dizhu endgame. Ranks from low to high: 3 4 5 6 7 8 9 T J Q K A 2 B R \
 (T is 10, B the black joker, R the red joker). Whoever plays all their cards first wins.
@@ -113,8 +114,4 @@ class DoudizhuVerifier(Verifier):
 
     def tasks(self, split: str = "test", *, limit: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
         """5-card (120) and 8-card (40) endgames with a winning and a losing play; seeded 80/20 split."""
-        if split not in ("train", "test", "all"):
-            raise ValueError(f"split must be 'train', 'test' or 'all', not {split!r}")
-        every = load_all()
-        chosen = [t for t in every if split == "all" or split_of(t["id"], seed) == split]
-        return chosen[:limit] if limit is not None else chosen
+        return select(load_all(), split, limit=limit, seed=seed)

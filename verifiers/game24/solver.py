@@ -6,7 +6,6 @@ shipped task file `tasks.json` (all solvable multisets of four numbers from 1..1
 """
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 from fractions import Fraction
@@ -117,12 +116,6 @@ def build_task_set(low: int = 1, high: int = 13, target: int = 24) -> list[dict]
             "solution": sols[0],
         })
     return tasks
-
-
-def split_of(task_id: str, seed: int, test_share: float = 0.2) -> str:
-    """Stable train/test membership from a hash of the task id and the seed (order-independent)."""
-    h = int.from_bytes(hashlib.blake2b(f"{seed}:{task_id}".encode(), digest_size=8).digest(), "little")
-    return "test" if (h % 10_000) < test_share * 10_000 else "train"
 
 
 def load_task_set() -> list[dict]:

@@ -23,7 +23,8 @@ from ..registry import register
 from ..score import Score, Verdict
 from .expression import Evaluated, ExpressionError, parse
 from .extract import EXTRACTORS, final_answer
-from .solver import load_task_set, split_of
+from ..splits import select
+from .solver import load_task_set
 from .steps import check_steps
 
 # The worked example uses 14, outside every built-in puzzle (1..13): a model that echoes the
@@ -142,7 +143,4 @@ class Game24Verifier(Verifier):
 
     def tasks(self, split: str = "test", *, limit: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
         """The 1362 solvable puzzles from 1..13; `split` is "train" (80%), "test" (20%) or "all"."""
-        if split not in ("train", "test", "all"):
-            raise ValueError(f"split must be 'train', 'test' or 'all', not {split!r}")
-        chosen = [t for t in load_task_set() if split == "all" or split_of(t["id"], seed) == split]
-        return chosen[:limit] if limit is not None else chosen
+        return select(load_task_set(), split, limit=limit, seed=seed)

@@ -8,7 +8,6 @@ Two kinds, both with an exact answer from the tactical oracle:
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 from functools import lru_cache
@@ -83,10 +82,6 @@ def _neighbours(cell: int, size: int) -> list[int]:
     return [rr * size + cc for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2)
             if (rr, cc) != (r, c) and 0 <= rr < size and 0 <= cc < size]
 
-
-def split_of(task_id: str, seed: int) -> str:
-    h = int.from_bytes(hashlib.blake2b(f"{seed}:{task_id}".encode(), digest_size=8).digest(), "little")
-    return "test" if h % 5 == 0 else "train"
 
 
 TASKS_FILE = Path(__file__).with_name("tasks.json")

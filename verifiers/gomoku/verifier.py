@@ -30,7 +30,8 @@ from .board import EMPTY, geometry, makes_five, other, winning_cells
 from .mcts import mcts_outcomes
 from .position import MOVE_FORMATS, Position, PositionError, find_moves, from_task
 from .rollout import flat_outcomes, tactical_outcome
-from .tasks import load_all, split_of
+from ..splits import select
+from .tasks import load_all
 
 ESTIMATORS = ("tactical", "flat", "mcts", "engine")
 PROMPT = """You are playing free-style gomoku on a {size}x{size} board: five or more stones in a row \
@@ -162,8 +163,4 @@ class GomokuVerifier(Verifier):
 
     def tasks(self, split: str = "test", *, limit: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
         """Decision positions on 9x9 and 15x15 (100 each), seeded 80/20 split."""
-        if split not in ("train", "test", "all"):
-            raise ValueError(f"split must be 'train', 'test' or 'all', not {split!r}")
-        every = load_all()
-        chosen = [t for t in every if split == "all" or split_of(t["id"], seed) == split]
-        return chosen[:limit] if limit is not None else chosen
+        return select(load_all(), split, limit=limit, seed=seed)
