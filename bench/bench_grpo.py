@@ -50,10 +50,13 @@ def _trl(model, tokenizer) -> list[float]:
             marks.append(time.perf_counter())
 
     with tempfile.TemporaryDirectory() as tmp:
-        args = GRPOConfig(output_dir=tmp, per_device_train_batch_size=PROMPTS * GROUP, num_generations=GROUP,
+        args = GRPOConfig(output_dir=tmp, model_init_kwargs={"dtype": "float32"}, per_device_train_batch_size=PROMPTS * GROUP, num_generations=GROUP,
                           max_completion_length=TOKENS, max_steps=STEPS, learning_rate=1e-6, use_cpu=True, report_to=[],
                           save_strategy="no", bf16=False, temperature=0.9, beta=0.01, logging_steps=1)
-        trainer = GRPOTrainer(model=copy.deepcopy(model), reward_funcs=[trl_reward(v)], args=args, train_dataset=data,
+        # TRL builds its reference model from a path (beta > 0): give it the same weights as a folder
+        from evalkit.models import vllm_model_dir
+
+        trainer = GRPOTrainer(model=vllm_model_dir(), reward_funcs=[trl_reward(v)], args=args, train_dataset=data,
                               processing_class=tokenizer, callbacks=[Timer()])
         trainer.train()
     v.close()

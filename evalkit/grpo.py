@@ -122,13 +122,22 @@ def advantages(rewards: np.ndarray, group_size: int, cfg: GRPOConfig, stats: Rew
 
 
 # ---------------------------------------------------------------------------------- the loss
+def completion_width(completion_mask: Any) -> int:
+    """How many trailing columns hold completion tokens (the prompt is left-padded before them)."""
+    return int(completion_mask.shape[1] - completion_mask.any(0).float().argmax())
+
+
 def sequence_logprobs(model: Any, input_ids: Any, attention_mask: Any, completion_mask: Any, temperature: float) -> Any:
-    """Per-token log-probabilities of the completion tokens under `model` (temperature-scaled, as sampled)."""
+    """Log-probabilities of the completion tokens under `model` (temperature-scaled, as sampled),
+    shape [batch, completion_width]. Logits are computed for the completion positions only: the
+    vocabulary projection of the prompt positions would be most of the work and is never used."""
     import torch
 
-    logits = model(input_ids=input_ids, attention_mask=attention_mask).logits[:, :-1] / max(temperature, 1e-5)
-    logp = torch.log_softmax(logits.float(), dim=-1).gather(-1, input_ids[:, 1:, None]).squeeze(-1)
-    return logp * completion_mask[:, 1:]
+    k = completion_width(completion_mask)
+    logits = model(input_ids=input_ids, attention_mask=attention_mask, logits_to_keep=k + 1).logits[:, :-1]
+    logits = logits / max(temperature, 1e-5)
+    logp = torch.log_softmax(logits.float(), dim=-1).gather(-1, input_ids[:, -k:, None]).squeeze(-1)
+    return logp * completion_mask[:, -k:]
 
 
 def grpo_loss(logp: Any, old_logp: Any, ref_logp: Any, adv: Any, mask: Any, cfg: GRPOConfig) -> tuple[Any, dict[str, float]]:
@@ -224,7 +233,8 @@ class GRPOTrainer:
 
         cfg = self.cfg
         ids, attn = batch["input_ids"], batch["attention_mask"]
-        mask = batch["completion_mask"][:, 1:].float() * torch.as_tensor(keep, dtype=torch.float32)[:, None]
+        k = completion_width(batch["completion_mask"])
+        mask = batch["completion_mask"][:, -k:].float() * torch.as_tensor(keep, dtype=torch.float32)[:, None]
         adv_t = torch.as_tensor(adv, dtype=torch.float32)
         with torch.no_grad():
             ref_logp = sequence_logprobs(self.reference, ids, attn, batch["completion_mask"], cfg.temperature)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from evalkit.grpo import GRPOConfig, GRPOTrainer, advantages, grpo_loss, sequence_logprobs, train
+from evalkit.grpo import GRPOConfig, GRPOTrainer, advantages, completion_width, grpo_loss, sequence_logprobs, train
 from pytest_plugin.parts import require_module
 
 TINY = dict(verifier="game24", verifier_config={"prompt_style": "short"}, response_prefix="Answer:", batch_prompts=2,
@@ -39,7 +39,7 @@ def test_one_step_changes_the_weights_and_lowers_the_loss_on_its_batch(smollm2, 
         with torch.no_grad():
             logp = sequence_logprobs(trainer.policy, batch["input_ids"], batch["attention_mask"], batch["completion_mask"], 0.9)
             ref = sequence_logprobs(trainer.reference, batch["input_ids"], batch["attention_mask"], batch["completion_mask"], 0.9)
-            mask = batch["completion_mask"][:, 1:].float()
+            mask = batch["completion_mask"][:, -completion_width(batch["completion_mask"]):].float()
             return float(grpo_loss(logp, old, ref, torch.tensor(adv, dtype=torch.float32), mask, trainer.cfg)[0])
 
     start = loss_now()
