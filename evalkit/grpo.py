@@ -254,7 +254,7 @@ class GRPOTrainer:
                 old = logp.detach() if old_logp is None else old_logp[part]
                 loss, info = grpo_loss(logp, old, ref_logp[part], adv_t[part], mask[part], cfg)
                 (loss * (min(micro, n - start) / n)).backward()
-                total += float(loss) * min(micro, n - start) / n
+                total += float(loss.detach()) * min(micro, n - start) / n
                 for k, v in info.items():
                     logs[k] = logs.get(k, 0.0) + v * min(micro, n - start) / n / cfg.updates_per_batch
             logs["grad_norm"] = float(torch.nn.utils.clip_grad_norm_(self.policy.parameters(), cfg.max_grad_norm))

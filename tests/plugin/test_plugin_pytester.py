@@ -60,7 +60,8 @@ def test_equal(verifier):
     result.stdout.fnmatch_lines(["*not in the expected order*", "*Scores differ*", "*✗ verdict*correct | incorrect*"])
 
 
-def test_snapshot_records_then_detects_drift_then_updates(pytester):
+def test_snapshot_records_then_detects_drift_then_updates(pytester, monkeypatch):
+    monkeypatch.delenv("CI", raising=False)  # outside CI a first run records; CI refuses (next test)
     source = '''
 def test_snap(verifier, reward_snapshot):
     reward_snapshot.check(verifier("game24", weights={weights}), {{
