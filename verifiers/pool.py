@@ -175,8 +175,8 @@ class WorkerPool:
                 for (i, _c, _t), row in zip(items, scores):
                     out[i] = Score.from_row(row)
                 progress(len(items))
-        except (EOFError, OSError):
-            pass  # the worker died mid-send; handled below
+        except (EOFError, OSError):  # the worker died mid-send: the liveness check below handles it
+            pass
         chunk, pos = w.current()
         if not w.process.is_alive():
             code = w.process.exitcode
