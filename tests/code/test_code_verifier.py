@@ -10,10 +10,9 @@ BY_ID = {p["id"]: p for p in PROBLEMS}
 
 @pytest.fixture(scope="module")
 def code_verifier(backend):
-    v = verifiers.get("code", backend=backend.name if backend.name != "unconfined" else "local")
-    v._backend = backend  # share the session's sandbox
+    v = verifiers.get("code", backend=backend.name)  # opens (and closes) its own sandboxes
     yield v
-    v._backend = None
+    v.close()
 
 
 def fenced(code):
