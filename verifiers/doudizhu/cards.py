@@ -3,10 +3,16 @@
 A hand is a tuple of 15 counts, one per rank 3 4 5 6 7 8 9 T J Q K A 2 B R (B and R are the
 black and red jokers). '2' and the jokers never take part in chains. A move is a `Combo`: its
 kind, the rank that decides what beats it, its length (chains) and the cards it uses.
+
+Kicker rules (the common ones, as in DouZero): kickers never use the rank of the trio, four or
+chain they ride on; single kickers may share a rank with each other but are never both jokers;
+pair kickers are of distinct ranks and never jokers.
 """
 from __future__ import annotations
 
 import itertools
+import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -15,6 +21,11 @@ TWO, BLACK_JOKER, RED_JOKER = 12, 13, 14
 CHAIN_TOP = 11  # chains stop at A
 KINDS = ("single", "pair", "trio", "trio_single", "trio_pair", "chain", "pair_chain", "airplane",
          "airplane_singles", "airplane_pairs", "four_two_singles", "four_two_pairs", "bomb", "rocket")
+#: The 1v1 puzzle genre names its bans by shape: 31 = trio+single, 32 = trio+pair, 421/422 = four+two.
+BAN_ALIASES = {"31": "trio_single", "3+1": "trio_single", "32": "trio_pair", "3+2": "trio_pair",
+               "411": "four_two_singles", "421": "four_two_singles", "4+2": "four_two_singles",
+               "422": "four_two_pairs", "4+2+2": "four_two_pairs", "4+22": "four_two_pairs"}
+DECK_COPIES = (4,) * 13 + (1, 1)
 Hand = tuple[int, ...]
 
 
@@ -28,6 +39,11 @@ class Combo:
     def text(self) -> str:
         return cards_text(self.cards)
 
+    def label(self) -> str:
+        """Human name of the kind, e.g. 'pair chain of 3'."""
+        name = self.kind.replace("_", " ")
+        return f"{name} of {self.length}" if self.length > 1 else name
+
     def beats(self, other: "Combo") -> bool:
         if self.kind == "rocket":
             return True
@@ -38,21 +54,54 @@ class Combo:
         return self.kind == other.kind and self.length == other.length and self.rank > other.rank
 
 
+def normalise_banned(names: tuple[str, ...] | list[str] | frozenset[str]) -> frozenset[str]:
+    """Kind names or puzzle aliases (31, 32, 421, 422) -> kind names; unknown ones raise ValueError."""
+    kinds = {BAN_ALIASES.get(str(n).strip().lower(), str(n).strip().lower()) for n in names}
+    unknown = kinds - set(KINDS)
+    if unknown:
+        raise ValueError(f"unknown combination kinds {sorted(unknown)}; known: {list(KINDS)} "
+                         f"or aliases {sorted(BAN_ALIASES)}")
+    return frozenset(kinds)
+
+
 def cards_text(counts: Hand) -> str:
     return " ".join(RANKS[r] for r, n in enumerate(counts) for _ in range(n))
 
 
-def hand_from_text(text: str) -> Hand:
+_JOKER_WORDS = [(re.compile(p, re.IGNORECASE), f" {r} ") for p, r in (
+    (r"(?:big|red|large)[\s_-]*joker|大王|\bRJ\b", "R"),
+    (r"(?:small|black|little)[\s_-]*joker|小王|\bBJ\b", "B"))]
+_SEPARATORS = frozenset(" \t\r\n,;.[](){}'\"-/|+:*`、，。；：")
+MAX_CARD_TEXT = 200
+
+
+def parse_cards(text: str) -> Hand:
+    """Ranks in common spellings -> counts: `33`, `3 3`, `10`/`T`, `jj`, `B R`, `小王 大王`, `red joker`.
+
+    Raises ValueError (with the offending character) for anything that is not cards. The one
+    card reader for tasks and completions alike, so both accept the same spellings."""
+    if len(text) > MAX_CARD_TEXT:
+        raise ValueError(f"card text longer than {MAX_CARD_TEXT} characters")
+    text = unicodedata.normalize("NFKC", text)  # full-width ３３ and １０ are common in Chinese text
+    for pattern, rank in _JOKER_WORDS:
+        text = pattern.sub(rank, text)
+    text = text.replace("10", "T")
     counts = [0] * 15
-    for token in text.replace(",", " ").split():
-        for ch in token.upper().replace("10", "T"):
-            if ch not in RANKS:
-                raise ValueError(f"unknown card {ch!r}")
-            counts[RANKS.index(ch)] += 1
-    if any(n > 4 for n in counts[:13]) or counts[BLACK_JOKER] > 1 or counts[RED_JOKER] > 1:
-        raise ValueError("more copies of a card than a deck holds")
+    for ch in text.upper():
+        index = RANKS.find(ch)
+        if index >= 0:
+            counts[index] += 1
+        elif ch not in _SEPARATORS:
+            raise ValueError(f"{ch!r} is not a card")
     return tuple(counts)
 
+
+def hand_from_text(text: str) -> Hand:
+    """`parse_cards`, plus the check that one deck could hold these cards."""
+    counts = parse_cards(text)
+    if any(n > cap for n, cap in zip(counts, DECK_COPIES)):
+        raise ValueError("more copies of a card than a deck holds")
+    return counts
 
 
 def _kickers(hand: Hand, exclude: set[int], count: int, width: int) -> list[tuple[int, ...]]:
@@ -66,9 +115,9 @@ def _kickers(hand: Hand, exclude: set[int], count: int, width: int) -> list[tupl
     return [tuple(r for r in c for _ in range(2)) for c in itertools.combinations(ranks, count)]
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=100_000)
 def combos(hand: Hand) -> tuple[Combo, ...]:
-    """Every combination this hand can play (not counting PASS)."""
+    """Every combination this hand can play (not counting PASS), in a fixed order."""
     out: list[Combo] = []
 
     def add(kind: str, rank: int, length: int, ranks: tuple[int, ...]) -> None:
@@ -84,13 +133,13 @@ def combos(hand: Hand) -> tuple[Combo, ...]:
             add("pair", r, 1, (r, r))
         if n >= 3:
             add("trio", r, 1, (r,) * 3)
-            for k in _kickers(hand, {r}, 1, 1):
+            for k in sorted(_kickers(hand, {r}, 1, 1)):
                 add("trio_single", r, 1, (r,) * 3 + k)
             for k in _kickers(hand, {r}, 1, 2):
                 add("trio_pair", r, 1, (r,) * 3 + k)
         if n == 4:
             add("bomb", r, 1, (r,) * 4)
-            for k in _kickers(hand, {r}, 2, 1):
+            for k in sorted(_kickers(hand, {r}, 2, 1)):
                 add("four_two_singles", r, 1, (r,) * 4 + k)
             for k in _kickers(hand, {r}, 2, 2):
                 add("four_two_pairs", r, 1, (r,) * 4 + k)
@@ -105,7 +154,7 @@ def combos(hand: Hand) -> tuple[Combo, ...]:
                 body = tuple(r for r in links for _ in range(width))
                 add(kind, start, len(links), body)
                 if width == 3:
-                    for k in _kickers(hand, set(links), len(links), 1):
+                    for k in sorted(_kickers(hand, set(links), len(links), 1)):
                         add("airplane_singles", start, len(links), body + k)
                     for k in _kickers(hand, set(links), len(links), 2):
                         add("airplane_pairs", start, len(links), body + k)
@@ -113,12 +162,18 @@ def combos(hand: Hand) -> tuple[Combo, ...]:
     return tuple(unique.values())
 
 
+def shapes(cards: Hand) -> list[Combo]:
+    """Every combination that uses exactly these cards (several when a multiset reads two ways,
+    e.g. 333444555666 is a 4-trio airplane or a 3-trio airplane with 6 6 6 as wings)."""
+    return [c for c in combos(cards) if c.cards == cards]
+
+
 def legal_moves(hand: Hand, to_beat: Combo | None, banned: frozenset[str] = frozenset()) -> list[Combo | None]:
     """Moves available: any combination when leading; when following, those that beat `to_beat`,
     plus None for PASS."""
     available = [c for c in combos(hand) if c.kind not in banned]
     if to_beat is None:
-        return list(available)
+        return available
     return [c for c in available if c.beats(to_beat)] + [None]
 
 

@@ -4,107 +4,110 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-from .cards import RANKS, Combo, cards_text, hand_from_text, legal_moves
+from .cards import DECK_COPIES, cards_text, hand_from_text, legal_moves, parse_cards, shapes
 from .game import Move, State
 
-PASS_WORDS = ("PASS", "不要", "要不起", "过")
-_TAG = re.compile(r"<move>(.*?)</move>", re.IGNORECASE | re.DOTALL)
-_LINE = re.compile(r"^\W*(?:move|play|answer)\s*[:：]\s*(.+)$", re.IGNORECASE | re.MULTILINE)
-_JOKERS = [(re.compile(p, re.IGNORECASE), r) for p, r in
-           ((r"big\s*joker|red\s*joker|大王|\bRJ\b", "R"), (r"small\s*joker|black\s*joker|小王|\bBJ\b", "B"))]
+PASS_WORDS = frozenset({"pass", "不要", "不出", "要不起", "过"})
+_PASS_STRIP = " \t\r\n.!。！*`'\"()[]"
+_LINE = re.compile(r"^[^\w\n]{0,20}(?:move|play|answer|出牌)\s*[:：]\s*([^\n]{0,200})", re.IGNORECASE | re.MULTILINE)
 MOVE_FORMATS = ("tag", "line", "bare")
+BARE_LIMIT = 40
 
 
 class PositionError(ValueError):
     """The task's position is malformed (a task problem, scored ERROR)."""
 
 
-def state_from_task(task: Mapping[str, Any], banned: frozenset[str]) -> State:
-    """`{"hand": "3 3 5 K", "opponent": "4 4 A", "to_beat": "7 7"}` (to_beat optional)."""
+def state_from_task(task: Mapping[str, Any]) -> State:
+    """`{"hand": "3 3 5 K", "opponent": "4 4 A", "to_beat": "7 7", "to_beat_kind": "pair"}`;
+    `to_beat` is optional (absent: the side to move leads), `to_beat_kind` only matters when the
+    cards read two ways (e.g. an airplane with trio wings)."""
     try:
         me, them = hand_from_text(str(task["hand"])), hand_from_text(str(task["opponent"]))
-    except (KeyError, ValueError) as exc:
-        raise PositionError(f"bad hands: {exc}") from None
-    if any(a + b > (1 if r >= 13 else 4) for r, (a, b) in enumerate(zip(me, them))):
-        raise PositionError("the two hands hold more copies of a card than a deck has")
+        table = hand_from_text(str(task["to_beat"])) if task.get("to_beat") else None
+    except KeyError as exc:
+        raise PositionError(f"missing {exc}") from None
+    except ValueError as exc:
+        raise PositionError(f"bad cards: {exc}") from None
     if not sum(me) or not sum(them):
         raise PositionError("both players need cards")
-    to_beat = None
-    if task.get("to_beat"):
-        try:
-            cards = hand_from_text(str(task["to_beat"]))
-        except ValueError as exc:
-            raise PositionError(f"bad to_beat: {exc}") from None
-        matching = [c for c in _all_combos(cards) if c.cards == cards]
-        if not matching:
-            raise PositionError(f"to_beat {task['to_beat']!r} is not a valid combination")
-        to_beat = matching[0]
-    return State(me, them, to_beat)
+    used = [a + b + (table[r] if table else 0) for r, (a, b) in enumerate(zip(me, them))]
+    if any(n > cap for n, cap in zip(used, DECK_COPIES)):
+        raise PositionError("the hands and the table hold more copies of a card than a deck has")
+    if table is None:
+        return State(me, them, None)
+    readings = shapes(table)
+    if not readings:
+        raise PositionError(f"to_beat {task['to_beat']!r} is not a valid combination")
+    kind = task.get("to_beat_kind")
+    chosen = [c for c in readings if c.kind == kind] if kind else readings
+    if not chosen:
+        raise PositionError(f"to_beat {task['to_beat']!r} is not a {kind}")
+    return State(me, them, chosen[0])
 
 
-def _all_combos(cards: tuple[int, ...]) -> list[Combo]:
-    return [c for c in legal_moves(cards, None) if c is not None]
-
-
-def describe(state: State) -> str:
-    lines = [f"Your hand: {cards_text(state.me)}", f"Opponent's hand (visible): {cards_text(state.them)}"]
+def describe(state: State, banned: frozenset[str] = frozenset()) -> str:
+    """The position as prompt text."""
+    lines = [f"Your hand (you move now): {cards_text(state.me)}",
+             f"Opponent's hand (visible): {cards_text(state.them)}"]
     if state.to_beat is None:
-        lines.append("You lead: play any valid combination.")
+        lines.append("Table: you lead a new trick; play any valid combination (PASS is not allowed).")
     else:
-        lines.append(f"The opponent just played {state.to_beat.text()} ({state.to_beat.kind.replace('_', ' ')}): "
-                     "beat it with the same kind and length and a higher rank, a bomb or the rocket, or PASS.")
+        beat = state.to_beat
+        lines.append(f"Table: the opponent just played {beat.text()} ({beat.label()}). Beat it with a higher "
+                     f"{beat.label()}, a bomb or the rocket, or PASS.")
+    names = ", ".join(sorted(k.replace("_", " ") for k in banned)) if banned else "none"
+    lines.append(f"Banned combinations: {names}.")
     return "\n".join(lines)
 
 
 def find_play(text: str, formats: tuple[str, ...]) -> str | None:
-    """The last play written in the completion (raw text), in the configured formats."""
-    candidates: list[tuple[int, str]] = []
+    """The last play written in the completion (raw text), trying the configured formats in
+    order: the last complete <move>...</move>, else the last `Move: ...` line, else the whole
+    (short) completion. Linear in the length of the text."""
     if "tag" in formats:
-        candidates += [(m.start(), m.group(1)) for m in _TAG.finditer(text)]
-    if "line" in formats and not candidates:
-        candidates += [(m.start(), m.group(1)) for m in _LINE.finditer(text)]
-    if "bare" in formats and not candidates and len(text.strip()) <= 40:
-        candidates.append((0, text))
-    return max(candidates)[1].strip() if candidates else None
+        low = text.lower()
+        end = low.rfind("</move>")
+        start = low.rfind("<move>", 0, end) if end >= 0 else -1
+        if start >= 0:
+            return text[start + len("<move>"):end].strip()
+    if "line" in formats:
+        last = None
+        for last in _LINE.finditer(text):
+            pass
+        if last is not None:
+            return last.group(1).strip()
+    if "bare" in formats and len(text.strip()) <= BARE_LIMIT:
+        return text.strip()
+    return None
 
 
 def read_play(raw: str) -> tuple[int, ...] | None:
     """Cards as counts per rank, or None for PASS. Raises ValueError for text that is not cards."""
-    text = raw.strip()
-    if text.upper() in PASS_WORDS or text in PASS_WORDS:
+    if raw.strip(_PASS_STRIP).lower() in PASS_WORDS:
         return None
-    for pattern, rank in _JOKERS:
-        text = pattern.sub(f" {rank} ", text)
-    text = re.sub(r"\b10\b", "T", text)
-    if len(text) > 100 or not text.strip():
-        raise ValueError("not a play")
-    cards = [0] * 15
-    for ch in text.upper():
-        if ch in RANKS:
-            cards[RANKS.index(ch)] += 1
-        elif not (ch.isspace() or ch in ",;.[](){}'\"-"):
-            raise ValueError(f"{ch!r} is not a card")
+    cards = parse_cards(raw)
     if not any(cards):
         raise ValueError("no cards named")
-    return tuple(cards)
+    return cards
 
 
-def match_move(state: State, cards: tuple[int, ...] | None, banned: frozenset[str]) -> tuple[Move, str]:
-    """The legal move these cards make, or raise ValueError saying why they are not one.
-    When the same cards form several combinations (e.g. 3334 4444), the first in rule order is taken."""
-    moves = legal_moves(state.me, state.to_beat, banned)
+def match_move(state: State, cards: tuple[int, ...] | None, banned: frozenset[str]) -> list[Move]:
+    """The legal moves these cards make (usually one; several when the cards read two ways, and
+    the player may declare either), or raise ValueError saying why they are not a legal play."""
     if cards is None:
         if state.to_beat is None:
             raise ValueError("PASS is not allowed when leading")
-        return None, "PASS"
+        return [None]
     if any(c > h for c, h in zip(cards, state.me)):
         raise ValueError(f"{cards_text(cards)} is not in your hand")
-    for move in moves:
-        if move is not None and move.cards == cards:
-            return move, move.text()
-    shapes = [c for c in _all_combos(cards) if c.cards == cards]
-    if not shapes:
+    readings = [m for m in legal_moves(state.me, state.to_beat, banned) if m is not None and m.cards == cards]
+    if readings:
+        return readings
+    every = shapes(cards)
+    if not every:
         raise ValueError(f"{cards_text(cards)} is not a valid combination")
-    if shapes[0].kind in banned:
-        raise ValueError(f"{shapes[0].kind} is banned in this game")
-    raise ValueError(f"{cards_text(cards)} does not beat {state.to_beat.text() if state.to_beat else '?'}")
+    if all(c.kind in banned for c in every):
+        raise ValueError(f"{every[0].label()} is banned in this game")
+    beat = state.to_beat
+    raise ValueError(f"{cards_text(cards)} ({every[0].label()}) does not beat {beat.text()} ({beat.label()})")

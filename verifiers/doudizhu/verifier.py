@@ -6,13 +6,12 @@ interval; an adaptive mode rolls out until the interval is narrow enough. `mode=
 memoised minimax solver instead (small endgames), and is the oracle the tests measure the
 estimator against.
 
-Verdicts: INVALID for a missing, unreadable or illegal play; when the task lists
-`winning_moves` (the built-in ones do), CORRECT for a winning play and INCORRECT otherwise;
-without them, PARTIAL (the win rate is the signal).
+Verdicts: INVALID for a missing, unreadable or illegal play. When the task lists
+`winning_moves` for the same ban list (the built-in tasks do), CORRECT for a winning play and
+INCORRECT otherwise; in exact mode the solver decides; else PARTIAL (the win rate is the signal).
 """
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -21,18 +20,22 @@ import numpy as np
 from ..base import TaskError, Verifier
 from ..registry import register
 from ..score import Score, Verdict
-from ..winrate import WinRate, estimate, stable_seed
-from .cards import KINDS, cards_text
-from .game import move_value, rollout
-from .position import MOVE_FORMATS, PositionError, describe, find_play, match_move, read_play, state_from_task
 from ..splits import select
+from ..winrate import WinRate, estimate, stable_seed
+from .cards import RANKS, normalise_banned
+from .engine import SearchLimit, python_uniform, rollout_plies, rules_for
+from .game import Move, State, ends_game, move_value
+from .position import MOVE_FORMATS, PositionError, describe, find_play, match_move, read_play, state_from_task
 from .tasks import load_all
 
-PROMPT = """Two-player Dou Dizhu endgame. Ranks from low to high: 3 4 5 6 7 8 9 T J Q K A 2 B R \
-(T is 10, B the black joker, R the red joker). Whoever plays all their cards first wins.
+PROMPT = """Two-player Dou Dizhu endgame, both hands visible. Ranks from low to high: \
+3 4 5 6 7 8 9 T J Q K A 2 B R (T is 10, B the black joker, R the red joker). \
+Whoever plays all their cards first wins.
 Valid plays: single, pair, trio, trio+single, trio+pair, straight of 5+ singles, 3+ consecutive pairs, \
 2+ consecutive trios (with or without one single or one pair per trio), four+two singles, four+two pairs, \
-bomb (four of a kind), rocket (both jokers). 2 and jokers never appear in straights.
+bomb (four of a kind), rocket (both jokers). 2 and jokers never appear in straights. To follow, play the \
+same kind and length with a higher rank; a bomb beats anything but a higher bomb and the rocket. \
+After a PASS the other player leads.
 {position}
 Answer with your play in tags, e.g. <move>3 3</move> or <move>PASS</move>."""
 
@@ -40,12 +43,13 @@ Answer with your play in tags, e.g. <move>3 3</move> or <move>PASS</move>."""
 @dataclass(frozen=True)
 class DoudizhuConfig:
     mode: str = "rollout"                # or "exact" (solver; small endgames)
-    rollouts: int = 200
+    rollouts: int = 256                  # SE <= 0.031 (research note C: 256-1024)
     target_width: float | None = None    # adaptive: stop once the 95% interval is this narrow
     max_rollouts: int = 5000
     seed: int = 0
-    banned: tuple[str, ...] = ()         # combination kinds not allowed (some 1v1 puzzles ban some)
+    banned: tuple[str, ...] = ()         # kinds (or 31/32/421/422) not allowed, as some 1v1 puzzles do
     move_formats: tuple[str, ...] = MOVE_FORMATS
+    exact_budget: int = 2_000_000        # positions the exact solver may visit before giving up (ERROR)
 
 
 @register("doudizhu")
@@ -58,60 +62,78 @@ class DoudizhuVerifier(Verifier):
         super().__init__(**config)
         if self.config.mode not in ("rollout", "exact"):
             raise ValueError("mode must be 'rollout' or 'exact'")
-        unknown = set(self.config.banned) - set(KINDS)
+        if self.config.rollouts < 1 or self.config.max_rollouts < 1:
+            raise ValueError("rollouts and max_rollouts must be positive")
+        unknown = set(self.config.move_formats) - set(MOVE_FORMATS)
         if unknown:
-            raise ValueError(f"unknown combination kinds {sorted(unknown)}; known: {KINDS}")
+            raise ValueError(f"unknown move formats {sorted(unknown)}; known: {MOVE_FORMATS}")
+        self._banned = normalise_banned(self.config.banned)
 
-    @property
-    def _banned(self) -> frozenset[str]:
-        return frozenset(self.config.banned)
+    def _position(self, task: Mapping[str, Any]) -> tuple[State, frozenset[str]]:
+        try:
+            banned = self._banned | normalise_banned(task.get("banned") or ())
+            return state_from_task(task), banned
+        except (PositionError, ValueError, TypeError) as exc:
+            raise TaskError(str(exc)) from None
 
     def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:
-        try:
-            state = state_from_task(task, self._banned)
-        except PositionError as exc:
-            raise TaskError(str(exc)) from None
-        raw = find_play(completion[-4000:], self.config.move_formats)
+        state, banned = self._position(task)
+        raw = find_play(completion, self.config.move_formats)
         if raw is None:
             return Score.invalid("no play found (write it like <move>3 3</move> or <move>PASS</move>)")
         try:
-            move, name = match_move(state, read_play(raw), self._banned)
+            readings = match_move(state, read_play(raw), banned)
         except ValueError as exc:
             return Score.invalid(f"illegal play: {exc}", play=raw[:100])
-        rate = self.win_rate(state, move)
-        info = {"play": name, **rate.info()}
-        winning = task.get("winning_moves")
-        if winning is not None:
-            verdict = Verdict.CORRECT if name in winning else Verdict.INCORRECT
-        else:
-            verdict = Verdict.PARTIAL
-        detail = "exact" if rate.exact else f"[{rate.low:.3f}, {rate.high:.3f}] from {rate.n} rollouts"
-        return Score(rate.mean, verdict, {"win_rate": rate.mean}, name, f"{name}: win rate {rate.mean:.3f} ({detail})", info)
+        try:
+            rates = [(self.win_rate(state, move, banned), move) for move in readings]
+        except SearchLimit:
+            return Score.error(f"endgame too large for exact mode (over {self.config.exact_budget} positions)")
+        rate, move = max(rates, key=lambda pair: pair[0].mean)  # the player may declare either reading
+        name = "PASS" if move is None else move.text()
+        info = {"play": name, "kind": "pass" if move is None else move.kind, **rate.info()}
+        if len(readings) > 1:
+            info["readings"] = [{"kind": r.kind, "rank": RANKS[r.rank], "length": r.length, "win_rate": w.mean}
+                                for w, r in rates]
+        detail = "exact" if rate.exact else f"95% CI [{rate.low:.3f}, {rate.high:.3f}] from {rate.n} rollouts"
+        return Score(rate.mean, self._verdict(task, banned, name, rate), {"win_rate": rate.mean}, name,
+                     f"{name}: win rate {rate.mean:.3f} ({detail})", info)
 
-    def win_rate(self, state, move) -> WinRate:
+    def _verdict(self, task: Mapping[str, Any], banned: frozenset[str], name: str, rate: WinRate) -> Verdict:
+        winning = task.get("winning_moves")
+        if winning is not None and banned == normalise_banned(task.get("banned") or ()):
+            return Verdict.CORRECT if name in winning else Verdict.INCORRECT
+        if rate.exact and self.config.mode == "exact":
+            return Verdict.CORRECT if rate.mean == 1.0 else Verdict.INCORRECT
+        return Verdict.PARTIAL
+
+    def win_rate(self, state: State, move: Move, banned: frozenset[str] = frozenset()) -> WinRate:
+        """The chance the mover wins after `move`: exact (solver) or by seeded random rollouts."""
         cfg = self.config
-        if cfg.mode == "exact" or (move is not None and sum(state.me) == sum(move.cards)):
-            return WinRate.exact_value(move_value(state, move, self._banned))
-        after = state.after(move)
-        seed = stable_seed(f"{cards_text(state.me)}|{cards_text(state.them)}|"
-                           f"{state.to_beat.text() if state.to_beat else '-'}", cfg.seed)  # the move is not hashed
-        rng = random.Random(seed)
+        if cfg.mode == "exact" or ends_game(state, move):
+            return WinRate.exact_value(move_value(state, move, banned, cfg.exact_budget))
+        # Seeded from the position, not the move: every candidate move shares the stream, and
+        # rollout i reads the same uniforms whichever move it follows (common random numbers).
+        seed = stable_seed(f"{state.canonical()}|ban:{','.join(sorted(banned))}", cfg.seed)
+        uniform = python_uniform(seed)
+        plies = rollout_plies(*state.packed()[:2])
+        me, them, beat = state.after(move).packed()
+        rules = rules_for(banned)
 
         def play(_rng: np.random.Generator, k: int) -> np.ndarray:
-            # outcome for the player who made `move`: the opponent moves next in `after`
-            return np.asarray([1.0 - rollout(after, rng, self._banned) for _ in range(k)])
+            # The opponent moves next, so the mover wins where the side to move loses.
+            return 1.0 - np.asarray(rules.rollouts(me, them, beat, k, uniform, plies))
 
         return estimate(play, np.random.default_rng(seed), rollouts=cfg.rollouts, target_width=cfg.target_width,
                         max_rollouts=cfg.max_rollouts)
 
     # ------------------------------------------------------------------ tasks
     def prompt(self, task: Mapping[str, Any]) -> str:
-        try:
-            state = state_from_task(task, self._banned)
-        except PositionError as exc:
-            raise TaskError(str(exc)) from None
-        return PROMPT.format(position=describe(state))
+        state, banned = self._position(task)
+        return PROMPT.format(position=describe(state, banned))
 
     def tasks(self, split: str = "test", *, limit: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
-        """5-card (120) and 8-card (40) endgames with a winning and a losing play; seeded 80/20 split."""
+        """Endgames where the choice matters (a winning and a losing play by the solver): fresh
+        5- and 8-card deals, and positions reached by random play from 8- and 10-card deals
+        (leading and following); seeded 80/20 split."""
         return select(load_all(), split, limit=limit, seed=seed)

@@ -1,17 +1,18 @@
-"""Dou Dizhu: move generation against hand-checked hands and brute force, the exact solver
-against hand-solved endgames, and the rollout estimator's error shrinking like 1/sqrt(n)."""
+"""Dou Dizhu rules: move generation against hand-checked hands and against brute force over
+sub-multisets, the beat rules, and the exact solver against hand-solved endgames."""
 import itertools
-import math
-import random
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifiers.doudizhu import State, combos, hand_from_text, legal_moves, move_value, rollout, solve
-from verifiers.doudizhu.cards import CHAIN_TOP, cards_text
-from verifiers.doudizhu.game import random_play_value
+from verifiers.doudizhu import State, combos, hand_from_text, legal_moves, move_value, shapes, solve
+from verifiers.doudizhu.cards import CHAIN_TOP, cards_text, normalise_banned
+
+
+def combo(text, kind):
+    """The `kind` reading of exactly these cards."""
+    return next(c for c in shapes(hand_from_text(text)) if c.kind == kind)
 
 
 def kinds(hand_text):
@@ -33,6 +34,28 @@ def test_hand_checked_hands():
     assert ("four_two_pairs", "5 5 9 9 9 9") not in four  # needs two pairs
     assert ("trio_pair", "3 3 7 7 7") in kinds("7 7 7 3 3")
     assert ("four_two_singles", "9 9 9 9 B R") not in kinds("9 9 9 9 B R")  # both jokers never kick
+    assert ("four_two_singles", "5 5 9 9 9 9") in kinds("9 9 9 9 5 5")  # two single kickers may pair up
+    assert ("four_two_pairs", "5 5 6 6 9 9 9 9") in kinds("9 9 9 9 5 5 6 6")
+    assert ("airplane_pairs", "3 3 3 4 4 4 9 9 J J") in kinds("3 3 3 4 4 4 9 9 J J")
+    assert ("airplane_singles", "3 3 3 4 4 4 9 B") in kinds("3 3 3 4 4 4 9 B")
+    assert ("trio_single", "2 2 2 R") in kinds("2 2 2 R")  # 2 and jokers are fine outside chains
+    assert not [k for k, _ in kinds("K K A A 2 2") if k == "pair_chain"]  # 2 never chains
+    assert not [k for k, _ in kinds("K K K A A A 2 2 2") if k == "airplane" and "2" in _]
+    assert ("airplane", "K K K A A A") in kinds("K K K A A A 2 2 2")
+    assert not [k for k, _ in kinds("3 3 3 3 4") if k == "trio_single" and _ == "3 3 3 3"]  # no own-rank kicker
+    assert ("chain", "3 4 5 6 7 8 9 T J Q K A") in kinds("3 4 5 6 7 8 9 T J Q K A")  # the longest chain
+
+
+def test_cards_that_read_two_ways_have_both_readings():
+    readings = {(c.kind, c.rank, c.length) for c in shapes(hand_from_text("3 3 3 4 4 4 5 5 5 6 6 6"))}
+    assert readings == {("airplane", 0, 4), ("airplane_singles", 0, 3), ("airplane_singles", 1, 3)}
+    assert shapes(hand_from_text("3 3 4 4")) == []  # two pairs is no combination
+
+
+def test_ban_aliases():
+    assert normalise_banned(["31", "422", "bomb"]) == {"trio_single", "four_two_pairs", "bomb"}
+    with pytest.raises(ValueError, match="unknown"):
+        normalise_banned(["five_of_a_kind"])
 
 
 def test_beating_rules():
@@ -47,6 +70,19 @@ def test_beating_rules():
     assert not chain6.beats(chain5)  # same kind needs the same length
     moves = legal_moves(hand_from_text("K K 3"), pair_a)
     assert moves == [None]  # nothing beats a pair of aces here: PASS only
+    assert None not in legal_moves(hand_from_text("K K 3"), None)  # no PASS when leading
+    four_two = combo("9 9 9 9 3 4", "four_two_singles")
+    assert not combo("8 8 8 8 3 4", "four_two_singles").beats(four_two)
+    assert not four_two.beats(bomb)  # four-with-two is no bomb
+    assert combo("3 3 3 3", "bomb").beats(four_two) and combo("5 5 5 5", "bomb").beats(bomb)
+    trio_pair = combo("7 7 7 3 3", "trio_pair")
+    assert not combo("8 8 8 3", "trio_single").beats(trio_pair)  # same kind needed
+    assert combo("8 8 8 4 4", "trio_pair").beats(trio_pair)
+    follow = legal_moves(hand_from_text("8 8 9 9 T T J J 2 2 2 2 B R"), combo("5 5 6 6 7 7", "pair_chain"))
+    assert sorted(cards_text(m.cards) for m in follow if m is not None and m.kind == "pair_chain") == [
+        "8 8 9 9 T T", "9 9 T T J J"]
+    assert {m.kind for m in follow if m is not None} == {"pair_chain", "bomb", "rocket"} and follow[-1] is None
+    assert legal_moves(hand_from_text("3 3 4 4 5 5"), pair_a, frozenset({"bomb"})) == [None]
 
 
 def _brute_kinds(cards):
@@ -131,28 +167,31 @@ def test_generated_moves_are_exactly_the_legal_ones(rnd, size):
     # Lead 3: if they answer 5 I bomb and win, but they answer with the rocket and lead 5 out.
     # Lead the bomb: the rocket beats it and they lead 5 out. (4444+3 is no legal combination.)
     ("4 4 4 4 3", "B R 5", False),
+    # Lead 3 4 5 6 7 (they cannot follow a chain), then 9 goes out; any single first lets 2 in.
+    ("3 4 5 6 7 9", "2 T", True),
+    ("3 3 3 9", "4 4 4 8", True),  # trio+single goes out at once
+    ("3 4 K", "A 5", False),       # singles only: they top any of them with A, then lead 5
 ])
 def test_exact_solver_on_hand_solved_endgames(me, them, wins):
     assert solve(State(hand_from_text(me), hand_from_text(them), None)) is wins
+
+
+@pytest.mark.parametrize("me, them, to_beat, banned, wins", [
+    ("K K 3", "4", "Q Q", (), True),             # K K, they cannot follow, 3 goes out
+    ("K K 3", "4", "Q Q", ("pair",), False),     # pairs banned: PASS, they lead 4 and win
+    ("3", "4 4", "A", (), False),                # PASS is forced and they lead 4 4
+    ("5 5 5 5 3", "A A 4", "K K", (), True),     # the bomb stops them; then 3 goes out
+    ("5 5 5 5 3", "A A 4", "K K", ("bomb",), False),  # no bomb: PASS, they lead A A, then 4
+    ("5 5 5 5 3", "B R 4", "K K", (), False),    # bomb, rocket, 4 goes out
+    ("A 3", "2 4", "K", (), False),              # A is topped by 2; PASS lets them lead 2 then 4
+    ("2 3", "A 4", "K", (), True),               # 2 holds the trick, then 3 goes out
+])
+def test_exact_solver_on_hand_solved_following_positions(me, them, to_beat, banned, wins):
+    table = shapes(hand_from_text(to_beat))[0]
+    assert solve(State(hand_from_text(me), hand_from_text(them), table), frozenset(banned)) is wins
 
 
 def test_move_value_matches_solver():
     state = State(hand_from_text("A 3"), hand_from_text("K"), None)
     values = {c.text(): move_value(state, c) for c in legal_moves(state.me, None)}
     assert values == {"3": 0.0, "A": 1.0}
-
-
-def test_rollout_error_shrinks_like_one_over_sqrt_n():
-    rng = random.Random(7)
-    state = State(hand_from_text("3 5 5 8 K 2"), hand_from_text("4 4 9 J A"), None)
-    exact = random_play_value(state)
-    assert 0.1 < exact < 0.9
-    rmse = {}
-    for n in (25, 100, 400):
-        errors = [np.mean([rollout(state, rng) for _ in range(n)]) - exact for _ in range(60)]
-        rmse[n] = math.sqrt(np.mean(np.square(errors)))
-    for small, big in ((25, 100), (100, 400)):
-        ratio = rmse[small] / rmse[big]
-        assert 1.4 < ratio < 2.9, (rmse, ratio)  # 4x the rollouts: about half the error
-    expected = math.sqrt(exact * (1 - exact) / 400)
-    assert 0.6 * expected < rmse[400] < 1.5 * expected
