@@ -1,7 +1,7 @@
-"""The packed-integer engine against plain, slow references written here on `State`s: its move
-tables, its exact solver, its exact random-play value; and how rollouts read their randomness."""
+"""The packed-integer engine against the plain, slow references (`reference`, written on
+`State`s): its move tables, exact solver and exact random-play value; and how rollouts read
+their randomness."""
 import random
-from functools import lru_cache
 
 import pytest
 from hypothesis import given, settings
@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from verifiers.doudizhu import State, combos, hand_from_text, legal_moves, random_play_value, rules_for, solve
 from verifiers.doudizhu import engine
 from verifiers.doudizhu.engine import SearchLimit, combo_of, pack, python_uniform, rollout_plies, unpack
+from verifiers.doudizhu.reference import minimax_wins, random_value, rollout
 from verifiers.doudizhu.tasks import DECK, deal
 
 BANS = [frozenset(), frozenset({"bomb"}), frozenset({"trio_single", "four_two_singles", "chain"})]
@@ -41,26 +42,6 @@ def test_move_tables_match_legal_moves(rnd, size, ban):
         assert unpack(after) == tuple(h - c for h, c in zip(hand, cards))
 
 
-def plain_minimax(state, banned):
-    @lru_cache(maxsize=None)
-    def wins(s):
-        for move in legal_moves(s.me, s.to_beat, banned):
-            if move is not None and move.cards == s.me:
-                return True
-            if not wins(s.after(move)):
-                return True
-        return False
-    return wins(state)
-
-
-def plain_random_value(state, banned):
-    @lru_cache(maxsize=None)
-    def value(s):
-        moves = legal_moves(s.me, s.to_beat, banned)
-        return sum(1.0 if m is not None and m.cards == s.me else 1.0 - value(s.after(m)) for m in moves) / len(moves)
-    return value(state)
-
-
 def small_positions(count, seed):
     """Fresh deals and positions a few random plies in, both sides holding at most 5 cards."""
     rnd, out = random.Random(seed), []
@@ -81,8 +62,8 @@ def small_positions(count, seed):
 def test_exact_values_match_plain_references(ban):
     banned = BANS[ban]
     for state in small_positions(60, seed=ban):
-        assert solve(state, banned) is plain_minimax(state, banned), state
-        assert random_play_value(state, banned) == pytest.approx(plain_random_value(state, banned), abs=1e-12)
+        assert solve(state, banned) is minimax_wins(state, banned), state
+        assert random_play_value(state, banned) == pytest.approx(random_value(state, banned), abs=1e-12)
 
 
 def test_search_budget_stops_and_leaves_correct_memo():
@@ -120,3 +101,11 @@ def test_memo_tables_stay_bounded(monkeypatch):
         rules.moves(pack(state.me), 0)
         assert len(rules._lead) <= 51 and len(rules._moves) <= 51
     assert len(rules._wins) < 500  # emptied before each search, so it holds at most one search's worth
+
+
+def test_reference_rollout_agrees_with_the_exact_value():
+    """The benchmark's baseline rollout estimates the same quantity as the engine's."""
+    state = State(hand_from_text("3 5 5 8 K"), hand_from_text("4 4 9 J A"), None)
+    rng = random.Random(0)
+    mean = sum(rollout(state, rng) for _ in range(4000)) / 4000
+    assert abs(mean - random_play_value(state)) < 4 * 0.5 / 4000 ** 0.5
