@@ -4,19 +4,16 @@
   board and scan the whole board for five after every ply, as AlphaZero_Gomoku's `mcts_pure`
   does) against ours: sequential with the incremental five check, the vectorised flat rollouts,
   and the tactical ("win, else block, else random") playouts. Target: >= 20x the reference.
-- Dou Dizhu random rollouts per second, and exact-solver time for 5-, 8- and 10-card endgames.
+Dou Dizhu has its own benchmark, bench/bench_doudizhu.py.
 """
 from __future__ import annotations
 
-import multiprocessing as mp
 import random
 import time
 
 import numpy as np
 
 from bench.common import write_results
-from verifiers.doudizhu.cards import hand_from_text
-from verifiers.doudizhu.game import State, rollout, solve
 from verifiers.gomoku import from_task, geometry
 from verifiers.gomoku.rollout import flat_outcomes, random_outcome, tactical_outcome
 
@@ -63,33 +60,6 @@ def _gomoku(size: int) -> dict[str, float]:
     }
 
 
-def _solve_in(cards_each: int, seed: int, out: "mp.Queue") -> None:
-    rng = random.Random(seed)
-    deck = [r for r in range(13) for _ in range(4)] + [13, 14]
-    rng.shuffle(deck)
-    text = "3456789TJQKA2BR"
-    me, them = "".join(text[r] for r in deck[:cards_each]), "".join(text[r] for r in deck[cards_each:2 * cards_each])
-    start = time.perf_counter()
-    solve(State(hand_from_text(me), hand_from_text(them), None))
-    out.put(time.perf_counter() - start)
-
-
-def _solver_seconds(cards_each: int, budget: float = 60.0) -> float | None:
-    """Median of three deals' solve times; None when a deal exceeds the budget."""
-    times = []
-    for seed in range(3):
-        queue: mp.Queue = mp.get_context("fork").Queue()
-        proc = mp.get_context("fork").Process(target=_solve_in, args=(cards_each, seed, queue))
-        proc.start()
-        proc.join(budget)
-        if proc.is_alive():
-            proc.kill()
-            proc.join()
-            return None
-        times.append(queue.get())
-    return float(np.median(times))
-
-
 def main() -> dict:
     figures: dict = {}
     table = [("measure", "9x9", "15x15")]
@@ -100,15 +70,6 @@ def main() -> dict:
                  "vectorised": "ours, vectorised flat", "tactical": "ours, tactical policy"}[name]
         ratio = "" if name == "reference" else f" ({g9[name] / g9['reference']:.0f}x / {g15[name] / g15['reference']:.0f}x)"
         table.append((label + ratio, f"{g9[name]:,.0f}", f"{g15[name]:,.0f}"))
-    state = State(hand_from_text("3 5 5 8 K 2"), hand_from_text("4 4 9 J A"), None)
-    rng = random.Random(0)
-    figures["doudizhu_rollouts_per_s"] = _per_second(lambda: (rollout(state, rng), 1)[1])
-    table.append(("Dou Dizhu random rollouts/s (5 vs 6 cards)", f"{figures['doudizhu_rollouts_per_s']:,.0f}", ""))
-    for cards in (5, 8, 10):
-        seconds = _solver_seconds(cards)
-        figures[f"doudizhu_solver_{cards}_cards_s"] = seconds
-        table.append((f"Dou Dizhu exact solver, {cards} cards each (median of 3 deals)",
-                      "over 60 s" if seconds is None else f"{seconds:.3f} s", ""))
     write_results("games", figures, table, notes="Target: gomoku playouts at least 20x the reference.")
     return figures
 

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from verifiers.doudizhu import State, combos, hand_from_text, legal_moves, random_play_value, rules_for, solve
 from verifiers.doudizhu import engine
+from verifiers.doudizhu.game import rollout as game_rollout
 from verifiers.doudizhu.engine import SearchLimit, combo_of, pack, python_uniform, rollout_plies, unpack
 from verifiers.doudizhu.reference import minimax_wins, random_value, rollout
 from verifiers.doudizhu.tasks import DECK, deal
@@ -87,6 +88,7 @@ def test_rollout_i_reads_the_ith_block_of_uniforms():
         skip()
     assert rules.rollouts(me, them, beat, 1, skip, plies) == ten[9:]
     assert rules.rollouts(me, them, beat, 10, python_uniform(99), plies) == ten
+    assert game_rollout(state, random.Random(99)) == ten[0]  # the one-game entry point reads the same way
     assert set(ten) <= {0.0, 1.0}
 
 
