@@ -1,7 +1,7 @@
 """Built-in Dou Dizhu endgames: seeded random deals, and positions reached from deals by random
 play, kept only where the choice matters: the side to move has at least one winning and at least
 one losing play by the exact solver. Shipped as tasks.json (`python -m verifiers.doudizhu.tasks`
-rebuilds it; that takes about a minute)."""
+rebuilds it in about 20 s)."""
 from __future__ import annotations
 
 import itertools

@@ -49,7 +49,7 @@ class DoudizhuConfig:
     seed: int = 0
     banned: tuple[str, ...] = ()         # kinds (or 31/32/421/422) not allowed, as some 1v1 puzzles do
     move_formats: tuple[str, ...] = MOVE_FORMATS
-    exact_budget: int = 2_000_000        # positions the exact solver may visit before giving up (ERROR)
+    exact_budget: int = 1_000_000        # positions the exact solver may visit (about 6 s) before giving up: ERROR
 
 
 @register("doudizhu")
