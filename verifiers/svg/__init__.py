@@ -1,0 +1,1 @@
+"""The SVG verifier: gate the SVG, render it safely, score it with open_clip and programmatic checks."""
