@@ -25,6 +25,7 @@ EXECUTORS: dict[str, str] = {
     "process": "verifiers.batch:run_in_processes",
     "serial": "verifiers.batch:run_serially",
     "ray": "verifiers.ray_executor:run_on_ray",
+    "pipeline": "verifiers.batch:run_pipeline",  # verifiers with their own `score_items` (svg)
 }
 
 
@@ -167,3 +168,9 @@ def run_in_processes(
         return pool.run(items, timeout, progress)
     finally:
         pool.lock.release()
+
+
+def run_pipeline(verifier: "Verifier", items: Sequence[Item], *, workers: int | None, timeout: float | None,
+                 progress: Progress, **_: Any) -> dict[int, Score]:
+    """Hand the whole batch to a verifier that scores batches itself (`score_items`), e.g. to batch CLIP."""
+    return verifier.score_items(items, workers=workers, timeout=timeout, progress=progress)  # type: ignore[attr-defined]

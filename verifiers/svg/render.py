@@ -1,0 +1,104 @@
+"""Render gated SVG to PNG in worker processes that can be killed.
+
+A render can spend 20 s inside cairosvg (nested `<use>`, many patterns) or allocate gigabytes,
+and no in-process guard can interrupt C code. So renders run in `verifiers.pool` workers: a hard
+wall-clock timeout per SVG (the worker is killed and replaced) and an address-space cap. The
+renderers always get both output width and height (a huge `width=` then costs nothing) and a
+white background (CLIP would see a transparent canvas as black, and black shapes would vanish);
+cairosvg never gets `unsafe=True`.
+"""
+from __future__ import annotations
+
+from typing import Any, ClassVar, Mapping, Sequence
+
+from ..base import Verifier
+from ..pool import WorkerPool
+from ..score import Score, Verdict
+
+RENDERERS = ("cairosvg", "resvg")
+
+
+def render_png(svg: str, size: int, renderer: str = "cairosvg") -> bytes:
+    """PNG bytes of `svg` at `size` x `size` on white, in this process (no guard: call it in a worker)."""
+    if not svg.strip():
+        # cairosvg reads the *current directory* when handed nothing: refuse before it sees it.
+        raise ValueError("empty SVG")
+    if renderer == "cairosvg":
+        import cairosvg
+
+        return cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=size, output_height=size,
+                                background_color="white")
+    if renderer == "resvg":
+        import resvg_py
+
+        return bytes(resvg_py.svg_to_bytes(svg_string=svg, width=size, height=size, background="white",
+                                           skip_system_fonts=True))
+    raise ValueError(f"unknown renderer {renderer!r}; choose from {RENDERERS}")
+
+
+class _RenderJob(Verifier):
+    """Adapts `render_png` to the worker pool's (completion, task) -> Score protocol.
+
+    The "completion" is the gated SVG and the task carries the render settings; the PNG comes back
+    in `info["png"]`. A renderer exception is the SVG's fault, so it is INVALID, not ERROR.
+    """
+
+    name = "svg-render"
+    worker_memory_mb: ClassVar[int | None] = None
+
+    def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:
+        try:
+            png = render_png(completion, int(task["size"]), str(task["renderer"]))
+        except MemoryError:
+            return Score.invalid("render_out_of_memory: the render exceeded the memory cap")
+        except RecursionError:
+            return Score.invalid("render_failed: nested too deeply for the renderer")
+        except Exception as exc:  # cairo/resvg errors on odd input: the SVG cannot be drawn
+            return Score.invalid(f"render_failed: {type(exc).__name__}: {str(exc)[:200]}")
+        if not png:
+            return Score.invalid("render_failed: the renderer returned nothing")
+        return Score(0.0, Verdict.CORRECT, info={"png": png})
+
+
+class RenderPool:
+    """Killable render workers, started on first use and kept warm between batches."""
+
+    def __init__(self, renderer: str = "cairosvg", size: int = 256, timeout: float = 3.0,
+                 memory_mb: int | None = 1024, workers: int = 1) -> None:
+        if renderer not in RENDERERS:
+            raise ValueError(f"unknown renderer {renderer!r}; choose from {RENDERERS}")
+        self.settings = {"renderer": renderer, "size": size}
+        self.timeout = timeout
+        self.memory_mb = memory_mb
+        self.workers = workers
+        self._pool: WorkerPool | None = None
+
+    def render(self, svgs: Sequence[str], progress: Any = None) -> list[bytes | str]:
+        """For each SVG its PNG bytes, or a reason string (`render_timeout: …`, `render_failed: …`)."""
+        if not svgs:
+            return []
+        if self._pool is None or self._pool.closed:
+            self._pool = WorkerPool(_RenderJob(), self.workers, self.memory_mb)
+        items = [(i, svg, self.settings) for i, svg in enumerate(svgs)]
+        done = self._pool.run(items, self.timeout, progress or (lambda n: None))
+        return [_outcome(done[i]) for i in range(len(svgs))]
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_pool": None}
+
+
+def _outcome(score: Score) -> bytes | str:
+    if score.verdict is Verdict.CORRECT:
+        return score.info["png"]
+    if score.verdict is Verdict.ERROR:  # the pool killed or lost the worker
+        if "longer than" in score.reason:
+            return f"render_timeout: {score.reason}"
+        if "failed to start" in score.reason:
+            raise RuntimeError(f"render workers cannot start: {score.reason}")
+        return f"render_crashed: {score.reason}"
+    return score.reason

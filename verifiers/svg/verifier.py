@@ -1,0 +1,291 @@
+"""The SVG verifier: extract, gate, render in a killable worker, then score with CLIP and checks.
+
+Reward (in [0, 1]; 0 for INVALID) is a weighted sum, renormalised over the parts a task has:
+- `clip`: the image-prompt cosine mapped linearly from `clip_cosine_range` onto [0, 1];
+- `contrastive`: the softmax probability of the prompt among its hard negatives (a hexagon
+  against a pentagon and an octagon), where plain CLIP is weak at counting and geometry;
+- `checks`: the mean of the task's programmatic checks (six equal sides, five star points, the
+  red share of a battery), each also reported as `check:<name>`.
+Verdict: with checks, CORRECT when all pass, PARTIAL when some do, else INCORRECT; without checks,
+CORRECT when the prompt beats every negative. A blank or single-colour render is INVALID.
+
+Batches run as one pipeline (`score_batch`): gating here, renders in parallel killable workers,
+CLIP image encoding in batches in this process.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar, Mapping, Sequence
+
+import numpy as np
+
+from ..base import TaskError, Verifier
+from ..registry import register
+from ..score import Score, Verdict
+from ..splits import select
+from .drawing import Drawing, image_from_png
+from .extract import PICKS, extract_svg
+from .gate import GatedSvg, GateError, GateLimits, gate
+from .render import RENDERERS, RenderPool
+from .tasks import builtin_tasks, load_tasks, negatives_for, prompt_for, validate
+
+Item = tuple[int, str, Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class SvgConfig:
+    pick: str = "last"                      # which <svg> in the completion: "last", "first", "only"
+    max_svg_chars: int = 100_000
+    max_nodes: int = 2_000
+    max_depth: int = 32
+    max_use_expansion: int = 10_000
+    allow_text: bool = False                # <text> lets a model write the prompt for CLIP to read
+    renderer: str = "cairosvg"              # or "resvg" (needs resvg-py)
+    render_size: int = 256
+    render_timeout: float = 3.0             # wall-clock seconds per render; the worker is killed after
+    render_memory_mb: int = 1024
+    render_workers: int = 0                 # 0: one per CPU core
+    min_ink: float = 0.002                  # share of pixels off the dominant colour below which a render is blank
+    clip_model: str = "ViT-B-32-quickgelu"
+    clip_weights: str = "openai"            # tag (online), /path/to/weights, or local-dir:/folder
+    clip_batch_size: int = 32
+    clip_cosine_range: tuple[float, float] = (0.15, 0.35)
+    contrastive_temperature: float = 0.0    # 0: the model's own logit scale
+    clip_weight: float = 0.2
+    contrastive_weight: float = 0.4
+    checks_weight: float = 0.4
+    keep_png: bool = False                  # put the rendered PNG (base64) in Score.info
+    tasks_file: str | None = None           # JSONL of user tasks for tasks()
+
+
+@dataclass
+class _Job:
+    """One item's progress through the pipeline."""
+
+    task: Mapping[str, Any]
+    gated: GatedSvg
+    image: np.ndarray | None = None
+    png: bytes = b""
+    components: dict[str, float] = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+@register("svg")
+class SvgVerifier(Verifier):
+    """Safe SVG rendering scored by open_clip (cosine and contrastive) and programmatic checks."""
+
+    Config = SvgConfig
+    worker_memory_mb: ClassVar[int | None] = None  # torch lives in this process, renders are capped separately
+
+    def __init__(self, **config: Any) -> None:
+        super().__init__(**config)
+        c = self.config
+        if c.pick not in PICKS:
+            raise ValueError(f"pick must be one of {PICKS}")
+        if c.renderer not in RENDERERS:
+            raise ValueError(f"renderer must be one of {RENDERERS}")
+        if min(c.clip_weight, c.contrastive_weight, c.checks_weight) < 0:
+            raise ValueError("component weights must be >= 0")
+        self.limits = GateLimits(c.max_svg_chars, c.max_nodes, c.max_depth, c.max_use_expansion, c.allow_text)
+        self._lock = threading.Lock()
+        self._renders: RenderPool | None = None
+        self._clip: Any = None
+        self._clip_failure: str | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = super().__getstate__()
+        state.update(_renders=None, _clip=None, _clip_failure=None)
+        state.pop("_lock", None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
+    @property
+    def uses_clip(self) -> bool:
+        return self.config.clip_weight > 0 or self.config.contrastive_weight > 0
+
+    # ------------------------------------------------------------------ scoring
+    def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:
+        return self.score_items([(0, completion, task)])[0]
+
+    def score_batch(self, completions: Sequence[str], tasks: Sequence[Mapping[str, Any]], *,
+                    executor: str = "process", **kwargs: Any) -> list[Score]:
+        """As `Verifier.score_batch`, but the default runs the SVG pipeline (batched CLIP, parallel renders)."""
+        if executor in ("process", "serial"):
+            executor = "pipeline"
+        if kwargs.get("workers") == 0:
+            kwargs["workers"] = 1  # "no worker processes" cannot apply: renders always run in one
+        return super().score_batch(completions, tasks, executor=executor, **kwargs)
+
+    def score_items(self, items: Sequence[Item], *, workers: int | None = None, timeout: float | None = None,
+                    progress: Callable[[int], None] | None = None) -> dict[int, Score]:
+        """Score `(index, completion, task)` items together; never raises on anything a model wrote."""
+        done = progress or (lambda n: None)
+        out: dict[int, Score] = {}
+        jobs: dict[int, _Job] = {}
+        for i, completion, task in items:
+            try:
+                validate(task)
+            except TaskError as exc:
+                out[i] = Score.error(f"bad task: {exc}")
+                continue
+            svg, why = extract_svg(completion if isinstance(completion, str) else "", self.config.pick)
+            if svg is None:
+                out[i] = _invalid(why, "no complete <svg>…</svg> document in the completion")
+                continue
+            try:
+                jobs[i] = _Job(task, gate(svg, self.limits))
+            except GateError as exc:
+                out[i] = _invalid(exc.code, str(exc))
+        done(len(out))
+        if jobs:
+            with self._lock:
+                out.update(self._score_jobs(jobs, workers, timeout))
+            done(len(jobs))
+        return out
+
+    def _score_jobs(self, jobs: dict[int, _Job], workers: int | None, timeout: float | None) -> dict[int, Score]:
+        out: dict[int, Score] = {}
+        started = time.perf_counter()
+        pngs = self._render_pool(workers, timeout).render([j.gated.svg for j in jobs.values()])
+        render_ms = 1000 * (time.perf_counter() - started) / len(jobs)
+        for (i, job), png in zip(list(jobs.items()), pngs):
+            if isinstance(png, str):
+                out[i] = _invalid(png.partition(":")[0], png)
+                del jobs[i]
+                continue
+            job.png, job.image = png, image_from_png(png)
+            ink = ink_share(job.image)
+            job.components["ink"] = ink
+            job.info.update(png_sha256=hashlib.sha256(png).hexdigest(), nodes=job.gated.nodes,
+                            renderer=self.config.renderer, render_ms=round(render_ms, 2))
+            if ink < self.config.min_ink:
+                out[i] = _invalid("blank_render", f"the render is a single colour ({ink:.2%} of pixels differ)")
+                del jobs[i]
+        if jobs and self.uses_clip:
+            failure = self._clip_components(list(jobs.values()))
+            if failure:
+                out.update({i: Score.error(failure) for i in jobs})
+                return out
+        for i, job in jobs.items():
+            try:
+                out[i] = self._finish(job)
+            except TaskError as exc:
+                out[i] = Score.error(f"bad task: {exc}")
+        return out
+
+    def _render_pool(self, workers: int | None, timeout: float | None) -> RenderPool:
+        c = self.config
+        size = workers or c.render_workers or os.cpu_count() or 1
+        limit = min(c.render_timeout, timeout) if timeout else c.render_timeout
+        if self._renders is None or self._renders.workers != size or self._renders.timeout != limit:
+            if self._renders is not None:
+                self._renders.close()
+            self._renders = RenderPool(c.renderer, c.render_size, limit, c.render_memory_mb, size)
+        return self._renders
+
+    # ------------------------------------------------------------------ CLIP
+    def clip(self) -> Any:
+        """The loaded `ClipScorer` (loaded once; a load failure is remembered, not retried per item)."""
+        if self._clip is None and self._clip_failure is None:
+            from .clip import ClipScorer, ClipUnavailable
+
+            try:
+                self._clip = ClipScorer(self.config.clip_model, self.config.clip_weights, self.config.clip_batch_size)
+            except ClipUnavailable as exc:
+                self._clip_failure = str(exc)
+        if self._clip is None:
+            raise RuntimeError(self._clip_failure)
+        return self._clip
+
+    def _clip_components(self, jobs: list[_Job]) -> str | None:
+        """Fill in `clip_cosine`, `clip` and `contrastive` for every job; a reason if CLIP cannot run."""
+        from .clip import contrastive_probability
+
+        try:
+            scorer = self.clip()
+        except RuntimeError as exc:
+            return f"CLIP unavailable: {exc}"
+        images = scorer.encode_images([j.image for j in jobs])
+        lo, hi = self.config.clip_cosine_range
+        scale = self.config.contrastive_temperature or scorer.logit_scale
+        for job, image in zip(jobs, images):
+            captions = [job.task["prompt"], *negatives_for(job.task)]
+            texts = scorer.encode_texts(captions)
+            cosine = float(texts[0] @ image)
+            probs = contrastive_probability(image, texts, scale)
+            job.components.update(clip_cosine=cosine, clip=float(np.clip((cosine - lo) / (hi - lo), 0, 1)),
+                                  contrastive=float(probs[0]))
+            job.info.update(clip=scorer.describe(), prompt_ranks_first=bool(probs.argmax() == 0),
+                            negatives={c: round(float(p), 4) for c, p in zip(captions[1:], probs[1:])})
+        return None
+
+    # ------------------------------------------------------------------ reward
+    def _finish(self, job: _Job) -> Score:
+        c = self.config
+        specs = job.task.get("checks") or []
+        parts: dict[str, tuple[float, float]] = {}  # name -> (value, weight)
+        if specs:
+            from .checks import run_checks
+
+            results = run_checks(Drawing(job.gated.svg, job.gated.root, job.image), specs)
+            for name, result in results.items():
+                job.components[f"check:{name}"] = result.value
+            job.info["checks"] = {n: {"passed": r.passed, "detail": r.detail} for n, r in results.items()}
+            passed = sum(r.passed for r in results.values())
+            job.components["checks"] = sum(r.value for r in results.values()) / len(results)
+            parts["checks"] = (job.components["checks"], c.checks_weight)
+        if self.uses_clip:
+            parts["clip"] = (job.components["clip"], c.clip_weight)
+            parts["contrastive"] = (job.components["contrastive"], c.contrastive_weight)
+        total = sum(w for _v, w in parts.values())
+        reward = sum(v * w for v, w in parts.values()) / total if total else 1.0
+        if specs:
+            verdict = Verdict.CORRECT if passed == len(specs) else Verdict.PARTIAL if passed else Verdict.INCORRECT
+            reason = f"{passed} of {len(specs)} checks pass"
+        elif self.uses_clip:
+            first = job.info["prompt_ranks_first"]
+            verdict = Verdict.CORRECT if first else Verdict.INCORRECT
+            reason = "the prompt beats every negative" if first else "a negative caption matches the image better"
+        else:
+            verdict, reason = Verdict.PARTIAL, "renders; no checks or CLIP configured to judge it"
+        if c.keep_png:
+            job.info["png"] = base64.b64encode(job.png).decode("ascii")
+        return Score(min(1.0, max(0.0, reward)), verdict, job.components, job.info["png_sha256"][:16], reason, job.info)
+
+    # ------------------------------------------------------------------ tasks
+    def prompt(self, task: Mapping[str, Any]) -> str:
+        validate(task)
+        return prompt_for(task)
+
+    def tasks(self, split: str = "test", *, limit: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
+        """The seed's 23 prompts (or `tasks_file`'s), seeded 80/20 split; "all" gives every one."""
+        source = load_tasks(self.config.tasks_file) if self.config.tasks_file else builtin_tasks()
+        return select(source, split, limit=limit, seed=seed)
+
+    def close(self) -> None:
+        super().close()
+        if self._renders is not None:
+            self._renders.close()
+            self._renders = None
+
+
+def ink_share(image: np.ndarray) -> float:
+    """Share of pixels that differ from the image's most common colour (0 for a blank render)."""
+    flat = image.reshape(-1, 3).astype(np.int32)
+    packed = (flat[:, 0] << 16) | (flat[:, 1] << 8) | flat[:, 2]
+    values, counts = np.unique(packed, return_counts=True)
+    dominant = values[counts.argmax()]
+    base = np.array([(dominant >> 16) & 255, (dominant >> 8) & 255, dominant & 255])
+    return float((np.abs(flat - base).max(axis=1) > 24).mean())
+
+
+def _invalid(code: str, reason: str) -> Score:
+    return Score.invalid(reason if reason.startswith(code) else f"{code}: {reason}", reason_code=code)
