@@ -111,7 +111,9 @@ def _refuse_quickgelu_mismatch(model: str, weights: str) -> None:
 
     if os.path.exists(weights) or weights == "random":
         return
-    tag_cfg = open_clip.get_pretrained_cfg(model, weights)
+    # A tag is listed under the config it was trained with: look under the other spelling too.
+    tag_cfg = open_clip.get_pretrained_cfg(model, weights) or open_clip.get_pretrained_cfg(
+        model.removesuffix("-quickgelu"), weights)
     if not tag_cfg:
         return  # unknown tag: open_clip will say so
     model_cfg = open_clip.get_model_config(model) or {}

@@ -31,9 +31,26 @@ def render_png(svg: str, size: int, renderer: str = "cairosvg") -> bytes:
     if renderer == "resvg":
         import resvg_py
 
-        return bytes(resvg_py.svg_to_bytes(svg_string=svg, width=size, height=size, background="white",
-                                           skip_system_fonts=True))
+        png = bytes(resvg_py.svg_to_bytes(svg_string=svg, width=size, height=size, background="white",
+                                          skip_system_fonts=True))
+        return _letterbox(png, size)
     raise ValueError(f"unknown renderer {renderer!r}; choose from {RENDERERS}")
+
+
+def _letterbox(png: bytes, size: int) -> bytes:
+    """resvg keeps a non-square aspect by shrinking the canvas; centre it on white like cairosvg does."""
+    import io
+
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as im:
+        if im.size == (size, size):
+            return png
+        canvas = Image.new("RGB", (size, size), "white")
+        canvas.paste(im.convert("RGB"), ((size - im.width) // 2, (size - im.height) // 2))
+    out = io.BytesIO()
+    canvas.save(out, format="PNG")
+    return out.getvalue()
 
 
 class _RenderJob(Verifier):
