@@ -18,7 +18,6 @@ import base64
 import hashlib
 import os
 import threading
-import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
@@ -153,9 +152,7 @@ class SvgVerifier(Verifier):
 
     def _score_jobs(self, jobs: dict[int, _Job], workers: int | None, timeout: float | None) -> dict[int, Score]:
         out: dict[int, Score] = {}
-        started = time.perf_counter()
         pngs = self._render_pool(workers, timeout).render([j.gated.svg for j in jobs.values()])
-        render_ms = 1000 * (time.perf_counter() - started) / len(jobs)
         for (i, job), png in zip(list(jobs.items()), pngs):
             if isinstance(png, str):
                 out[i] = _invalid(png.partition(":")[0], png)
@@ -165,7 +162,7 @@ class SvgVerifier(Verifier):
             ink = ink_share(job.image)
             job.components["ink"] = ink
             job.info.update(png_sha256=hashlib.sha256(png).hexdigest(), nodes=job.gated.nodes,
-                            renderer=self.config.renderer, render_ms=round(render_ms, 2))
+                            renderer=self.config.renderer)
             if ink < self.config.min_ink:
                 out[i] = _invalid("blank_render", f"the render is a single colour ({ink:.2%} of pixels differ)")
                 del jobs[i]
