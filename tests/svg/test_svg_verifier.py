@@ -149,3 +149,22 @@ def test_config_refuses_nonsense():
     for bad in ({"pick": "middle"}, {"renderer": "inkscape"}, {"clip_weight": -1}):
         with pytest.raises(ValueError):
             SvgVerifier(**bad)
+
+
+def test_reference_drawings_are_correct_on_their_own_tasks(svg_verifier):
+    tasks = list(builtin_tasks())
+    scores = svg_verifier.score_batch([t["reference"] for t in tasks], tasks)
+    for task, s in zip(tasks, scores):
+        if task["checks"]:
+            assert s.verdict is Verdict.CORRECT and s.components["checks"] == 1.0, (task["id"], s.reason, s.info.get("checks"))
+        else:
+            assert s.verdict in (Verdict.CORRECT, Verdict.INCORRECT) and "checks" not in s.components
+
+
+def test_checks_separate_a_drawing_from_its_near_miss(svg_verifier):
+    hexagon_task = builtin_tasks()[0]
+    pentagon = svg('<polygon points="95,50 63.9,92.8 13.6,76.5 13.6,23.5 63.9,7.2" fill="#4a90d9"/>')
+    good, near = svg_verifier.score(hexagon_task["reference"], hexagon_task), svg_verifier.score(pentagon, hexagon_task)
+    assert (good.verdict, near.verdict) == (Verdict.CORRECT, Verdict.INCORRECT)
+    assert good.components["check:regular_polygon"] == 1.0 > near.components["check:regular_polygon"]
+    assert good.reward - near.reward >= 0.4 * (1 - near.components["check:regular_polygon"]) - 0.2
