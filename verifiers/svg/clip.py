@@ -41,10 +41,12 @@ class ClipScorer:
                 tokenizer = open_clip.get_tokenizer(weights)
             else:
                 _refuse_quickgelu_mismatch(model, weights)
-                with _quiet_random_init():
+                if weights == "random":  # the architecture's compute without its weights: for benchmarks
+                    with _quiet_random_init():
+                        model_obj, _train, preprocess = open_clip.create_model_and_transforms(model, device=device)
+                else:
                     model_obj, preprocess = open_clip.create_model_from_pretrained(
-                        model, pretrained=weights if weights != "random" else None, device=device,
-                        precision="fp32", **({"load_weights": False} if weights == "random" else {}))
+                        model, pretrained=weights, device=device, precision="fp32")
                 tokenizer = open_clip.get_tokenizer(model)
         except ClipUnavailable:
             raise

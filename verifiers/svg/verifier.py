@@ -211,10 +211,11 @@ class SvgVerifier(Verifier):
         except RuntimeError as exc:
             return f"CLIP unavailable: {exc}"
         images = scorer.encode_images([j.image for j in jobs])
+        captions_of = [[j.task["prompt"], *negatives_for(j.task)] for j in jobs]
+        scorer.encode_texts([c for captions in captions_of for c in captions])  # new captions in one batch
         lo, hi = self.config.clip_cosine_range
         scale = self.config.contrastive_temperature or scorer.logit_scale
-        for job, image in zip(jobs, images):
-            captions = [job.task["prompt"], *negatives_for(job.task)]
+        for job, image, captions in zip(jobs, images, captions_of):
             texts = scorer.encode_texts(captions)
             cosine = float(texts[0] @ image)
             probs = contrastive_probability(image, texts, scale)
