@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 
 class TestVerdict(str, Enum):
+    __test__ = False  # not a pytest class
     PASS = "pass"
     WRONG_ANSWER = "wrong_answer"
     RUNTIME_ERROR = "runtime_error"
@@ -27,6 +28,7 @@ class Limits:
 
     cpu_seconds: float = 2.0        # per test
     wall_seconds: float = 60.0      # the whole run, a hard backstop
+    timeout_budget_seconds: float = 4.0  # CPU a solution may spend in tests that time out; then the rest are not run
     memory_mb: int = 512            # address space per test process
     max_processes: int = 64
     max_output_bytes: int = 4 << 20
@@ -54,6 +56,7 @@ class TestOutcome:
     verdict: TestVerdict
     detail: str = ""
     seconds: float = 0.0
+    observed: str = ""   # what the program did (value, output or failure), for answer fingerprints
 
 
 @dataclass
@@ -65,6 +68,13 @@ class SuiteResult:
     @property
     def passed(self) -> int:
         return sum(o.verdict is TestVerdict.PASS for o in self.outcomes)
+
+    def fingerprint(self) -> str:
+        """Equal for programs that behave the same on these tests (what maj@k votes on)."""
+        import hashlib
+
+        text = "\n".join(o.observed or o.verdict.value for o in self.outcomes)
+        return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}

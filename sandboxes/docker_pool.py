@@ -21,10 +21,10 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+from . import programs
 from .base import Limits, RawRun, SandboxUnavailable
 from .image import IMAGE
 
-RUNNER_SOURCE = Path(__file__).with_name("runner.py").read_text()
 SANDBOX_UID = "10001"
 LABEL = "evalkit.sandbox.owner"
 MAX_STDOUT = 64 << 20
@@ -152,7 +152,7 @@ class DockerBackend:
     def _exec(self, container: Any, job: bytes, nonce: str, limits: Limits) -> RawRun:
         api = self.client.api
         work = f"/work/run-{secrets.token_hex(6)}"
-        exec_id = api.exec_create(container.id, ["python3", "-I", "-c", RUNNER_SOURCE], stdin=True, stdout=True,
+        exec_id = api.exec_create(container.id, ["python3", "-I", "-c", programs.RUNNER], stdin=True, stdout=True,
                                   stderr=True, user=SANDBOX_UID, workdir="/work", environment={"HOME": work})["Id"]
         sock = api.exec_start(exec_id, socket=True)
         raw_sock = getattr(sock, "_sock", sock)

@@ -18,9 +18,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from . import programs
 from .base import Limits, RawRun, SandboxUnavailable
 
-RUNNER = Path(__file__).with_name("runner.py")
 MAX_STDOUT = 64 << 20
 NAMESPACE_HELP = ("bubblewrap could not create namespaces here. Install it (apt-get install bubblewrap), "
                   "or allow unprivileged user namespaces (sysctl kernel.apparmor_restrict_unprivileged_userns=0 "
@@ -65,7 +65,7 @@ class LocalBackend:
         work = tempfile.mkdtemp(prefix="evalkit-sbx-")
         try:
             os.chmod(work, 0o777)
-            shutil.copy(RUNNER, Path(work) / ".runner.py")
+            (Path(work) / ".runner.py").write_text(programs.RUNNER)
             proc = subprocess.Popen(self.command(work), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, start_new_session=True, cwd=work,
                                     env={"PATH": "/usr/bin:/bin"} if not self.confined else None)

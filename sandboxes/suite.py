@@ -1,9 +1,9 @@
 """Run one solution against many tests in a sandbox and return a verdict per test.
 
-Tests are `Test` objects: a call whose value is compared outside (`expected` stays here), a
-stdin/stdout pair (the output is compared outside), or a snippet checked inside the sandbox
-(asserts that are not a plain `==`, pytest-style functions): weaker, since the check runs next
-to the model's code, and reported as such.
+Tests are `Test` objects: a call whose value is compared here (`expected` never enters the
+sandbox), a stdin/stdout pair (the output is compared here), or trusted test code (asserts that
+are not a plain `== literal`, pytest functions) that the sandbox's judge process runs against
+proxies of the program, which lives in another process (see `runner.py`).
 """
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from . import programs
 from .base import Backend, Limits, RawRun, SuiteResult, TestOutcome, TestVerdict
 from .compare import decode, stdout_equal, values_equal
 
@@ -20,21 +21,30 @@ PREFIX = "EVALKIT-"
 
 @dataclass(frozen=True)
 class Test:
+    __test__ = False  # not a pytest class
+
     kind: str                 # "call" | "stdio" | "exec"
     source: str               # call: an expression; stdio: the stdin text; exec: statements
     expected: Any = None      # call: the value; stdio: the stdout text; exec: unused
+    setup: str = ""           # call and exec: the test's own statements that run first (in the judge)
 
     def job_entry(self) -> dict[str, Any]:
         if self.kind == "call":
-            return {"kind": "call", "expr": self.source}
+            return {"kind": "call", "expr": self.source, "setup": self.setup}
         if self.kind == "stdio":
             return {"kind": "stdio", "stdin": self.source}
-        return {"kind": "exec", "code": self.source}
+        return {"kind": "exec", "code": self.source, "setup": self.setup}
 
 
-def build_job(code: str, tests: list[Test], limits: Limits, setup: str = "", entry_point: str | None = None) -> bytes:
-    job = {"code": code, "setup": setup, "entry_point": entry_point, "tests": [t.job_entry() for t in tests],
-           "cpu_seconds": limits.cpu_seconds, "test_wall_seconds": limits.test_wall_seconds,
+def build_job(code: str, tests: list[Test], limits: Limits, setup: str = "", entry_point: str | None = None,
+              judge_setup: str | None = None) -> bytes:
+    """The length-prefixed job. `setup` runs before the program in the candidate (helpers the
+    program uses); `judge_setup` is the trusted code the tests run after (default: `setup`)."""
+    job = {"code": code, "setup": setup, "judge_setup": setup if judge_setup is None else judge_setup,
+           "entry_point": entry_point, "tests": [t.job_entry() for t in tests],
+           "candidate_source": programs.CANDIDATE,
+           "cpu_seconds": limits.cpu_seconds, "timeout_budget_seconds": limits.timeout_budget_seconds,
+           "solution_cpu_seconds": limits.wall_seconds,
            "memory_mb": limits.memory_mb, "max_output_bytes": limits.max_output_bytes,
            "max_file_bytes": max(limits.max_file_bytes, limits.max_output_bytes + 1),
            "max_open_files": limits.max_open_files, "max_processes": limits.max_processes}
@@ -43,9 +53,9 @@ def build_job(code: str, tests: list[Test], limits: Limits, setup: str = "", ent
 
 
 def run_tests(backend: Backend, code: str, tests: list[Test], limits: Limits = Limits(), *, setup: str = "",
-              entry_point: str | None = None) -> SuiteResult:
+              entry_point: str | None = None, judge_setup: str | None = None) -> SuiteResult:
     nonce = secrets.token_hex(16)
-    raw = backend.run(build_job(code, tests, limits, setup, entry_point), nonce, limits)
+    raw = backend.run(build_job(code, tests, limits, setup, entry_point, judge_setup), nonce, limits)
     return interpret(raw, nonce, tests)
 
 
@@ -83,27 +93,44 @@ def interpret(raw: RawRun, nonce: str, tests: list[Test]) -> SuiteResult:
     return SuiteResult(outcomes)
 
 
+SIMPLE = {"timeout": (TestVerdict.TIMEOUT, "time limit"), "memory": (TestVerdict.MEMORY_LIMIT, "memory limit"),
+          "killed": (TestVerdict.MEMORY_LIMIT, "killed (memory limit)"),
+          "output_limit": (TestVerdict.OUTPUT_LIMIT, "output limit")}
+
+
 def _verdict(record: dict[str, Any] | None, test: Test) -> TestOutcome:
     if record is None:
         return TestOutcome(TestVerdict.RUNTIME_ERROR, "no result")
     status, seconds = record.get("status"), float(record.get("seconds", 0.0))
-    simple = {"timeout": (TestVerdict.TIMEOUT, "time limit"), "memory": (TestVerdict.MEMORY_LIMIT, "memory limit"),
-              "killed": (TestVerdict.MEMORY_LIMIT, "killed (memory limit)"),
-              "output_limit": (TestVerdict.OUTPUT_LIMIT, "output limit")}
-    if status in simple:
-        verdict, detail = simple[status]
-        return TestOutcome(verdict, detail, seconds)
+    observed = _observed(record, test)
+    if status in SIMPLE:
+        verdict, detail = SIMPLE[status]
+        return TestOutcome(verdict, str(record.get("error") or detail)[:300], seconds, observed)
     if status == "unencodable":
-        return TestOutcome(TestVerdict.WRONG_ANSWER, f"returned something that is not plain data ({record.get('error')})", seconds)
+        return TestOutcome(TestVerdict.WRONG_ANSWER, f"returned something that is not plain data ({record.get('error')})",
+                           seconds, observed)
+    if status == "assertion":
+        return TestOutcome(TestVerdict.WRONG_ANSWER, str(record.get("error", "assertion failed"))[:300], seconds, observed)
     if status != "ok":
-        return TestOutcome(TestVerdict.RUNTIME_ERROR, str(record.get("error", status))[:300], seconds)
+        return TestOutcome(TestVerdict.RUNTIME_ERROR, str(record.get("error", status))[:300], seconds, observed)
     if test.kind == "call":
         try:
             ok = values_equal(decode(record.get("value")), test.expected)
         except (ValueError, TypeError):
             ok = False
-        return TestOutcome(TestVerdict.PASS if ok else TestVerdict.WRONG_ANSWER, "" if ok else "wrong value", seconds)
+        return TestOutcome(TestVerdict.PASS if ok else TestVerdict.WRONG_ANSWER, "" if ok else "wrong value", seconds, observed)
     if test.kind == "stdio":
         ok = stdout_equal(str(record.get("stdout", "")), str(test.expected))
-        return TestOutcome(TestVerdict.PASS if ok else TestVerdict.WRONG_ANSWER, "" if ok else "wrong output", seconds)
-    return TestOutcome(TestVerdict.PASS, "checked inside the sandbox", seconds)
+        return TestOutcome(TestVerdict.PASS if ok else TestVerdict.WRONG_ANSWER, "" if ok else "wrong output", seconds, observed)
+    return TestOutcome(TestVerdict.PASS, "", seconds, observed)
+
+
+def _observed(record: dict[str, Any], test: Test) -> str:
+    """What the program did on this test, for fingerprints: its value, its output, or how it failed."""
+    status = str(record.get("status"))
+    if status == "ok" and test.kind == "call":
+        return "value " + json.dumps(record.get("value"), sort_keys=True)
+    if status == "ok" and test.kind == "stdio":
+        return "stdout " + " ".join(str(record.get("stdout", "")).split())
+    error = str(record.get("error", ""))
+    return f"{status} {error.split(':')[0] if status in ('exception', 'assertion') else ''}".strip()
