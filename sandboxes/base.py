@@ -35,6 +35,18 @@ class Limits:
     max_file_bytes: int = 16 << 20
     max_open_files: int = 64
 
+    tmpfs_mb: int = 64              # size of the sandbox's /tmp and of its /dev/shm
+
+    @property
+    def sandbox_memory_mb(self) -> int:
+        """The whole sandbox's memory (program, judge, runner and tmpfs pages), on both backends."""
+        return self.memory_mb + 2 * self.tmpfs_mb + 128
+
+    @property
+    def sandbox_processes(self) -> int:
+        """The whole sandbox's process count: the program's share plus our own few processes."""
+        return self.max_processes + 8
+
     @property
     def test_wall_seconds(self) -> float:
         """Wall-clock limit per test: a sleeping program uses no CPU, so the wall clock backs the CPU limit."""

@@ -2,7 +2,7 @@
 and swap limits, a pids limit, a CPU quota, no-new-privileges, every capability dropped, an
 unprivileged user), kept warm in a pool and reused through `exec`.
 
-Between runs the pool kills every process of the sandbox user and wipes /work and /tmp, so a run
+Between runs the pool kills every process of the sandbox user and wipes /work, /tmp and /dev/shm, so a run
 never sees a previous run's files or processes; a container that misbehaves is replaced.
 Containers carry the owner's pid in a label: `close()` and interpreter exit remove them, and a
 new pool removes any whose owner process is gone (e.g. after a SIGKILL).
@@ -23,13 +23,15 @@ from typing import Any
 
 from . import programs
 from .base import Limits, RawRun, SandboxUnavailable
+from .cleanup import process_alive
 from .image import IMAGE
 
 SANDBOX_UID = "10001"
 LABEL = "evalkit.sandbox.owner"
 MAX_STDOUT = 64 << 20
-CLEANUP = ("kill -9 -1 2>/dev/null; rm -rf /work/* /work/.[!.]* /tmp/* /tmp/.[!.]* 2>/dev/null; "
-           "ls -A /work /tmp | grep -v -e : -e '^$' | wc -l")
+WIPED = "/work /tmp /dev/shm"
+CLEANUP = (f"kill -9 -1 2>/dev/null; for d in {WIPED}; do rm -rf $d/* $d/.[!.]* 2>/dev/null; done; "
+           f"ls -A {WIPED} | grep -v -e : -e '^$' | wc -l")
 
 _pools: "weakref.WeakSet[DockerBackend]" = weakref.WeakSet()
 
@@ -43,8 +45,7 @@ class DockerBackend:
 
     name = "docker"
 
-    def __init__(self, pool_size: int = 2, image: str = IMAGE, memory_mb: int = 1024, cpus: float = 1.0,
-                 pids_limit: int = 256) -> None:
+    def __init__(self, pool_size: int = 2, image: str = IMAGE, limits: Limits = Limits(), cpus: float = 1.0) -> None:
         try:
             import docker
         except ImportError:
@@ -58,7 +59,8 @@ class DockerBackend:
             self.client.images.get(image)
         except Exception:
             raise SandboxUnavailable(f"image {image} is missing: run `evalkit sandbox build`") from None
-        self.image, self.memory_mb, self.cpus, self.pids_limit = image, memory_mb, cpus, pids_limit
+        # the same whole-sandbox limits as the local backend's cgroup, so verdicts agree
+        self.image, self.cpus, self.limits = image, cpus, limits
         self.pool_size = pool_size
         self.closed = False
         self._idle: queue.Queue = queue.Queue()
@@ -73,8 +75,9 @@ class DockerBackend:
     def _start(self) -> Any:
         container = self.client.containers.run(
             self.image, ["sleep", "infinity"], detach=True, network_mode="none", read_only=True,
-            tmpfs={"/work": "rw,exec,nosuid,size=256m,mode=1777", "/tmp": "rw,nosuid,size=64m,mode=1777"},
-            mem_limit=f"{self.memory_mb}m", memswap_limit=f"{self.memory_mb}m", pids_limit=self.pids_limit,
+            tmpfs={"/work": "rw,exec,nosuid,size=256m,mode=1777", "/tmp": f"rw,nosuid,size={self.limits.tmpfs_mb}m,mode=1777"},
+            shm_size=f"{self.limits.tmpfs_mb}m", mem_limit=f"{self.limits.sandbox_memory_mb}m",
+            memswap_limit=f"{self.limits.sandbox_memory_mb}m", pids_limit=self.limits.sandbox_processes,
             nano_cpus=int(self.cpus * 1e9), cap_drop=["ALL"], security_opt=["no-new-privileges"],
             # PID 1 and its `sleep` belong to root (without capabilities), so the sandbox user's
             # `kill -9 -1` between runs ends every process of its own and never the container
@@ -106,7 +109,7 @@ class DockerBackend:
         for container in self.client.containers.list(all=True, filters={"label": LABEL}):
             owner = container.labels.get(LABEL, "")
             owner_host, _, pid = owner.partition(":")
-            if owner_host == host and pid.isdigit() and not _alive(int(pid)):
+            if owner_host == host and pid.isdigit() and not process_alive(int(pid)):
                 self._remove(container)
                 removed += 1
         return removed
@@ -226,14 +229,21 @@ def _read_frames(sock: Any, deadline: float) -> tuple[bytes, bool]:
             buffer = buffer[8 + size:]
 
 
-def _alive(pid: int) -> bool:
+def remove_containers_of(pid: int) -> int:
+    """Remove the sandbox containers owned by process `pid` on this host (0 if Docker is absent)."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+        import docker
+
+        client = docker.from_env(timeout=30)
+        found = client.containers.list(all=True, filters={"label": f"{LABEL}={socket.gethostname()}:{pid}"})
+    except Exception:
+        return 0
+    for container in found:
+        try:
+            container.remove(force=True)
+        except Exception:
+            pass
+    return len(found)
 
 
 @atexit.register

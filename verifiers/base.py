@@ -95,6 +95,16 @@ class Verifier(abc.ABC):
         state["_pools"] = {}
         return state
 
+    def time_budget(self) -> float | None:
+        """The most one `score()` can take by the verifier's own limits, or None if it has none.
+        Batch scoring never kills an item sooner, so a completion that overruns the verifier's
+        limits gets the verifier's TIMEOUT, not an ERROR from the batch layer's clock."""
+        return None
+
+    def worker_killed(self, pid: int) -> None:
+        """Release what a batch worker process that was killed (`pid`) left behind: sandbox
+        containers, work dirs. Called in the process that owns the pool; nothing by default."""
+
     def reward_bounds(self) -> tuple[float, float]:
         """Lowest and highest reward under this config; `check_verifier` holds every score to it."""
         return self.reward_range

@@ -77,7 +77,8 @@ def score_batch(
     """Score `completions[i]` against `tasks[i]` for every i; results in input order.
 
     workers: processes to use (default: CPU count); 0 scores in this process with no timeout.
-    timeout: wall-clock seconds per item; an item over it is `ERROR`. None disables it.
+    timeout: wall-clock seconds per item; an item over it is `ERROR`. None disables it. It is never
+        below the verifier's own `time_budget()`, so the verifier's limits decide TIMEOUT first.
     executor: "process" (default), "serial", or "ray" (needs the `ray` extra).
     cache: a `ScoreCache` or a path to one; scores other than ERROR are reused across runs.
     progress: called with the number of items just finished (duplicates and cache hits included).
@@ -85,6 +86,9 @@ def score_batch(
     """
     if len(completions) != len(tasks):
         raise ValueError(f"{len(completions)} completions but {len(tasks)} tasks")
+    budget = verifier.time_budget()
+    if timeout is not None and budget is not None:
+        timeout = max(timeout, budget)
     store = _open_cache(cache)
     keys = _identities(verifier.spec_json(), completions, tasks, hashed=store is not None)
     results: list[Score | None] = [None] * len(keys)

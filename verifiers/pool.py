@@ -122,6 +122,7 @@ class WorkerPool:
         # forkserver: safe when the caller has threads (fork is not), far cheaper than spawn.
         self.ctx = mp.get_context("forkserver")
         self.blob = pickle.dumps(verifier)
+        self.worker_killed = verifier.worker_killed  # releases what a killed worker held (containers, dirs)
         self.size = size
         self.memory_mb = memory_mb
         self.workers: list[_Worker] = []
@@ -189,11 +190,11 @@ class WorkerPool:
             return "dead"
         return "ok"
 
-    @staticmethod
-    def _abandon(w: _Worker, chunk: Chunk | None, pos: int, pending: deque[list[Item]],
+    def _abandon(self, w: _Worker, chunk: Chunk | None, pos: int, pending: deque[list[Item]],
                  out: dict[int, Score], progress: Callable[[int], None], reason: str) -> None:
         """Kill `w`; its current item becomes ERROR, everything else it held goes back in the queue."""
         w.kill()
+        self._release(w)
         requeue = []
         for seq_items in w.in_flight:
             items = seq_items[1]
@@ -205,6 +206,13 @@ class WorkerPool:
                 requeue.append(items)
         w.in_flight.clear()
         pending.extendleft(reversed(requeue))
+
+    def _release(self, w: _Worker) -> None:
+        try:
+            if w.process.pid is not None:
+                self.worker_killed(w.process.pid)
+        except Exception:  # cleanup is best effort; the item's score is already decided
+            pass
 
     @staticmethod
     def _fail_all(pending: deque[list[Item]], out: dict[int, Score], progress: Callable[[int], None]) -> None:
@@ -220,7 +228,10 @@ class WorkerPool:
                 w.inbox.put(None)
         for w in self.workers:
             w.process.join(10)
+            killed = w.process.is_alive()
             w.kill()
+            if killed:
+                self._release(w)
         self.workers.clear()
         self.closed = True
 

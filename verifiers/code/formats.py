@@ -1,8 +1,14 @@
 """Task formats -> tests for the sandbox. The expected answers stay outside the sandbox wherever
-the format allows (a call with a literal expected value, stdin/stdout pairs).
+the format allows (a call with a literal expected value, stdin/stdout pairs); every other test is
+trusted code that the sandbox's judge process runs, never the program's process.
 
-- LeetCodeDataset rows: `prompt` (helpers, prepended), `entry_point` ("Solution().method"), `test`
-  (`def check(candidate): assert ...`), split into one test per assert;
+Tests are counted as written: each top-level statement of a check that contains an assert is one
+test (a loop of asserts is one test), in source order, after the setup statements before it.
+Asserts that cannot fail (`assert True, "…"`) are no tests, and a task with no tests is broken.
+
+- LeetCodeDataset / HumanEval rows: `prompt` (helpers, run before the program and, trusted, before
+  the tests), `entry_point` ("Solution().method" or a function name), `test`
+  (`def check(candidate): ...`);
 - assert lists (AceCode): `test_cases: ["assert f(1) == 2", ...]`;
 - stdin/stdout pairs (APPS/TACO): `inputs`/`outputs`, or `input_output` (a dict or its JSON text);
   with `fn_name` they are call-based tests;
@@ -26,21 +32,33 @@ from ..base import TaskError
 class Prepared:
     format: str
     tests: list[Test]
-    setup: str = ""
+    setup: str = ""                  # runs before the program, in the program's process (helpers it uses)
     entry_point: str | None = None
+    judge_setup: str | None = None   # trusted code the tests run after, in the judge (default: setup)
 
 
 def prepare(task: Mapping[str, Any]) -> Prepared:
+    """The task's tests, counted as written; a task that yields none is broken (TaskError)."""
+    prepared = _prepare(task)
+    if not prepared.tests:
+        raise TaskError("task has no tests (none of its asserts can fail)")
+    return prepared
+
+
+def _prepare(task: Mapping[str, Any]) -> Prepared:
     test_text = task.get("test")
     if isinstance(test_text, str) and "def check(" in test_text:
-        return Prepared("leetcode", _split_check(test_text), str(task.get("prompt", "")), task.get("entry_point") or None)
+        prompt = str(task.get("prompt", ""))
+        helpers, tests = _split_check(test_text)
+        return Prepared("leetcode", tests, prompt, task.get("entry_point") or None, prompt + "\n" + helpers)
     if isinstance(test_text, str) and "def test_" in test_text:
-        return Prepared("pytest", _pytest_tests(test_text), str(task.get("setup", "")))
+        setup = str(task.get("setup", ""))
+        return Prepared("pytest", _pytest_tests(test_text), setup, None, setup + "\n" + test_text)
     if "test_cases" in task:
         cases = task["test_cases"]
         if not isinstance(cases, list) or not all(isinstance(c, str) for c in cases):
             raise TaskError("test_cases must be a list of assert strings")
-        tests = [t for c in cases for t in _assert_tests(c, prefix="")]
+        tests = [t for c in cases for t in _statement_tests(_parse(c, "a test"))]
         return Prepared("asserts", tests, str(task.get("setup", "")), task.get("entry_point") or None)
     io = task.get("input_output", task)
     if isinstance(io, str):
@@ -50,8 +68,8 @@ def prepare(task: Mapping[str, Any]) -> Prepared:
             raise TaskError("input_output is not valid JSON") from None
     if isinstance(io, Mapping) and "inputs" in io and "outputs" in io:
         inputs, outputs = io["inputs"], io["outputs"]
-        if len(inputs) != len(outputs):
-            raise TaskError("inputs and outputs differ in length")
+        if not isinstance(inputs, list) or not isinstance(outputs, list) or len(inputs) != len(outputs):
+            raise TaskError("inputs and outputs must be lists of the same length")
         if io.get("fn_name"):
             fn = io["fn_name"]
             tests = [Test("call", f"{fn}(*{list(args)!r})" if isinstance(args, list) else f"{fn}({args!r})",
@@ -61,56 +79,125 @@ def prepare(task: Mapping[str, Any]) -> Prepared:
     raise TaskError("unknown code task format: expected test (check or pytest), test_cases, or inputs/outputs")
 
 
-def _split_check(test_text: str) -> list[Test]:
+def _parse(source: str, what: str) -> ast.Module:
     try:
-        tree = ast.parse(test_text)
+        return ast.parse(source)
     except SyntaxError as exc:
-        raise TaskError(f"the task's check function does not parse: {exc}") from None
+        raise TaskError(f"{what} does not parse: {exc}") from None
+
+
+def _split_check(test_text: str) -> tuple[str, list[Test]]:
+    """(helpers defined beside check, one test per statement of check that can fail), in source order.
+
+    A test runs after every setup statement before it. An earlier assert is replayed (its
+    expression evaluated, not judged) only when it reads a variable of the check itself, since
+    only then can it change what later tests see (`s.pop()` on a stack built above)."""
+    tree = _parse(test_text, "the task's check function")
     check = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "check"), None)
     if check is None:
         raise TaskError("no def check(candidate) in the test")
-    prefix = "\n".join(ast.unparse(n) for n in tree.body if n is not check)  # helpers defined beside check
-    setup_lines = [ast.unparse(s) for s in check.body if not isinstance(s, ast.Assert)]
-    tests = []
+    helpers = "\n".join(ast.unparse(n) for n in tree.body if n is not check)
+    local_names = {a.arg for a in check.args.args} - {"candidate"}
+    before: list[str] = []
+    tests: list[Test] = []
     for stmt in check.body:
-        if isinstance(stmt, ast.Assert):
-            tests += _assert_tests(ast.unparse(stmt), prefix="\n".join([prefix] + setup_lines))
-    return tests
+        if not _has_assert(stmt):
+            before.append(ast.unparse(stmt))
+            local_names |= _bound_names(stmt)
+            continue
+        if not _can_fail(stmt):
+            continue
+        tests += _statement_tests(ast.Module([stmt], []), "\n".join(before))
+        if _reads(stmt, local_names):
+            before.append(ast.unparse(_AssertsToExpressions().visit(ast.parse(ast.unparse(stmt)))))
+    return helpers, tests
 
 
-def _assert_tests(source: str, prefix: str) -> list[Test]:
-    """`assert <call> == <literal>` becomes a call test compared outside; any other assert runs inside."""
-    try:
-        node = ast.parse(source.strip()).body
-    except SyntaxError as exc:
-        raise TaskError(f"a test does not parse: {exc}") from None
+def _statement_tests(module: ast.Module, setup: str = "") -> list[Test]:
+    """`assert <expr> == <literal>` (either side) is a call test compared outside the sandbox;
+    any other statement that can fail is judged by the trusted test code; others are no tests."""
     tests = []
-    for stmt in node:
-        if isinstance(stmt, ast.Assert) and isinstance(stmt.test, ast.Compare) and len(stmt.test.ops) == 1 \
-                and isinstance(stmt.test.ops[0], ast.Eq) and not prefix.strip():
-            try:
-                expected = ast.literal_eval(stmt.test.comparators[0])
-            except (ValueError, SyntaxError, TypeError):
-                expected = _MISSING
-            if expected is not _MISSING:
-                tests.append(Test("call", ast.unparse(stmt.test.left), expected))
-                continue
-        tests.append(Test("exec", (prefix + "\n" if prefix.strip() else "") + ast.unparse(stmt)))
+    for stmt in module.body:
+        if not _has_assert(stmt) or not _can_fail(stmt):
+            continue
+        expected = _literal_comparison(stmt)
+        if expected is not None:
+            expr, value = expected
+            tests.append(Test("call", expr, value, setup=setup))
+        else:
+            tests.append(Test("exec", ast.unparse(stmt), setup=setup))
     return tests
 
 
-_MISSING = object()
+def _literal_comparison(stmt: ast.stmt) -> tuple[str, Any] | None:
+    if not (isinstance(stmt, ast.Assert) and isinstance(stmt.test, ast.Compare) and len(stmt.test.ops) == 1
+            and isinstance(stmt.test.ops[0], ast.Eq)):
+        return None
+    left, right = stmt.test.left, stmt.test.comparators[0]
+    for expr, literal in ((left, right), (right, left)):
+        if _is_constant(expr):
+            continue
+        try:
+            return ast.unparse(expr), ast.literal_eval(literal)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+    return None
+
+
+def _has_assert(stmt: ast.AST) -> bool:
+    return any(isinstance(n, ast.Assert) for n in ast.walk(stmt))
+
+
+def _is_constant(expr: ast.AST) -> bool:
+    """No name, call, attribute or subscript anywhere: its value cannot depend on the program."""
+    return not any(isinstance(n, (ast.Name, ast.Call, ast.Attribute, ast.Subscript, ast.Starred, ast.NamedExpr,
+                                  ast.Await, ast.Yield, ast.YieldFrom)) for n in ast.walk(expr))
+
+
+def _can_fail(stmt: ast.stmt) -> bool:
+    """A statement is a test only if one of its asserts depends on something: `assert True, "…"` is not."""
+    if isinstance(stmt, ast.Assert):
+        return not _is_constant(stmt.test)
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return False
+    return any(isinstance(n, ast.Assert) and not _is_constant(n.test) for n in ast.walk(stmt))
+
+
+def _bound_names(stmt: ast.stmt) -> set[str]:
+    names = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    names |= {(a.asname or a.name).split(".")[0] for n in ast.walk(stmt) if isinstance(n, (ast.Import, ast.ImportFrom))
+              for a in n.names}
+    return names
+
+
+def _reads(stmt: ast.stmt, names: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(stmt))
+
+
+class _AssertsToExpressions(ast.NodeTransformer):
+    """`assert x, msg` -> `x`: replays an earlier test's effects without judging it again."""
+
+    def visit_Assert(self, node: ast.Assert) -> ast.Expr:
+        return ast.copy_location(ast.Expr(node.test), node)
 
 
 def _pytest_tests(test_text: str) -> list[Test]:
-    try:
-        tree = ast.parse(test_text)
-    except SyntaxError as exc:
-        raise TaskError(f"the pytest file does not parse: {exc}") from None
-    names = [n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test_")]
-    if not names:
-        raise TaskError("the pytest file has no test_ functions")
-    return [Test("exec", f"{test_text}\n{name}()") for name in names]
+    """One test per `test_*` function (and per `test_*` method of a `Test*` class) that can fail."""
+    tree = _parse(test_text, "the pytest file")
+    tests = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_") and _can_fail_function(node):
+            tests.append(Test("exec", f"{node.name}()"))
+        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+            tests += [Test("exec", f"{node.name}().{m.name}()") for m in node.body
+                      if isinstance(m, ast.FunctionDef) and m.name.startswith("test_") and _can_fail_function(m)]
+    return tests
+
+
+def _can_fail_function(node: ast.FunctionDef) -> bool:
+    """A pytest function fails by an assert or by raising: one that only asserts constants cannot."""
+    body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    return any(not (isinstance(s, ast.Assert) and _is_constant(s.test)) for s in body) if body else False
 
 
 def sample_tests(tests: list[Test], limit: int | None, key: str) -> list[Test]:

@@ -28,6 +28,7 @@ from .formats import prepare, sample_tests
 from .problems import PROBLEMS, prompt_for
 
 REWARDS = ("continuous", "discrete", "code_r1")
+SANDBOX_START_SECONDS = 30.0  # a cold Docker container or bubblewrap start on a loaded host
 BACKENDS = ("auto", "docker", "local", "unconfined")
 
 
@@ -39,23 +40,27 @@ class CodeConfig:
     pool_size: int = 2
     cpu_seconds: float = 2.0
     memory_mb: int = 512
-    wall_seconds: float = 60.0
+    wall_seconds: float = 60.0        # the whole run of one solution, a hard backstop
+    timeout_budget_seconds: float = 4.0  # CPU one solution may spend in tests that time out; the rest then fail
+    max_processes: int = 64
     code_block: str = "last"          # "last", "first" or "longest" fenced block
 
 
-def make_backend(name: str, pool_size: int = 2):
-    """A sandbox backend by name; "auto" prefers Docker and falls back to the local one."""
+def make_backend(name: str, pool_size: int = 2, limits: Limits = Limits()):
+    """A sandbox backend by name; "auto" prefers Docker and falls back to the local one. Docker
+    containers are made with `limits`' whole-sandbox memory and process caps (the local backend
+    makes a cgroup per run from the limits each run carries)."""
     from sandboxes.docker_pool import DockerBackend
     from sandboxes.local import LocalBackend
 
     if name == "docker":
-        return DockerBackend(pool_size=pool_size)
+        return DockerBackend(pool_size=pool_size, limits=limits)
     if name == "local":
         return LocalBackend()
     if name == "unconfined":
         return LocalBackend(confined=False)
     try:
-        return DockerBackend(pool_size=pool_size)
+        return DockerBackend(pool_size=pool_size, limits=limits)
     except SandboxUnavailable:
         return LocalBackend()
 
@@ -89,10 +94,24 @@ class CodeVerifier(Verifier):
     def reward_bounds(self) -> tuple[float, float]:
         return (0.0, 1.0) if self.config.reward == "continuous" else (-1.1, 1.1)
 
+    def limits(self) -> Limits:
+        return Limits(cpu_seconds=self.config.cpu_seconds, memory_mb=self.config.memory_mb,
+                      wall_seconds=self.config.wall_seconds, timeout_budget_seconds=self.config.timeout_budget_seconds,
+                      max_processes=self.config.max_processes)
+
+    def time_budget(self) -> float:
+        """The most one score can take: the sandbox's wall clock for the whole run plus starting it."""
+        return self.config.wall_seconds + SANDBOX_START_SECONDS
+
+    def worker_killed(self, pid: int) -> None:
+        from sandboxes.cleanup import release_process
+
+        release_process(pid)
+
     def backend(self):
         with self._backend_lock:
             if self._backend is None:
-                self._backend = make_backend(self.config.backend, self.config.pool_size)
+                self._backend = make_backend(self.config.backend, self.config.pool_size, self.limits())
             return self._backend
 
     def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:
@@ -109,9 +128,8 @@ class CodeVerifier(Verifier):
             backend = self.backend()
         except SandboxUnavailable as exc:
             return Score.error(f"sandbox unavailable: {exc}")
-        limits = Limits(cpu_seconds=self.config.cpu_seconds, memory_mb=self.config.memory_mb,
-                        wall_seconds=self.config.wall_seconds)
-        result = run_tests(backend, code, tests, limits, setup=prepared.setup, entry_point=prepared.entry_point)
+        result = run_tests(backend, code, tests, self.limits(), setup=prepared.setup, entry_point=prepared.entry_point,
+                           judge_setup=prepared.judge_setup)
         if result.sandbox_error or any(o.verdict is TestVerdict.SANDBOX_ERROR for o in result.outcomes):
             return Score.error(f"sandbox failed: {result.sandbox_error or 'a test hit a sandbox error'}",
                                backend=backend.name)
@@ -128,10 +146,11 @@ class CodeVerifier(Verifier):
         else:
             verdict, reason = Verdict.INCORRECT, f"no test passes ({', '.join(f'{k} {v}' for k, v in result.counts().items())})"
         ran = any(o.verdict in (TestVerdict.PASS, TestVerdict.WRONG_ANSWER) for o in result.outcomes)
-        return self._score(verdict, reason, formatted=True, ran=ran, passed=passed, total=total, info=info)
+        return self._score(verdict, reason, formatted=True, ran=ran, passed=passed, total=total, info=info,
+                           answer=f"behaviour:{result.fingerprint()}")
 
     def _score(self, verdict: Verdict, reason: str, *, formatted: bool, ran: bool, passed: int = 0, total: int = 1,
-               info: dict[str, Any] | None = None) -> Score:
+               info: dict[str, Any] | None = None, answer: str | None = None) -> Score:
         share = passed / total if total else 0.0
         fmt = 0.1 if formatted else -0.1
         if not ran and passed == 0:
@@ -144,7 +163,7 @@ class CodeVerifier(Verifier):
             "code_r1": -1.1 if not formatted else (1.1 if passed == total and total else 0.1),
         }
         components = {"pass_rate": share, "format": fmt, "tests": test_score}
-        return Score(rewards[self.config.reward], verdict, components, None, reason, info or {})
+        return Score(rewards[self.config.reward], verdict, components, answer, reason, info or {})
 
     def close(self) -> None:
         super().close()

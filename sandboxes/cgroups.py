@@ -1,0 +1,117 @@
+"""A control group per sandbox run, where the host lets us make one (as root, or with a delegated
+cgroup): a pids limit that binds whatever uid the host runs as (RLIMIT_NPROC does not bind root),
+and a memory limit that also counts the run's tmpfs (/tmp, /dev/shm) pages.
+
+Both cgroup v1 (one hierarchy per controller) and v2 (one unified tree) are handled; where
+neither can be written, `RunCgroup.create` returns None and the runner's rlimits are the limits.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from pathlib import Path
+
+ROOT = Path("/sys/fs/cgroup")
+
+
+def _own_paths() -> dict[str, str]:
+    """This process's cgroup path per controller ("" for the v2 tree)."""
+    paths: dict[str, str] = {}
+    try:
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            _id, controllers, path = line.split(":", 2)
+            for name in controllers.split(",") if controllers else [""]:
+                paths[name] = path
+    except (OSError, ValueError):
+        pass
+    return paths
+
+
+def _parents() -> dict[str, Path] | None:
+    """Where to make run groups: {"pids": dir, "memory": dir} (the same dir twice on v2)."""
+    own = _own_paths()
+    v1 = {c: ROOT / c / own[c].lstrip("/") for c in ("pids", "memory") if c in own and (ROOT / c).is_dir()}
+    if len(v1) == 2 and all(os.access(p, os.W_OK) for p in v1.values()):
+        return v1
+    if "" in own and (ROOT / "cgroup.controllers").exists():
+        base = ROOT / own[""].lstrip("/")
+        try:
+            enabled = (base / "cgroup.subtree_control").read_text().split()
+        except OSError:
+            return None
+        if {"pids", "memory"} <= set(enabled) and os.access(base, os.W_OK):
+            return {"pids": base, "memory": base}
+    return None
+
+
+class RunCgroup:
+    """One run's group(s). `enter_command` puts a shell into it before it execs the sandbox."""
+
+    def __init__(self, dirs: list[Path]) -> None:
+        self.dirs = dirs
+
+    @classmethod
+    def create(cls, pids_max: int, memory_bytes: int) -> "RunCgroup | None":
+        parents = _parents()
+        if parents is None:
+            return None
+        name = f"evalkit-{os.getpid()}-{secrets.token_hex(4)}"
+        made: list[Path] = []
+        try:
+            for controller, parent in parents.items():
+                path = parent / name
+                if path not in made:
+                    path.mkdir()
+                    made.append(path)
+                if controller == "pids":
+                    (path / "pids.max").write_text(str(pids_max))
+                elif (path / "memory.max").exists():
+                    (path / "memory.max").write_text(str(memory_bytes))
+                    (path / "memory.swap.max").write_text("0") if (path / "memory.swap.max").exists() else None
+                else:
+                    (path / "memory.limit_in_bytes").write_text(str(memory_bytes))
+        except OSError:
+            cls(made).remove()
+            return None
+        return cls(made)
+
+    def enter_command(self) -> list[str]:
+        """`sh -c` that moves itself into the group(s), then execs the rest of the command line."""
+        moves = " && ".join(f"echo $$ > '{d}/cgroup.procs'" for d in self.dirs)
+        return ["sh", "-c", f'{moves} && exec "$@"', "sh"]
+
+    def kill_all(self) -> None:
+        """SIGKILL every process left in the group (a daemon that escaped the process group)."""
+        for d in self.dirs:
+            kill = d / "cgroup.kill"
+            if kill.exists():
+                try:
+                    kill.write_text("1")
+                    continue
+                except OSError:
+                    pass
+            try:
+                pids = [int(p) for p in (d / "cgroup.procs").read_text().split()]
+            except (OSError, ValueError):
+                continue
+            for pid in pids:
+                try:
+                    os.kill(pid, 9)
+                except OSError:
+                    pass
+
+    def remove(self) -> None:
+        for d in self.dirs:
+            for _ in range(50):
+                try:
+                    d.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:  # processes still exiting
+                    time.sleep(0.01)
+
+
+
+__all__ = ["RunCgroup"]

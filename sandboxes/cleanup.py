@@ -1,0 +1,39 @@
+"""Releasing what a process that was killed held in sandboxes: its Docker containers (labelled
+with their owner's pid) and its local work dirs (named with it). Callers are the batch pool, after
+it kills a worker, and each backend, when it starts, for owners that died unseen."""
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import tempfile
+
+
+def work_dir_prefix(pid: int | None = None) -> str:
+    return f"evalkit-sbx-{os.getpid() if pid is None else pid}-"
+
+
+def remove_work_dirs(pid: int) -> int:
+    """Delete the local backend's work dirs of process `pid`."""
+    dirs = glob.glob(os.path.join(tempfile.gettempdir(), work_dir_prefix(pid) + "*"))
+    for path in dirs:
+        shutil.rmtree(path, ignore_errors=True)
+    return len(dirs)
+
+
+def process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def release_process(pid: int) -> None:
+    """Everything sandbox-related that process `pid` left: containers and work dirs."""
+    remove_work_dirs(pid)
+    from .docker_pool import remove_containers_of
+
+    remove_containers_of(pid)
