@@ -11,6 +11,7 @@ import os
 import secrets
 import time
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path("/sys/fs/cgroup")
 
@@ -75,6 +76,18 @@ class RunCgroup:
             cls(made).remove()
             return None
         return cls(made)
+
+    @classmethod
+    def remove_orphans(cls, owner_gone: "Callable[[int], bool]") -> int:
+        """Kill what is left in, and remove, the run groups whose owner process `owner_gone`."""
+        parents = _parents()
+        found = {d for parent in (parents or {}).values() for d in parent.glob("evalkit-*-*")}
+        orphans = [d for d in found if d.name.split("-")[1].isdigit() and owner_gone(int(d.name.split("-")[1]))]
+        for d in orphans:
+            group = cls([d])
+            group.kill_all()
+            group.remove()
+        return len(orphans)
 
     def enter_command(self) -> list[str]:
         """`sh -c` that moves itself into the group(s), then execs the rest of the command line."""

@@ -34,6 +34,9 @@ def process_alive(pid: int) -> bool:
 def release_process(pid: int) -> None:
     """Everything sandbox-related that process `pid` left: containers and work dirs."""
     remove_work_dirs(pid)
+    from .cgroups import RunCgroup
+
+    RunCgroup.remove_orphans(lambda owner: owner == pid)
     from .docker_pool import remove_containers_of
 
     remove_containers_of(pid)

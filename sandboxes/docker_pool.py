@@ -155,7 +155,7 @@ class DockerBackend:
     def _exec(self, container: Any, job: bytes, nonce: str, limits: Limits) -> RawRun:
         api = self.client.api
         work = f"/work/run-{secrets.token_hex(6)}"
-        exec_id = api.exec_create(container.id, ["python3", "-I", "-c", programs.RUNNER], stdin=True, stdout=True,
+        exec_id = api.exec_create(container.id, ["python3", *programs.PYTHON_FLAGS, "-c", programs.RUNNER], stdin=True, stdout=True,
                                   stderr=True, user=SANDBOX_UID, workdir="/work", environment={"HOME": work})["Id"]
         sock = api.exec_start(exec_id, socket=True)
         raw_sock = getattr(sock, "_sock", sock)

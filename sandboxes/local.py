@@ -1,36 +1,50 @@
 """The local backend, for hosts without Docker: bubblewrap namespaces (user, pid, network, mount,
 ipc, uts), a minimal read-only view of the host (system libraries and the Python install only:
-no home directories, no /etc secrets, no environment), a fresh writable work dir per run,
-size-capped tmpfs /tmp and /dev/shm, the runner's per-test rlimits, and a kill of the whole
-process tree at the wall-clock limit (bwrap's pid namespace dies with it).
+no home directories, no /etc secrets, no environment), a writable work dir, size-capped tmpfs
+/tmp and /dev/shm, the runner's per-test rlimits, and a kill of the whole sandbox at the
+wall-clock limit (bwrap's pid namespace dies with it).
 
-Where the host lets us (root, or a delegated cgroup) each run also gets its own cgroup with the
-same pids and memory limits as a Docker sandbox: inside bwrap the user is mapped to the host's
-uid, and when that is root RLIMIT_NPROC does not bind.
+Sandboxes are kept warm, as Docker containers are: one bwrap per concurrent run, its runner
+serving job after job. Between jobs the runner kills every other process in the sandbox's pid
+namespace and empties /work, /tmp and /dev/shm, so a run never sees a previous run's files or
+processes; the program itself is always a fresh interpreter (see `runner.py`). A sandbox that
+overruns its wall clock or breaks the protocol is killed and replaced.
+
+Where the host lets us (root, or a delegated cgroup) each sandbox also gets its own cgroup with
+the same pids and memory limits as a Docker sandbox: inside bwrap the user is mapped to the
+host's uid, and when that is root RLIMIT_NPROC does not bind.
 
 Where namespaces are forbidden (e.g. Ubuntu 23.10+ blocks unprivileged user namespaces) every run
 is a SANDBOX_ERROR that says how to fix it. Running without confinement needs the backend named
-"unconfined" explicitly.
+"unconfined" explicitly (one plain subprocess per run, no warm sandboxes).
 """
 from __future__ import annotations
 
+import atexit
 import os
+import select
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
+import weakref
 from pathlib import Path
 
 from . import programs
 from .base import Limits, RawRun, SandboxUnavailable
 from .cgroups import RunCgroup
 from .cleanup import process_alive, work_dir_prefix
+from .programs import PYTHON_FLAGS
 
 MAX_STDOUT = 64 << 20
 NAMESPACE_HELP = ("bubblewrap could not create namespaces here. Install it (apt-get install bubblewrap), "
                   "or allow unprivileged user namespaces (sysctl kernel.apparmor_restrict_unprivileged_userns=0 "
                   "on Ubuntu 23.10+), or use the Docker backend")
+
+_backends: "weakref.WeakSet[LocalBackend]" = weakref.WeakSet()
 
 
 def _python_dirs() -> list[str]:
@@ -39,23 +53,27 @@ def _python_dirs() -> list[str]:
 
 
 class LocalBackend:
-    """bubblewrap sandbox; `confined=False` (the "unconfined" backend) runs a plain subprocess."""
+    """bubblewrap sandboxes; `confined=False` (the "unconfined" backend) runs a plain subprocess."""
 
     name = "local"
 
     def __init__(self, confined: bool = True, python: str | None = None) -> None:
         self.confined = confined
-        remove_orphan_work_dirs()
         self.python = python or os.path.realpath(sys.executable)
         if confined and shutil.which("bwrap") is None:
             raise SandboxUnavailable(NAMESPACE_HELP)
         if not confined:
             self.name = "unconfined"
+        self._idle: dict[Limits, list[_Sandbox]] = {}
+        self._lock = threading.Lock()
+        self._open: "weakref.WeakSet[_Sandbox]" = weakref.WeakSet()
+        remove_orphans()
+        _backends.add(self)
 
     def command(self, work: str, tmpfs_bytes: int = Limits().tmpfs_mb << 20) -> list[str]:
-        runner = ["python3" if self.confined else self.python, "-I", "/work/.runner.py" if self.confined else f"{work}/.runner.py"]
+        """The bwrap command line that runs the runner with `work` as its /work."""
         if not self.confined:
-            return [self.python, "-I", f"{work}/.runner.py"]
+            return [self.python, *PYTHON_FLAGS, f"{work}/.runner.py"]
         cmd = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
                "--uid", "65534", "--gid", "65534", "--clearenv", "--setenv", "PATH", "/usr/bin:/bin",
                "--setenv", "HOME", "/work", "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
@@ -67,54 +85,149 @@ class LocalBackend:
         for path in _python_dirs():
             cmd += ["--ro-bind", path, path]
         cmd += ["--bind", work, "/work", "--remount-ro", "/", "--chdir", "/work"]
-        return cmd + [self.python] + runner[1:]
+        return cmd + [self.python, *PYTHON_FLAGS, "/work/.runner.py"]
 
     def run(self, job: bytes, nonce: str, limits: Limits) -> RawRun:
+        if not self.confined:
+            return self._run_unconfined(job, nonce, limits)
+        sandbox = self._take(limits)
+        raw, healthy = sandbox.run(job, nonce, limits.wall_seconds)
+        if healthy:
+            with self._lock:
+                self._idle.setdefault(limits, []).append(sandbox)
+        else:
+            sandbox.close()
+        return raw
+
+    def _take(self, limits: Limits) -> "_Sandbox":
+        with self._lock:
+            idle = self._idle.get(limits)
+            if idle:
+                return idle.pop()
+        sandbox = _Sandbox(self, limits)
+        self._open.add(sandbox)
+        return sandbox
+
+    def _run_unconfined(self, job: bytes, nonce: str, limits: Limits) -> RawRun:
         work = tempfile.mkdtemp(prefix=work_dir_prefix())
-        group = RunCgroup.create(limits.sandbox_processes, limits.sandbox_memory_mb << 20) if self.confined else None
         try:
-            os.chmod(work, 0o777)
             (Path(work) / ".runner.py").write_text(programs.RUNNER)
-            command = (group.enter_command() if group else []) + self.command(work, limits.tmpfs_mb << 20)
-            proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, start_new_session=True, cwd=work,
-                                    env={"PATH": "/usr/bin:/bin"} if not self.confined else None)
+            proc = subprocess.Popen(self.command(work), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, start_new_session=True, cwd=work, env={"PATH": "/usr/bin:/bin"})
             try:
                 out, err = proc.communicate(job + nonce.encode() + b"\n", timeout=limits.wall_seconds)
                 timed_out = False
             except subprocess.TimeoutExpired:
-                _kill_tree(proc)
+                _kill_group(proc.pid)
                 out, err = proc.communicate()
                 timed_out = True
             finally:
-                _kill_tree(proc)
-                if group is not None:
-                    group.kill_all()
+                _kill_group(proc.pid)
             if proc.returncode != 0 and not timed_out and b"EVALKIT-" not in out:
-                text = err.decode("utf-8", "replace").strip()
-                if self.confined and ("namespace" in text or "Permission denied" in text or "uid map" in text):
-                    return RawRun(out, proc.returncode, error=f"{NAMESPACE_HELP} ({text[:200]})")
-                return RawRun(out, proc.returncode, error=f"sandbox failed to start: {text[:300]}")
+                return RawRun(out, proc.returncode, error=f"sandbox failed to start: {err.decode('utf-8', 'replace')[:300]}")
             return RawRun(out[:MAX_STDOUT], proc.returncode, timed_out=timed_out)
         finally:
             shutil.rmtree(work, ignore_errors=True)
-            if group is not None:
-                group.remove()
 
     def close(self) -> None:
-        pass
+        with self._lock:
+            self._idle.clear()
+        for sandbox in list(self._open):
+            sandbox.close()
 
 
-def remove_orphan_work_dirs() -> None:
-    """Work dirs of processes that died without cleaning up (a batch worker killed mid-run)."""
+class _Sandbox:
+    """One warm bwrap sandbox: its runner in `--serve` mode, its work dir and its cgroup."""
+
+    def __init__(self, backend: LocalBackend, limits: Limits) -> None:
+        self.work = tempfile.mkdtemp(prefix=work_dir_prefix())
+        os.chmod(self.work, 0o777)
+        (Path(self.work) / ".runner.py").write_text(programs.RUNNER)
+        self.group = RunCgroup.create(limits.sandbox_processes, limits.sandbox_memory_mb << 20)
+        self.stderr = tempfile.TemporaryFile()
+        command = (self.group.enter_command() if self.group else []) + backend.command(self.work, limits.tmpfs_mb << 20)
+        self.proc = subprocess.Popen(command + ["--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self.stderr, start_new_session=True, cwd=self.work)
+        self.closed = False
+
+    def run(self, job: bytes, nonce: str, wall_seconds: float) -> tuple[RawRun, bool]:
+        """(what came back, whether the sandbox can serve another job)."""
+        done = f"EVALKIT-{nonce} {{\"done\": true}}\n".encode()
+        pending, out = memoryview(job + nonce.encode() + b"\n"), bytearray()
+        stdin, stdout = self.proc.stdin.fileno(), self.proc.stdout.fileno()  # type: ignore[union-attr]
+        deadline = time.monotonic() + wall_seconds
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return RawRun(bytes(out[:MAX_STDOUT]), None, timed_out=True), False
+            readable, writable, _ = select.select([stdout], [stdin] if pending else [], [], left)
+            if writable:
+                try:
+                    pending = pending[os.write(stdin, pending[:65536]):]
+                except OSError:  # the runner is gone; what it printed says why
+                    pending = memoryview(b"")
+            if readable:
+                piece = os.read(stdout, 1 << 20)
+                if not piece:
+                    return self._ended(bytes(out)), False
+                if len(out) < MAX_STDOUT:
+                    out += piece
+                if out.endswith(done):
+                    return RawRun(bytes(out[:MAX_STDOUT]), 0), True
+
+    def _ended(self, out: bytes) -> RawRun:
+        """The runner exited mid-job: the program killed it, or the sandbox never started."""
+        try:
+            code = self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            code = None
+        if b"EVALKIT-" in out:
+            return RawRun(out[:MAX_STDOUT], code)
+        self.stderr.seek(0)
+        text = self.stderr.read(4000).decode("utf-8", "replace").strip()
+        if "namespace" in text or "Permission denied" in text or "uid map" in text:
+            return RawRun(out, code, error=f"{NAMESPACE_HELP} ({text[:200]})")
+        return RawRun(out, code, error=f"sandbox failed to start: {text[:300] or f'exit code {code}'}")
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        _kill_group(self.proc.pid)
+        if self.group is not None:
+            self.group.kill_all()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            try:
+                stream.close()  # type: ignore[union-attr]
+            except OSError:
+                pass
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            pass
+        self.stderr.close()
+        shutil.rmtree(self.work, ignore_errors=True)
+        if self.group is not None:
+            self.group.remove()
+
+
+def remove_orphans() -> None:
+    """Work dirs and cgroups of processes that died without cleaning up (a batch worker killed mid-run)."""
     for path in Path(tempfile.gettempdir()).glob("evalkit-sbx-*-*"):
         pid = path.name.split("-")[2]
         if pid.isdigit() and not process_alive(int(pid)):
             shutil.rmtree(path, ignore_errors=True)
+    RunCgroup.remove_orphans(lambda pid: not process_alive(pid))
 
 
-def _kill_tree(proc: subprocess.Popen) -> None:
+def _kill_group(pid: int) -> None:
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
+        os.killpg(pid, signal.SIGKILL)
     except OSError:
         pass
+
+
+@atexit.register
+def _close_all() -> None:
+    for backend in list(_backends):
+        backend.close()

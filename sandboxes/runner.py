@@ -24,6 +24,7 @@ is kill them, and a missing record is a failed test, never a pass.
 import ast
 import builtins
 import ctypes
+import fcntl
 import json
 import os
 import resource
@@ -32,7 +33,6 @@ import sys
 import time
 import types
 
-MAX_RECORD_BYTES = 1 << 20
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 BUILTIN_NAMES = set(dir(builtins))
 
@@ -98,12 +98,14 @@ class Candidate:
         stdin = os.open(stdin_path, os.O_RDONLY)
         out = os.open(out_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         err = os.open(err_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        for fd, target in ((stdin, 0), (out, 1), (err, 2), (requests_read, 3), (replies_write, 4)):
+        # move every source above the targets first, so no dup2 overwrites a source still needed
+        moved = [fcntl.fcntl(fd, fcntl.F_DUPFD, 100) for fd in (stdin, out, err, requests_read, replies_write)]
+        for target, fd in enumerate(moved):
             os.dup2(fd, target)
         os.closerange(5, 1 << 16)
         set_limits(self.job, self.job["solution_cpu_seconds"])
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # over-long writes fail with EFBIG, not a kill
-        os.execv(self.job["python"], [self.job["python"], "-I", "-c", self.job["candidate_source"]])
+        os.execv(self.job["python"], [self.job["python"], *self.job["python_flags"], "-c", self.job["candidate_source"]])
 
     def use_clock(self, clock):
         """Start charging this test's limits."""
@@ -197,14 +199,14 @@ class Candidate:
 def program_exception(name, text):
     """The program's exception, rebuilt in the judge: a built-in type by name, so tests that expect
     `ValueError` see one; anything else is a RuntimeError naming it."""
+    if name == "MemoryError":
+        return CandidateGone("memory", "memory limit")
     cls = getattr(builtins, name, None)
     if isinstance(cls, type) and issubclass(cls, Exception) and cls.__module__ == "builtins":
         try:
             return cls(text)
         except Exception:
             pass
-    if name == "MemoryError":
-        return CandidateGone("memory", "memory limit")
     return RuntimeError(f"{name}: {text}")
 
 
@@ -478,17 +480,17 @@ class Judge:
 # ---------------------------------------------------------------------------- runner and judge
 def judge_main(job, go_fd, report_fd, work):
     """The judge process: never sees the nonce. Waits for the go signal, runs every test, reports."""
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)  # the runner's stdin carries the nonce and later jobs: never ours to read
     os.read(go_fd, 1)
     os.close(go_fd)
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
     sys.setrecursionlimit(10_000)
     judge = Judge(job, work)
     for index, test in enumerate(job["tests"]):
         # "started" first: if the judge is killed while this test runs, the test is to blame
         os.write(report_fd, json.dumps({"started": index}).encode() + b"\n")
         line = json.dumps(judge.run(index, test)).encode()
-        if len(line) > MAX_RECORD_BYTES:
+        if len(line) > job["max_output_bytes"] + MAX_FRAME_BYTES + 65536:
             line = json.dumps({"i": index, "status": "output_limit", "error": "the result is too large"}).encode()
         os.write(report_fd, line + b"\n")
     judge.close()
@@ -515,10 +517,9 @@ def read_line(fd):
     return data.decode().strip()
 
 
-def main():
-    not_dumpable()
-    job = json.loads(read_exactly(0, int(read_line(0))))
-    job.setdefault("python", sys.executable)
+def run_job(job, out):
+    """Fork the judge, only then read the nonce, relay the judge's records tagged with it."""
+    job["python"] = sys.executable
     work = job.get("work") or os.getcwd()
     os.makedirs(work, exist_ok=True)
     go_read, go_write = os.pipe()
@@ -534,17 +535,76 @@ def main():
     os.close(go_read)
     os.close(report_write)
     nonce = read_line(0)  # read only now: the judge was forked without it
-    os.close(0)
     os.write(go_write, b"x")
     os.close(go_write)
-    out = sys.stdout
     with os.fdopen(report_read, "rb") as reports:
         for line in reports:
             out.write(f"EVALKIT-{nonce} {line.decode().strip()}\n")
             out.flush()
     os.waitpid(pid, 0)
-    out.write(f"EVALKIT-{nonce} " + json.dumps({"done": True}) + "\n")
-    out.flush()
+    return nonce, work
+
+
+def inside_bwrap():
+    """True only in bubblewrap's pid namespace, where pid 1 is bwrap's own init: the one place
+    where killing "every process we may signal" and emptying /tmp touch nothing but the sandbox."""
+    try:
+        with open("/proc/1/cmdline", "rb") as fh:
+            return fh.read().split(b"\0")[0].endswith(b"bwrap") and os.getpid() < 64
+    except OSError:
+        return False
+
+
+def clean_up(work):
+    """Between jobs of a warm sandbox: kill every other process of ours in the sandbox (daemons
+    that left their process group too), then empty every writable place."""
+    try:
+        os.kill(-1, signal.SIGKILL)  # all we may signal except ourselves and the namespace's init
+    except OSError:
+        pass
+    for top in (work, "/tmp", "/dev/shm"):
+        wipe(top)
+
+
+def wipe(top):
+    """Delete everything under `top` (kept), including what sits in dirs made unreadable."""
+    for root, dirs, _files in os.walk(top):  # open each dir before the walk enters it
+        for name in dirs:
+            path = os.path.join(root, name)
+            if not os.path.islink(path):
+                try:
+                    os.chmod(path, 0o700)
+                except OSError:
+                    pass
+    for root, dirs, files in os.walk(top, topdown=False):
+        for name in files + dirs:
+            path = os.path.join(root, name)
+            try:
+                os.rmdir(path) if name in dirs and not os.path.islink(path) else os.unlink(path)
+            except OSError:
+                pass
+
+
+def main():
+    """One job, or with `--serve` (a warm sandbox) one job after another, each ending with a
+    `done` line written after the sandbox is clean again."""
+    not_dumpable()
+    serve = "--serve" in sys.argv
+    if serve and not inside_bwrap():
+        sys.exit("runner: --serve only runs inside a bubblewrap sandbox")
+    out = sys.stdout
+    while True:
+        header = read_line(0)
+        if not header:
+            return
+        job = json.loads(read_exactly(0, int(header)))
+        nonce, work = run_job(job, out)
+        if serve:
+            clean_up(work)
+        out.write(f"EVALKIT-{nonce} " + json.dumps({"done": True}) + "\n")
+        out.flush()
+        if not serve:
+            return
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ def build_job(code: str, tests: list[Test], limits: Limits, setup: str = "", ent
     program uses); `judge_setup` is the trusted code the tests run after (default: `setup`)."""
     job = {"code": code, "setup": setup, "judge_setup": setup if judge_setup is None else judge_setup,
            "entry_point": entry_point, "tests": [t.job_entry() for t in tests],
-           "candidate_source": programs.CANDIDATE,
+           "candidate_source": programs.CANDIDATE, "python_flags": programs.PYTHON_FLAGS,
            "cpu_seconds": limits.cpu_seconds, "timeout_budget_seconds": limits.timeout_budget_seconds,
            "solution_cpu_seconds": limits.wall_seconds,
            "memory_mb": limits.memory_mb, "max_output_bytes": limits.max_output_bytes,
