@@ -41,10 +41,17 @@ class Objects:
         return resolve
 
 
+def _exit(code=None):
+    raise SystemExit(code)
+
+
 def load(message):
     """Run the program as a module; return its namespace."""
     module = types.ModuleType(message["module"])
     module.__dict__["__builtins__"] = builtins
+    for name in ("exit", "quit"):  # what `site` would add; the interpreter runs with -S
+        if not hasattr(builtins, name):
+            setattr(builtins, name, _exit)
     sys.modules[message["module"]] = module
     sys.setrecursionlimit(10_000)
     exec(compile(message["source"], "solution.py", "exec"), module.__dict__)
