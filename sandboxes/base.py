@@ -44,8 +44,8 @@ class Limits:
 
     @property
     def sandbox_processes(self) -> int:
-        """The whole sandbox's process count: the program's share plus our own few processes."""
-        return self.max_processes + 8
+        """The whole sandbox's process count (threads included), our own few processes among them."""
+        return self.max_processes
 
     @property
     def test_wall_seconds(self) -> float:

@@ -13,17 +13,23 @@ def _docker_ready() -> bool:
     return ok
 
 
-def _require_docker() -> None:
-    require_part(_docker_ready, "a running Docker daemon with the evalkit-sandbox:1 image",
-                 "bash scripts/setup-env.sh (starts dockerd and runs `evalkit sandbox build`)")
+def open_backend(name: str, pool_size: int = 2):
+    """A sandbox backend by name, or a skip (outside CI) / failure (in CI) saying how to get it."""
+    if name == "docker":
+        require_part(_docker_ready, "a running Docker daemon with the evalkit-sandbox:1 image",
+                     "bash scripts/setup-env.sh (starts dockerd and runs `evalkit sandbox build`)")
+        from sandboxes.docker_pool import DockerBackend
+
+        return DockerBackend(pool_size=pool_size)
+    require_part(lambda: shutil.which("bwrap") is not None, "bubblewrap", "apt-get install bubblewrap")
+    from sandboxes.local import LocalBackend
+
+    return LocalBackend()
 
 
 @pytest.fixture(scope="session")
 def docker_backend():
-    _require_docker()
-    from sandboxes.docker_pool import DockerBackend
-
-    made = DockerBackend(pool_size=1)
+    made = open_backend("docker", pool_size=1)
     yield made
     made.close()
 
@@ -31,15 +37,14 @@ def docker_backend():
 @pytest.fixture(scope="session", params=["local", "docker"])
 def backend(request):
     """Each sandbox backend once per session (the Docker one keeps a warm pool)."""
-    if request.param == "docker":
-        _require_docker()
-        from sandboxes.docker_pool import DockerBackend
-
-        made = DockerBackend(pool_size=2)
-    else:
-        require_part(lambda: shutil.which("bwrap") is not None, "bubblewrap", "apt-get install bubblewrap")
-        from sandboxes.local import LocalBackend
-
-        made = LocalBackend()
+    made = open_backend(request.param)
     yield made
     made.close()
+
+
+@pytest.fixture(scope="module")
+def both_backends():
+    made = [open_backend("local"), open_backend("docker", pool_size=1)]
+    yield made
+    for b in made:
+        b.close()
