@@ -28,7 +28,7 @@ class Limits:
 
     cpu_seconds: float = 2.0        # per test
     wall_seconds: float = 60.0      # the whole run, a hard backstop
-    timeout_budget_seconds: float = 4.0  # CPU a solution may spend in tests that time out; then the rest are not run
+    timeout_budget_seconds: float = 4.0  # seconds a solution may spend in tests that time out; the rest are then not run
     memory_mb: int = 512            # address space per test process
     max_processes: int = 64
     max_output_bytes: int = 4 << 20

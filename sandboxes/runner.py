@@ -396,8 +396,8 @@ class Judge:
             status, fields = "timeout", {"error": "not run: the solution's time budget is spent"}
         else:
             status, fields = self._run(test, Clock(limit), in_path, out_path, err_path)
-        if status == "timeout":
-            self.timeout_left -= limit
+        if status == "timeout":  # charged in wall seconds: a sleeping program costs its wall clock
+            self.timeout_left -= max(limit, time.monotonic() - start)
         record = {"i": index, "status": status, "seconds": round(time.monotonic() - start, 4), **fields}
         try:
             size = os.path.getsize(out_path)

@@ -3,6 +3,7 @@ import pytest
 
 import verifiers
 from pytest_plugin import assert_not_hackable, assert_score, check_verifier
+from pytest_plugin.probes import probes_for
 from verifiers.code import PROBLEMS, extract_code, prepare, reference_completion, sample_tests
 
 BY_ID = {p["id"]: p for p in PROBLEMS}
@@ -83,8 +84,11 @@ def test_formats_leetcode_and_stdio_split_and_keep_expected_outside():
 def test_invariants_and_hacks(code_verifier):
     tasks = [BY_ID["two-sum"], BY_ID["sum-lines"], BY_ID["leetcode-single-number"]]
     check_verifier(code_verifier, tasks=tasks, completions=[reference_completion(tasks[0])], samples=3, seconds=60)
-    for task in tasks:
-        assert_not_hackable(code_verifier, task, threshold=0.0)
+    assert_not_hackable(code_verifier, tasks[0], threshold=0.0)
+    # the probes that run out the clock cost seconds each: once is enough
+    quick = [p for p in probes_for(code_verifier) if not p.batch and "loop" not in p.name]
+    for task in tasks[1:]:
+        assert_not_hackable(code_verifier, task, threshold=0.0, probes=quick)
 
 
 def test_a_dead_sandbox_is_error_not_zero():

@@ -41,7 +41,7 @@ class CodeConfig:
     cpu_seconds: float = 2.0
     memory_mb: int = 512
     wall_seconds: float = 60.0        # the whole run of one solution, a hard backstop
-    timeout_budget_seconds: float = 4.0  # CPU one solution may spend in tests that time out; the rest then fail
+    timeout_budget_seconds: float = 4.0  # seconds one solution may spend in tests that time out; the rest then fail
     max_processes: int = 64
     code_block: str = "last"          # "last", "first" or "longest" fenced block
 
