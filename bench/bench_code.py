@@ -51,9 +51,9 @@ def main() -> dict:
     table = [("backend", "solutions/s (32 tests each)", "ratio"),
              ("Docker, warm pool (exec)", f"{rates['docker_warm_pool']:.2f}", f"{figures['warm_over_fresh']:.1f}x fresh (target >= 10x)"),
              ("Docker, fresh container per solution", f"{rates['docker_fresh_container']:.2f}", "1.0x"),
-             ("local (bubblewrap)", f"{rates['local_bubblewrap']:.2f}", f"{figures['floor_over_local']:.2f}x slower than the floor (target <= 3x)"),
+             ("local (bubblewrap)", f"{rates['local_bubblewrap']:.2f}", f"takes {figures['floor_over_local']:.2f}x the floor's time (target <= 3x)"),
              ("plain subprocess, no isolation (floor)", f"{rates['plain_subprocess']:.2f}", "")]
-    write_results("code", figures, table, notes="One solution at a time on 2 CPU cores; every test runs in its own forked child.")
+    write_results("code", figures, table, notes="One solution at a time on 2 CPU cores; each solution runs in a fresh program process, judged from another.")
     return figures
 
 
