@@ -66,7 +66,7 @@ class LocalBackend:
             self.name = "unconfined"
         self._idle: dict[Limits, list[_Sandbox]] = {}
         self._lock = threading.Lock()
-        self._open: "weakref.WeakSet[_Sandbox]" = weakref.WeakSet()
+        self._open: set[_Sandbox] = set()
         remove_orphans()
         _backends.add(self)
 
@@ -97,6 +97,8 @@ class LocalBackend:
                 self._idle.setdefault(limits, []).append(sandbox)
         else:
             sandbox.close()
+            with self._lock:
+                self._open.discard(sandbox)
         return raw
 
     def _take(self, limits: Limits) -> "_Sandbox":
@@ -105,7 +107,8 @@ class LocalBackend:
             if idle:
                 return idle.pop()
         sandbox = _Sandbox(self, limits)
-        self._open.add(sandbox)
+        with self._lock:
+            self._open.add(sandbox)
         return sandbox
 
     def _run_unconfined(self, job: bytes, nonce: str, limits: Limits) -> RawRun:
@@ -132,7 +135,8 @@ class LocalBackend:
     def close(self) -> None:
         with self._lock:
             self._idle.clear()
-        for sandbox in list(self._open):
+            sandboxes, self._open = list(self._open), set()
+        for sandbox in sandboxes:
             sandbox.close()
 
 
