@@ -64,6 +64,11 @@ def maj_at_k(answers: Sequence[str | None], correct: Sequence[bool], k: int, see
     return hits / total
 
 
+def shown(value: float | None) -> str:
+    """A rate for tables: three decimals, or "n/a" where it cannot be measured (maj@k without answers)."""
+    return "n/a" if value is None else f"{value:.3f}"
+
+
 def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
     """Mean and a normal-approximation 95% interval."""
     if not values:
@@ -87,7 +92,7 @@ class Summary:
     reward_low: float
     reward_high: float
     pass_at: dict[int, float]
-    maj_at: dict[int, float]
+    maj_at: dict[int, float | None]   # None where answers cannot vote (e.g. drawings)
     length_mean: float
     length_p50: float
     length_p90: float
@@ -120,9 +125,11 @@ def summarise(records: Sequence[dict[str, Any]], ks: Sequence[int] | None = None
     mean, low, high = mean_interval(rewards)
     pass_at = {k: float(np.mean([pass_at_k(len(v), sum(x["score"]["verdict"] == "correct" for x in v), k)
                                  for v in by_task.values()])) for k in ks}
-    maj = {k: float(np.mean([maj_at_k([x["score"].get("answer") for x in sorted(v, key=lambda x: x["sample"])],
-                                      [x["score"]["verdict"] == "correct" for x in sorted(v, key=lambda x: x["sample"])], k)
-                             for v in by_task.values()])) for k in ks}
+    votes = any(r["score"].get("answer") is not None for r in records)
+    maj: dict[int, float | None] = {  # None (shown as n/a): no sample has an answer that can vote
+        k: float(np.mean([maj_at_k([x["score"].get("answer") for x in sorted(v, key=lambda x: x["sample"])],
+                                   [x["score"]["verdict"] == "correct" for x in sorted(v, key=lambda x: x["sample"])], k)
+                          for v in by_task.values()])) if votes else None for k in ks}
     n = max(1, len(records))
     return Summary(
         tasks=len(by_task), samples=len(records),

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .metrics import Summary, summarise, summarise_groups
+from .metrics import Summary, shown, summarise, summarise_groups
 from .pipeline import RUN_CONFIG, load_samples
 
 
@@ -33,7 +33,7 @@ def build(run_dir: Path) -> dict[str, Any]:
 def rows(name: str, s: dict[str, Any]) -> list[str]:
     """One table row: the columns every report and the terminal table share."""
     pass_at = " ".join(f"{k}:{v:.3f}" for k, v in s["pass_at"].items())
-    maj_at = " ".join(f"{k}:{v:.3f}" for k, v in s["maj_at"].items())
+    maj_at = " ".join(f"{k}:{shown(v)}" for k, v in s["maj_at"].items())
     return [name, str(s["tasks"]), str(s["samples"]), f"{s['accuracy']:.3f}",
             f"{s['mean_reward']:.3f} [{s['reward_low']:.3f}, {s['reward_high']:.3f}]",
             pass_at, maj_at, f"{s['incompletion']:.3f}", f"{s['error_rate']:.3f}", f"{s['length_mean']:.0f}"]

@@ -7,6 +7,8 @@ from rich.table import Table
 
 from verifiers import Score, Verdict
 
+from .metrics import shown
+
 
 def summary_table(scores: Iterable[Score], title: str = "") -> Table:
     scores = list(scores)
@@ -47,7 +49,7 @@ def report_table(summary: dict, title: str = "") -> Table:
     for k in first["pass_at"]:
         row(f"pass@{k}", lambda g, k=k: f"{g['pass_at'][k]:.3f}" if k in g["pass_at"] else "–")
     for k in first["maj_at"]:
-        row(f"maj@{k}", lambda g, k=k: f"{g['maj_at'][k]:.3f}" if k in g["maj_at"] else "–")
+        row(f"maj@{k}", lambda g, k=k: shown(g["maj_at"][k]) if k in g["maj_at"] else "–")
     row("incomplete (hit max tokens)", lambda g: f"{g['incompletion']:.3f}")
     row("verifier errors", lambda g: f"{g['error_rate']:.3f}")
     row("mean / p90 tokens", lambda g: f"{g['length_mean']:.0f} / {g['length_p90']:.0f}")

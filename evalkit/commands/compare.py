@@ -5,6 +5,7 @@ import argparse
 from pathlib import Path
 
 from evalkit.cli import CommandError
+from evalkit.metrics import shown
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,6 +32,6 @@ def run(args: argparse.Namespace) -> int:
     metrics += [(f"maj@{k}", ("maj_at", k)) for k in a["maj_at"] if k in b["maj_at"]]
     for label, key in metrics:
         x, y = (s[key[0]][key[1]] if isinstance(key, tuple) else s[key] for s in (a, b))
-        table.add_row(label, f"{x:.3f}", f"{y:.3f}", f"{y - x:+.3f}")
+        table.add_row(label, shown(x), shown(y), "n/a" if x is None or y is None else f"{y - x:+.3f}")
     Console().print(table)
     return 0

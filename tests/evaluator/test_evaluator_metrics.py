@@ -81,3 +81,16 @@ def test_summary_rates_and_intervals():
     assert s.mean_reward == pytest.approx(1 / 3)  # the ERROR sample is left out, not counted as 0
     assert s.reward_low < s.mean_reward < s.reward_high
     assert s.pass_at == {1: pytest.approx(0.25), 2: pytest.approx(0.5)}
+
+
+def test_maj_is_not_applicable_where_no_answer_can_vote():
+    from evalkit.metrics import shown, summarise
+
+    records = [{"task_id": t, "sample": i, "tokens": 3, "finish_reason": "stop",
+                "score": {"verdict": "correct" if i % 2 else "incorrect", "reward": 1.0, "answer": None}}
+               for t in ("a", "b") for i in range(4)]
+    summary = summarise(records)
+    assert summary.maj_at == {1: None, 2: None, 4: None} and summary.pass_at[4] == 1.0
+    assert shown(summary.maj_at[4]) == "n/a"
+    records[0]["score"]["answer"] = "x"
+    assert summarise(records).maj_at[1] is not None

@@ -61,7 +61,6 @@ def test_each_refusal_has_its_reason_code(code):
 
 @pytest.mark.parametrize("body", [
     '<image href="file:///etc/passwd" width="5" height="5"/>',
-    f'<image xlink:href="data:image/svg+xml;base64,PHN2Zz4=" {XLINK} width="5" height="5"/>',
     '<rect width="5" height="5" fill="url(http://example.com/x#p)"/>',
     '<style>@import url(http://example.com/a.css);</style>',
     '<rect width="5" height="5" style="fill: url(\'file:///etc/passwd\')"/>',
@@ -74,8 +73,7 @@ def test_external_references_are_refused(body):
 
 def test_allowed_references_pass():
     gate(svg('<defs><linearGradient id="g"><stop offset="0" stop-color="red"/></linearGradient>'
-             '<rect id="r" width="5" height="5"/></defs><use href="#r"/><rect width="9" height="9" fill="url(#g)"/>'
-             '<image href="data:image/png;base64,iVBORw0KGgo=" width="2" height="2"/>'))
+             '<rect id="r" width="5" height="5"/></defs><use href="#r"/><rect width="9" height="9" fill="url(#g)"/>'))
 
 
 def test_text_is_allowed_by_option():

@@ -7,6 +7,9 @@ exactly what was checked, so a quirk of one XML parser cannot smuggle something 
 """
 from __future__ import annotations
 
+import base64
+import binascii
+import io
 import re
 from dataclasses import dataclass
 from xml.etree import ElementTree as ET
@@ -14,6 +17,7 @@ from xml.etree import ElementTree as ET
 import defusedxml
 import defusedxml.ElementTree as SafeET
 
+from . import css
 from .drawing import SVG_NS
 
 XLINK_NS = "http://www.w3.org/1999/xlink"
@@ -26,7 +30,10 @@ FORBIDDEN = frozenset({"script", "foreignobject", "iframe", "embed", "object", "
 TEXT = frozenset({"text", "tspan", "textpath"})
 ANIMATION = frozenset({"set", "animate", "animatetransform", "animatemotion", "animatecolor"})
 _URL = re.compile(r"url\(\s*['\"]?\s*([^'\")\s]*)", re.IGNORECASE)
-_RASTER_DATA = re.compile(r"data:image/(png|jpe?g|gif|webp)[;,]", re.IGNORECASE)
+_RASTER_DATA = re.compile(r"data:image/(png|jpe?g|gif|webp);base64,", re.IGNORECASE)
+_PILLOW_FORMAT = {"png": "PNG", "jpg": "JPEG", "jpeg": "JPEG", "gif": "GIF", "webp": "WEBP"}
+MAX_RASTER_BYTES = 1 << 20
+MAX_RASTER_PIXELS = 4096 * 4096
 
 
 class GateError(ValueError):
@@ -42,6 +49,7 @@ class GateLimits:
     max_depth: int = 32
     max_use_expansion: int = 10_000
     allow_text: bool = False
+    allow_raster: bool = False  # embedded images can carry words or a whole SVG: off unless asked for
 
 
 @dataclass(frozen=True)
@@ -60,6 +68,10 @@ def gate(svg: str, limits: GateLimits = GateLimits()) -> GatedSvg:
     """The checked, re-serialised SVG, or `GateError` with the first reason it is refused."""
     if not svg.strip():
         raise GateError("empty", "the SVG is empty")
+    try:
+        svg.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise GateError("bad_characters", f"a lone surrogate at character {exc.start} is not text") from None
     if len(svg) > limits.max_chars:
         raise GateError("too_large", f"{len(svg):,} characters (limit {limits.max_chars:,})")
     root = _parse(svg)
@@ -107,41 +119,81 @@ def _walk(root: ET.Element, limits: GateLimits) -> int:
             raise GateError("forbidden_element", f"<{local_name(element.tag)}> is not allowed")
         if name in TEXT and not limits.allow_text:
             raise GateError("text_not_allowed", "<text> is refused (CLIP would read the words); allow_text=True permits it")
-        if name == "style" and "@import" in (element.text or "").lower():
-            raise GateError("external_reference", "@import in <style>")
-        _check_attributes(element, name)
-        _check_urls(element.text or "")
+        if name == "style":
+            css.check_stylesheet(element.text or "", _refuse_css, _allowed_url(limits))
+        _check_attributes(element, name, limits)
         stack.extend((child, depth + 1) for child in element)
     return nodes
 
 
-def _check_attributes(element: ET.Element, name: str) -> None:
+def _check_attributes(element: ET.Element, name: str, limits: GateLimits) -> None:
     for key, value in element.attrib.items():
         attr = local_name(key).lower()
         if attr.startswith("on"):
             raise GateError("event_attribute", f"{local_name(key)}= on <{name}>")
         if attr == "href":
-            _check_href(value)
+            _check_href(value, limits)
         if name in ANIMATION and attr == "attributename" and value.lower().endswith("href"):
             raise GateError("forbidden_element", f"<{name}> may not animate {value}")
-        _check_urls(value)
+        if attr == "style" or "url" in value.lower() or "\\" in value:  # CSS, read with escapes decoded
+            css.check_value(value, _refuse_css, _allowed_url(limits))
 
 
-def _check_href(value: str) -> None:
+def _refuse_css(why: str) -> None:
+    raise GateError("external_reference", f"{why} in CSS (only url(#id) is allowed)")
+
+
+def _allowed_url(limits: GateLimits):
+    return lambda target: target.strip().startswith("#") or (limits.allow_raster and _is_raster(target.strip()))
+
+
+def _check_href(value: str, limits: GateLimits) -> None:
     target = value.strip()
     if target.startswith("#"):
         return
     if target.lower().startswith("data:"):
-        if not _RASTER_DATA.match(target):
-            raise GateError("external_reference", "only raster data: images (png, jpeg, gif, webp) are allowed")
+        if not limits.allow_raster:
+            raise GateError("raster_not_allowed", "embedded images are refused (they can carry words or another "
+                                                  "document); allow_raster=True permits real raster images")
+        check_raster(target)
         return
     raise GateError("external_reference", f"href to {target[:60]!r} (only #id and data: are allowed)")
 
 
-def _check_urls(text: str) -> None:
-    for target in _URL.findall(text):
-        if not target.startswith("#") and not _RASTER_DATA.match(target):
-            raise GateError("external_reference", f"url({target[:60]}) (only url(#id) is allowed)")
+def _is_raster(target: str) -> bool:
+    try:
+        check_raster(target)
+        return True
+    except GateError:
+        return False
+
+
+def check_raster(uri: str) -> None:
+    """A data: URI must hold a real raster image of the type it claims (decoded by Pillow), never SVG."""
+    match = _RASTER_DATA.match(uri)
+    if match is None:
+        raise GateError("bad_raster", "only base64 data: images of type png, jpeg, gif or webp are allowed")
+    payload = uri[match.end():]
+    if len(payload) > MAX_RASTER_BYTES * 4 // 3 + 4:
+        raise GateError("bad_raster", f"an embedded image over {MAX_RASTER_BYTES:,} bytes")
+    try:
+        data = base64.b64decode(payload, validate=True)
+    except (binascii.Error, ValueError):
+        raise GateError("bad_raster", "the embedded image is not valid base64") from None
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            claimed = _PILLOW_FORMAT[match.group(1).lower()]
+            if image.format != claimed:
+                raise GateError("bad_raster", f"the bytes are {image.format or 'not an image'}, not the {claimed} claimed")
+            if image.width * image.height > MAX_RASTER_PIXELS:
+                raise GateError("bad_raster", f"an embedded image of {image.width}x{image.height} pixels")
+            image.verify()
+    except GateError:
+        raise
+    except Exception as exc:  # Pillow's many ways of saying "not an image"
+        raise GateError("bad_raster", f"the embedded image does not decode ({type(exc).__name__})") from None
 
 
 def _references(element: ET.Element) -> list[str]:

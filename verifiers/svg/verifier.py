@@ -44,6 +44,7 @@ class SvgConfig:
     max_depth: int = 32
     max_use_expansion: int = 10_000
     allow_text: bool = False                # <text> lets a model write the prompt for CLIP to read
+    allow_raster: bool = False              # embedded images (Pillow-checked rasters only) can smuggle words too
     renderer: str = "cairosvg"              # or "resvg" (needs resvg-py)
     render_size: int = 256
     render_timeout: float = 3.0             # wall-clock seconds per render; the worker is killed after
@@ -90,7 +91,7 @@ class SvgVerifier(Verifier):
             raise ValueError(f"renderer must be one of {RENDERERS}")
         if min(c.clip_weight, c.contrastive_weight, c.checks_weight) < 0:
             raise ValueError("component weights must be >= 0")
-        self.limits = GateLimits(c.max_svg_chars, c.max_nodes, c.max_depth, c.max_use_expansion, c.allow_text)
+        self.limits = GateLimits(c.max_svg_chars, c.max_nodes, c.max_depth, c.max_use_expansion, c.allow_text, c.allow_raster)
         self._lock = threading.Lock()
         self._renders: RenderPool | None = None
         self._clip: Any = None
@@ -135,14 +136,16 @@ class SvgVerifier(Verifier):
             except TaskError as exc:
                 out[i] = Score.error(f"bad task: {exc}")
                 continue
-            svg, why = extract_svg(completion if isinstance(completion, str) else "", self.config.pick)
-            if svg is None:
-                out[i] = _invalid(why, "no complete <svg>…</svg> document in the completion")
-                continue
             try:
+                svg, why = extract_svg(completion if isinstance(completion, str) else "", self.config.pick)
+                if svg is None:
+                    out[i] = _invalid(why, "no complete <svg>…</svg> document in the completion")
+                    continue
                 jobs[i] = _Job(task, gate(svg, self.limits))
             except GateError as exc:
                 out[i] = _invalid(exc.code, str(exc))
+            except Exception as exc:  # our bug on one item must not lose the batch
+                out[i] = Score.error(f"verifier raised {type(exc).__name__}: {exc}")
         done(len(out))
         if jobs:
             with self._lock:
@@ -176,6 +179,8 @@ class SvgVerifier(Verifier):
                 out[i] = self._finish(job)
             except TaskError as exc:
                 out[i] = Score.error(f"bad task: {exc}")
+            except Exception as exc:  # our bug on one item must not lose the batch
+                out[i] = Score.error(f"verifier raised {type(exc).__name__}: {exc}")
         return out
 
     def _render_pool(self, workers: int | None, timeout: float | None) -> RenderPool:
@@ -256,7 +261,9 @@ class SvgVerifier(Verifier):
             verdict, reason = Verdict.PARTIAL, "renders; no checks or CLIP configured to judge it"
         if c.keep_png:
             job.info["png"] = base64.b64encode(job.png).decode("ascii")
-        return Score(min(1.0, max(0.0, reward)), verdict, job.components, job.info["png_sha256"][:16], reason, job.info)
+        # answer=None: drawings have no canonical answer to vote on (equal pictures in other colours
+        # would never match), so maj@k is reported as n/a for SVG rather than as a meaningless number
+        return Score(min(1.0, max(0.0, reward)), verdict, job.components, None, reason, job.info)
 
     # ------------------------------------------------------------------ tasks
     def prompt(self, task: Mapping[str, Any]) -> str:
