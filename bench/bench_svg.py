@@ -65,7 +65,7 @@ def main() -> dict:
         t0 = time.perf_counter()
         gated = [gate(extract_svg(c)[0]) for c in completions]
         t1 = time.perf_counter()
-        pngs = verifier._render_pool(None, None).render([g.svg for g in gated])
+        pngs = [r.png for r in verifier._render_pool(None, None).render([g.svg for g in gated])]
         t2 = time.perf_counter()
         images = [image_from_png(p) for p in pngs]
         t3 = time.perf_counter()

@@ -5,7 +5,7 @@ import pytest
 from pytest_plugin.parts import require_module
 from svg_docs import HOW, ORDINARY, svg, use_fanout
 from verifiers.svg.drawing import image_from_png
-from verifiers.svg.render import RenderPool, render_png
+from verifiers.svg.render import Rendered, RenderPool, render_png
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -58,8 +58,8 @@ def test_a_slow_render_is_killed_and_the_pool_keeps_working(pool):
     slow = use_fanout(6, 10)  # 10^6 references: cairosvg needs ~20 s before it aborts
     out = pool.render([slow, ORDINARY["circle"]])
     assert out[0].startswith("render_timeout"), out[0]
-    assert isinstance(out[1], bytes)
-    assert isinstance(pool.render([ORDINARY["hexagon"]])[0], bytes)
+    assert isinstance(out[1], Rendered) and out[1].png.startswith(b"\x89PNG")
+    assert isinstance(pool.render([ORDINARY["hexagon"]])[0], Rendered)
 
 
 def test_a_render_over_the_memory_cap_fails_cleanly():
@@ -73,6 +73,6 @@ def test_a_render_over_the_memory_cap_fails_cleanly():
 
 def test_renderer_errors_are_reasons_not_exceptions(pool):
     (out,) = pool.render(['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 0 0"><rect/></svg>'])
-    assert isinstance(out, (bytes, str))  # a zero viewBox: drawn blank or refused, never raised
+    assert isinstance(out, (Rendered, str))  # a zero viewBox: drawn blank or refused, never raised
     (out,) = pool.render(["<svg"])
     assert out.startswith("render_failed")

@@ -1,14 +1,17 @@
-"""Render gated SVG to PNG in worker processes that can be killed.
+"""Render gated SVG to PNG, and run the task's programmatic checks on it, in worker processes
+that can be killed.
 
 A render can spend 20 s inside cairosvg (nested `<use>`, many patterns) or allocate gigabytes,
-and no in-process guard can interrupt C code. So renders run in `verifiers.pool` workers: a hard
-wall-clock timeout per SVG (the worker is killed and replaced) and an address-space cap. The
+and no in-process guard can interrupt C code; a check on hostile geometry could be slow too. So
+both run in `verifiers.pool` workers under one budget: a hard wall-clock timeout per SVG (the
+worker is killed and replaced) and an address-space cap. The
 renderers always get both output width and height (a huge `width=` then costs nothing) and a
 white background (CLIP would see a transparent canvas as black, and black shapes would vanish);
 cairosvg never gets `unsafe=True`.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Sequence
 
 from ..base import Verifier
@@ -54,10 +57,11 @@ def _letterbox(png: bytes, size: int) -> bytes:
 
 
 class _RenderJob(Verifier):
-    """Adapts `render_png` to the worker pool's (completion, task) -> Score protocol.
+    """Adapts `render_png` (and the checks) to the worker pool's (completion, task) -> Score protocol.
 
-    The "completion" is the gated SVG and the task carries the render settings; the PNG comes back
-    in `info["png"]`. A renderer exception is the SVG's fault, so it is INVALID, not ERROR.
+    The "completion" is the gated SVG and the task carries the render settings and the check
+    specs; the PNG comes back in `info["png"]` and the check results in `info["checks"]`. A
+    renderer exception is the SVG's fault, so it is INVALID, not ERROR.
     """
 
     name = "svg-render"
@@ -74,7 +78,26 @@ class _RenderJob(Verifier):
             return Score.invalid(f"render_failed: {type(exc).__name__}: {str(exc)[:200]}")
         if not png:
             return Score.invalid("render_failed: the renderer returned nothing")
-        return Score(0.0, Verdict.CORRECT, info={"png": png})
+        info: dict[str, Any] = {"png": png}
+        if task.get("checks"):
+            info.update(_run_checks(completion, png, task["checks"]))
+        return Score(0.0, Verdict.CORRECT, info=info)
+
+
+def _run_checks(svg: str, png: bytes, specs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """{"checks": {name: (passed, value, detail)}} or {"task_error": why} for a misspelt check."""
+    import defusedxml.ElementTree as SafeET
+
+    from ..base import TaskError
+    from .checks import run_checks
+    from .drawing import Drawing, image_from_png
+
+    drawing = Drawing(svg, SafeET.fromstring(svg, forbid_dtd=True), image_from_png(png))
+    try:
+        results = run_checks(drawing, specs)
+    except TaskError as exc:
+        return {"task_error": str(exc)}
+    return {"checks": {name: (r.passed, r.value, r.detail) for name, r in results.items()}}
 
 
 class RenderPool:
@@ -90,13 +113,16 @@ class RenderPool:
         self.workers = workers
         self._pool: WorkerPool | None = None
 
-    def render(self, svgs: Sequence[str], progress: Any = None) -> list[bytes | str]:
-        """For each SVG its PNG bytes, or a reason string (`render_timeout: …`, `render_failed: …`)."""
+    def render(self, svgs: Sequence[str], progress: Any = None,
+               checks: Sequence[Sequence[Mapping[str, Any]]] | None = None) -> list[Rendered | str]:
+        """For each SVG its render (PNG bytes and the results of its `checks`), or a reason string
+        (`render_timeout: …`, `render_failed: …`)."""
         if not svgs:
             return []
         if self._pool is None or self._pool.closed:
             self._pool = WorkerPool(_RenderJob(), self.workers, self.memory_mb)
-        items = [(i, svg, self.settings) for i, svg in enumerate(svgs)]
+        specs = list(checks) if checks is not None else [[] for _ in svgs]
+        items = [(i, svg, {**self.settings, "checks": list(spec)}) for i, (svg, spec) in enumerate(zip(svgs, specs))]
         done = self._pool.run(items, self.timeout, progress or (lambda n: None))
         return [_outcome(done[i]) for i in range(len(svgs))]
 
@@ -109,9 +135,16 @@ class RenderPool:
         return {**self.__dict__, "_pool": None}
 
 
-def _outcome(score: Score) -> bytes | str:
+@dataclass(frozen=True)
+class Rendered:
+    png: bytes
+    checks: dict[str, tuple[bool, float, str]] = field(default_factory=dict)
+    task_error: str | None = None   # a check the task names does not exist or takes other parameters
+
+
+def _outcome(score: Score) -> Rendered | str:
     if score.verdict is Verdict.CORRECT:
-        return score.info["png"]
+        return Rendered(score.info["png"], dict(score.info.get("checks", {})), score.info.get("task_error"))
     if score.verdict is Verdict.ERROR:  # the pool killed or lost the worker
         if "longer than" in score.reason:
             return f"render_timeout: {score.reason}"

@@ -27,7 +27,7 @@ from ..base import TaskError, Verifier
 from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
-from .drawing import Drawing, image_from_png
+from .drawing import CheckResult, image_from_png
 from .extract import PICKS, extract_svg
 from .gate import GatedSvg, GateError, GateLimits, gate
 from .render import RENDERERS, RenderPool
@@ -71,6 +71,7 @@ class _Job:
     gated: GatedSvg
     image: np.ndarray | None = None
     png: bytes = b""
+    checks: dict[str, tuple[bool, float, str]] = field(default_factory=dict)
     components: dict[str, float] = field(default_factory=dict)
     info: dict[str, Any] = field(default_factory=dict)
 
@@ -155,13 +156,19 @@ class SvgVerifier(Verifier):
 
     def _score_jobs(self, jobs: dict[int, _Job], workers: int | None, timeout: float | None) -> dict[int, Score]:
         out: dict[int, Score] = {}
-        pngs = self._render_pool(workers, timeout).render([j.gated.svg for j in jobs.values()])
-        for (i, job), png in zip(list(jobs.items()), pngs):
-            if isinstance(png, str):
-                out[i] = _invalid(png.partition(":")[0], png)
+        renders = self._render_pool(workers, timeout).render([j.gated.svg for j in jobs.values()],
+                                                             checks=[j.task.get("checks") or [] for j in jobs.values()])
+        for (i, job), rendered in zip(list(jobs.items()), renders):
+            if isinstance(rendered, str):
+                out[i] = _invalid(rendered.partition(":")[0], rendered)
                 del jobs[i]
                 continue
-            job.png, job.image = png, image_from_png(png)
+            if rendered.task_error:
+                out[i] = Score.error(f"bad task: {rendered.task_error}")
+                del jobs[i]
+                continue
+            png = rendered.png
+            job.png, job.image, job.checks = png, image_from_png(png), rendered.checks
             ink = ink_share(job.image)
             job.components["ink"] = ink
             job.info.update(png_sha256=hashlib.sha256(png).hexdigest(), nodes=job.gated.nodes,
@@ -235,10 +242,8 @@ class SvgVerifier(Verifier):
         c = self.config
         specs = job.task.get("checks") or []
         parts: dict[str, tuple[float, float]] = {}  # name -> (value, weight)
-        if specs:
-            from .checks import run_checks
-
-            results = run_checks(Drawing(job.gated.svg, job.gated.root, job.image), specs)
+        if specs:  # measured in the render worker, under the render's time budget
+            results = {name: CheckResult(*result) for name, result in job.checks.items()}
             for name, result in results.items():
                 job.components[f"check:{name}"] = result.value
             job.info["checks"] = {n: {"passed": r.passed, "detail": r.detail} for n, r in results.items()}
