@@ -14,7 +14,8 @@ import numpy as np
 
 from ..base import TaskError
 from .drawing import CheckResult, Drawing
-from .geometry import shapes, simplify
+from .geometry import Shape, shapes, simplify
+from .visibility import declared_visible, edge_marks, edges, outline_drawn, shown, stroke_width
 from .pixels import (Component, colour_mask, components, dominant_family, ink, main_shape, profile_peaks, radial_profile)
 
 Check = Callable[..., CheckResult]
@@ -125,12 +126,18 @@ def _crossing_profile(widths: np.ndarray) -> bool:
 
 
 # ----------------------------------------------------------------------------- geometry
+def _shown_shapes(d: Drawing) -> list[Shape]:
+    """The SVG's shapes that are declared visible and actually show in the render (see visibility)."""
+    return [s for s in shapes(d.root) if shown(d, s)]
+
+
 def _quads(d: Drawing) -> list[np.ndarray]:
+    """Four-sided polygons whose four sides all show in the render."""
     out = []
     for s in shapes(d.root):
-        if s.kind == "polygon" and len(s.points) >= 4:
+        if s.kind == "polygon" and len(s.points) >= 4 and declared_visible(s):
             pts = simplify(s.points)
-            if len(pts) == 4:
+            if len(pts) == 4 and outline_drawn(d, pts, True, 0.6, stroke_width(s)):
                 out.append(pts)
     return out
 
@@ -154,6 +161,13 @@ def trapezoid(d: Drawing) -> CheckResult:
     return _fail("four-sided polygons, but none with exactly one parallel pair", 0.4)
 
 
+def _dashes_drawn(d: Drawing, a: np.ndarray, b: np.ndarray, width: float) -> bool:
+    """Along the side, the render shows a stroke that breaks off and resumes (at least 3 dashes)."""
+    marks = edge_marks(d, a, b, 96, width)
+    starts = int(np.sum(marks[1:] & ~marks[:-1])) + int(marks[0])
+    return 0.2 <= marks.mean() <= 0.9 and starts >= 3
+
+
 def _dashed(paint: str) -> bool:
     values = [v for v in paint.replace(",", " ").split() if v != "none"]
     try:
@@ -167,7 +181,7 @@ def dashed_square(d: Drawing) -> CheckResult:
     """A square outline (equal sides, right angles) stroked with a dash pattern."""
     best = 0.0
     for s in shapes(d.root):
-        if s.kind != "polygon":
+        if s.kind != "polygon" or not declared_visible(s):
             continue
         q = simplify(s.points)
         if len(q) != 4:
@@ -175,7 +189,8 @@ def dashed_square(d: Drawing) -> CheckResult:
         e = [q[(k + 1) % 4] - q[k] for k in range(4)]
         lengths = np.array([np.linalg.norm(v) for v in e])
         square = lengths.std() / lengths.mean() < 0.05 and all(abs(float(e[k] @ e[k + 1])) < 0.05 * lengths[k] * lengths[k + 1] for k in range(3))
-        dashed = _dashed(s.style("stroke-dasharray")) and s.style("stroke", "none") != "none"
+        dashed = (_dashed(s.style("stroke-dasharray")) and s.style("stroke", "none") != "none"
+                  and all(_dashes_drawn(d, a, b, stroke_width(s)) for a, b in edges(q, closed=True)))
         if square and dashed:
             return CheckResult(True, 1.0, "a square with a dashed stroke")
         best = max(best, 0.5 * square + 0.4 * dashed)
@@ -336,7 +351,7 @@ def ground_symbol(d: Drawing) -> CheckResult:
 def line_chart(d: Drawing, min_points: int = 5) -> CheckResult:
     """A polyline of at least `min_points` points left to right, with two perpendicular axes."""
     series, axes = 0, {"h": False, "v": False}
-    all_shapes = list(shapes(d.root))
+    all_shapes = _shown_shapes(d)
     extent = max((np.ptp(s.points, axis=0).max() for s in all_shapes if len(s.points) > 1), default=0.0)
     for s in all_shapes:
         pts = s.points
@@ -358,7 +373,7 @@ def line_chart(d: Drawing, min_points: int = 5) -> CheckResult:
 @check
 def clock_face(d: Drawing) -> CheckResult:
     """A circle with at least two hands of different lengths from its centre and marks near the rim."""
-    all_shapes = list(shapes(d.root))
+    all_shapes = _shown_shapes(d)
     circles = [s for s in all_shapes if s.kind == "circle" and min(s.radii) > 0]
     if not circles:
         return _fail("no circle")

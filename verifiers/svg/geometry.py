@@ -20,7 +20,7 @@ _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _TRANSFORM = re.compile(r"(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)")
 _PATH_TOKEN = re.compile(r"([MmLlHhVvZzCcSsQqTtAa])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)")
 _ARGS = {"M": 2, "L": 2, "H": 1, "V": 1, "Z": 0, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7}
-INHERITED = ("fill", "stroke", "stroke-dasharray", "stroke-width")
+INHERITED = ("fill", "stroke", "stroke-dasharray", "stroke-width", "visibility", "fill-opacity", "stroke-opacity")
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,14 @@ class Shape:
 
 def numbers(text: str | None) -> list[float]:
     return [float(n) for n in _NUMBER.findall(text or "")]
+
+
+def value_of(text: str | None, default: float) -> float:
+    """The first number of an attribute, a percentage as a fraction; `default` when there is none."""
+    values = numbers(text)
+    if not values:
+        return default
+    return values[0] / 100 if (text or "").strip().endswith("%") else values[0]
 
 
 def parse_transform(text: str | None) -> np.ndarray:
@@ -63,14 +71,25 @@ def parse_transform(text: str | None) -> np.ndarray:
 
 
 def _paint(element: Element, inherited: dict[str, str]) -> dict[str, str]:
+    """Paint and visibility after attributes and `style=`: inherited properties pass down; a
+    `display: none` anywhere above hides the subtree; opacities multiply down the tree."""
     paint = dict(inherited)
-    for key in INHERITED:
+    own: dict[str, str] = {}
+    for key in (*INHERITED, "display", "opacity"):
         if element.get(key) is not None:
-            paint[key] = element.get(key, "").strip()
+            own[key] = element.get(key, "").strip()
     for decl in (element.get("style") or "").split(";"):
         key, _, value = decl.partition(":")
-        if key.strip() in INHERITED:
-            paint[key.strip()] = value.strip()
+        if key.strip() in (*INHERITED, "display", "opacity"):
+            own[key.strip()] = value.strip()
+    for key, value in own.items():
+        if key == "display":
+            if value == "none":
+                paint["display"] = "none"
+        elif key == "opacity":
+            paint["opacity"] = str(value_of(paint.get("opacity"), 1.0) * value_of(value, 1.0))
+        else:
+            paint[key] = value
     return paint
 
 
