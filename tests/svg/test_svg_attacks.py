@@ -74,3 +74,56 @@ def test_bad_characters_are_invalid_never_an_exception(text):
     with pytest.raises(GateError) as info:
         gate(f'<svg {SVG_NS} viewBox="0 0 9 9" {text}><rect width="9" height="9"/></svg>')
     assert info.value.code in ("bad_characters", "parse_error")
+
+
+def test_every_svg_probe_earns_nothing_on_checked_tasks():
+    import verifiers
+    from pytest_plugin import assert_not_hackable
+    from verifiers.svg.tasks import builtin_tasks
+
+    v = verifiers.get("svg", clip_weight=0, contrastive_weight=0)  # the checks alone: CLIP cannot save a hack
+    try:
+        for task in [t for t in builtin_tasks() if t.get("checks")][:6]:
+            assert_not_hackable(v, task, threshold=0.0)
+    finally:
+        v.close()
+
+
+def test_one_bad_item_never_loses_the_batch():
+    import verifiers
+
+    v = verifiers.get("svg", clip_weight=0, contrastive_weight=0)
+    try:
+        good = svg('<polygon points="50,5 89,27.5 89,72.5 50,95 11,72.5 11,27.5" fill="#3a3"/>')
+        bad = svg('<rect width="50" height="50" id="\ud800"/>')
+        scores = v.score_batch([good, bad, good], [{"prompt": "a regular hexagon", "checks": [{"check": "regular_polygon"}]}] * 3)
+    finally:
+        v.close()
+    assert [s.verdict.value for s in scores] == ["correct", "invalid", "correct"]
+    assert scores[1].info["reason_code"] == "bad_characters"
+
+
+def test_a_one_megabyte_svg_is_scored_within_two_seconds():
+    """The worst case the gate lets through when raised to 2 MB: one polygon of 80,000 points."""
+    import math
+    import time
+
+    import verifiers
+    from verifiers.svg.tasks import builtin_tasks
+
+    tasks = [t for t in builtin_tasks() if t.get("checks")]
+    points = " ".join(f"{50 + 40 * math.cos(k * 1e-3):.2f},{50 + 40 * math.sin(k * 1.1e-3):.2f}" for k in range(80_000))
+    doc = svg(f'<polygon points="{points}" fill="blue" stroke="red"/>')
+    assert len(doc) > 900_000
+    v = verifiers.get("svg", clip_weight=0, contrastive_weight=0, max_svg_chars=2_000_000)
+    try:
+        v.score(svg('<rect width="50" height="50"/>'), tasks[0])  # start the render workers first
+        worst = 0.0
+        for task in tasks:
+            start = time.perf_counter()
+            s = v.score(doc, task)
+            worst = max(worst, time.perf_counter() - start)
+            assert not s.is_error, s.reason
+    finally:
+        v.close()
+    assert worst < 2.0, f"{worst:.2f} s"
