@@ -91,3 +91,25 @@ def test_contrastive_probability_is_a_softmax_over_prompt_and_negatives():
     p = contrastive_probability(image, texts, scale=100.0)
     assert p.sum() == pytest.approx(1.0) and p.argmax() == 1
     assert contrastive_probability(image, texts, scale=1.0)[1] < p[1]  # a sharper scale, a surer choice
+
+
+def test_an_uncached_tag_offline_fails_at_once_with_one_line(tmp_path, monkeypatch):
+    """No hub retries: the tag is not cached and the host does not answer, so open_clip is never asked."""
+    import socket
+
+    import open_clip
+
+    def offline(*args, **kwargs):
+        raise OSError("network unreachable")
+
+    def never(*args, **kwargs):
+        raise AssertionError("open_clip was asked to download")
+
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setattr(socket, "create_connection", offline)
+    monkeypatch.setattr(open_clip, "create_model_from_pretrained", never)
+    with pytest.raises(ClipUnavailable) as info:
+        ClipScorer("ViT-B-32-quickgelu", "openai")
+    message = str(info.value)
+    assert "\n" not in message and "clip_weights=/path" in message and "local-dir:" in message

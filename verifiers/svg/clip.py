@@ -45,6 +45,7 @@ class ClipScorer:
                     with _quiet_random_init():
                         model_obj, _train, preprocess = open_clip.create_model_and_transforms(model, device=device)
                 else:
+                    _refuse_unreachable_tag(model, weights)
                     model_obj, preprocess = open_clip.create_model_from_pretrained(
                         model, pretrained=weights, device=device, precision="fp32")
                 tokenizer = open_clip.get_tokenizer(model)
@@ -53,8 +54,7 @@ class ClipScorer:
         except Exception as exc:
             raise ClipUnavailable(
                 f"cannot load open_clip {model!r} with weights {weights!r}: {type(exc).__name__}: {exc}. "
-                "Pass clip_weights=/path/to/weights (with clip_model=its config name) or "
-                "clip_weights='local-dir:/folder'; tags such as 'openai' need the network once."
+                f"{OFFLINE_HELP[0].upper()}{OFFLINE_HELP[1:]}; tags such as 'openai' need the network once."
             ) from None
         self.model = model_obj.eval()
         for p in self.model.parameters():
@@ -126,6 +126,40 @@ def _refuse_quickgelu_mismatch(model: str, weights: str) -> None:
             f"but config {model!r} has quick_gelu={bool(model_cfg.get('quick_gelu'))}; the embeddings would be "
             f"silently wrong. Use clip_model={want!r}."
         )
+
+
+OFFLINE_HELP = ("pass clip_weights=/path/to/weights (with clip_model=its config name) or "
+                "clip_weights='local-dir:/folder'")
+
+
+def _refuse_unreachable_tag(model: str, weights: str, timeout: float = 2.0) -> None:
+    """Offline, a tag that is not in the local caches fails in seconds with one line, instead of
+    open_clip spending a minute in hub retries."""
+    import socket
+    from urllib.parse import urlparse
+
+    import open_clip
+
+    if os.path.exists(weights):
+        return
+    cfg = open_clip.get_pretrained_cfg(model, weights) or open_clip.get_pretrained_cfg(model.removesuffix("-quickgelu"), weights)
+    if not cfg:
+        return  # unknown tag: open_clip will say so
+    repo = str(cfg.get("hf_hub") or "").strip("/")
+    hub_cache = Path(os.environ.get("HF_HUB_CACHE") or Path(os.environ.get("HF_HOME", Path.home() / ".cache" / "huggingface")) / "hub")
+    if repo and (hub_cache / f"models--{repo.replace('/', '--')}").is_dir():
+        return  # downloaded before: open_clip can load it without the network
+    url = str(cfg.get("url") or "")
+    if url and (Path.home() / ".cache" / "clip" / Path(urlparse(url).path).name).exists():
+        return
+    host = "huggingface.co" if repo else urlparse(url).hostname
+    if not host:
+        return
+    try:
+        socket.create_connection((host, 443), timeout=timeout).close()
+    except OSError:
+        raise ClipUnavailable(f"the weights {weights!r} are not cached here and {host} cannot be reached (offline); "
+                              f"{OFFLINE_HELP}") from None
 
 
 class _quiet_random_init:
