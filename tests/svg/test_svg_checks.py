@@ -134,6 +134,10 @@ CASES = {  # check spec -> (drawings that pass, near misses that fail)
                           svg("".join(f'<rect x="{15 + 25 * i}" y="{80 - 20 * (i + 1)}" width="15" height="{20 * (i + 1)}"/>' for i in range(3)))],
                          [wifi([16, 29, 42, 55]), svg("".join(f'<rect x="{15 + 25 * i}" y="40" width="15" height="40"/>' for i in range(3)))]),
     ("signal_bars", 4): ([wifi([16, 29, 42, 55])], [wifi([20, 36, 52])]),
+    ("wifi", 3): ([wifi([20, 36, 52]), wifi([20, 36, 52], dot=False)],
+                  [svg("".join(f'<rect x="{15 + 25 * i}" y="{80 - 20 * (i + 1)}" width="15" height="{20 * (i + 1)}"/>' for i in range(3))),
+                   svg("".join(f'<circle cx="{20 + 28 * i}" cy="{76 - 4 * i}" r="{4 + 4 * i}"/>' for i in range(3))),
+                   wifi([16, 29, 42, 55])]),
     ("battery", 0.2, "red"): ([battery(0.2), battery(0.15)], [battery(0.8), battery(0.2, "green"), battery(0.0), battery(0.45)]),
     ("ground_symbol",): ([ground([52, 34, 16]), ground([60, 45, 30, 15])], [ground([40, 40, 40]), ground([16, 34, 52])]),
     ("line_chart", 5): (

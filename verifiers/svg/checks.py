@@ -16,6 +16,7 @@ from ..base import TaskError
 from .drawing import CheckResult, Drawing
 from .geometry import Shape, shapes, simplify
 from .visibility import declared_visible, edge_marks, edges, outline_drawn, shown, stroke_width
+from .outline import arc_around, circle_fit, concave_corners, star_shape
 from .pixels import (Component, colour_mask, components, dominant_family, ink, main_shape, profile_peaks, radial_profile)
 
 Check = Callable[..., CheckResult]
@@ -54,14 +55,15 @@ def regular_polygon(d: Drawing, sides: int = 6) -> CheckResult:
 
 @check
 def star(d: Drawing, points: int = 5, color: str | None = None) -> CheckResult:
-    """A star: `points` deep spikes around the main shape (a polygon's corners are too shallow)."""
+    """A star: its outline is `points` tips alternating with notches, evenly (see `outline.star_shape`);
+    a flower of circles, lines from a centre or a polygon are not."""
     shape = main_shape(d.image)
     if shape is None:
         return _fail("nothing drawn")
-    peaks, prominence = profile_peaks(radial_profile(shape.mask), 0.25)
-    detail = f"{len(peaks)} spikes"
-    if len(peaks) != points:
-        return _fail(f"{detail}, not {points}", max(0.0, 1 - abs(len(peaks) - points) / points) * 0.5)
+    is_star, detail = star_shape(shape.mask, points)
+    if not is_star:
+        peaks, _prominence = profile_peaks(radial_profile(shape.mask), 0.25)
+        return _fail(detail, 0.5 * max(0.0, 1 - abs(len(peaks) - points) / points))
     if color is not None:
         family = dominant_family(d.image, shape.mask)
         if family != color:
@@ -80,6 +82,9 @@ def gear(d: Drawing, min_teeth: int = 6) -> CheckResult:
     centres = _runs_above(profile, (profile.max() + profile.min()) / 2)
     if not 0.05 < depth < 0.45 or len(centres) < min_teeth:
         return _fail(f"{len(centres)} teeth of depth {depth:.0%}, need {min_teeth} shallow ones", min(len(centres) / max(min_teeth, 1), 1) * 0.5)
+    notches = concave_corners(shape.mask)
+    if notches < min_teeth:  # a polygon's corners are no teeth: teeth stand out of the rim, with notches between
+        return _fail(f"{len(centres)} bumps but {notches} notches between them: a polygon, not teeth", 0.4)
     gaps = np.diff(centres, append=centres[0] + len(profile))
     spread = gaps.std() / gaps.mean()
     return _graded(spread < 0.2, 1 - spread, f"{len(centres)} teeth, spacing spread {spread:.0%}")
@@ -253,8 +258,11 @@ def star_rating(d: Drawing, filled: int = 3, total: int = 5) -> CheckResult:
     rows = [p.centre[0] for p in stars]
     if len(stars) != total or (rows and np.ptp(rows) > 0.5 * size):
         return _fail(f"{len(stars)} similar shapes in a row, not {total}", 0.3 * (len(stars) == total))
+    not_stars = sum(not star_shape(p.mask, 5)[0] for p in stars)
+    if not_stars:
+        return _fail(f"{total} shapes in a row, but {not_stars} of them are not five-pointed stars", 0.3)
     solid = sum(p.fill > 0.33 for p in stars)
-    return _graded(solid == filled, 0.5, f"{total} shapes, {solid} solid (want {filled})")
+    return _graded(solid == filled, 0.5, f"{total} stars, {solid} solid (want {filled})")
 
 
 @check
@@ -268,6 +276,31 @@ def signal_bars(d: Drawing, bars: int = 3) -> CheckResult:
     spans = [max(p.height, p.width) for p in parts]
     growing = all(b >= 1.15 * a for a, b in zip(spans, spans[1:]))
     return _graded(growing, 0.5, f"{bars} strokes, {'growing' if growing else 'not growing'} in size")
+
+
+@check
+def wifi(d: Drawing, bars: int = 3) -> CheckResult:
+    """A wifi icon: `bars` concentric arcs of growing radius facing one way (an optional dot under
+    them). Each stroke keeps its distance from its own fitted centre and sweeps an angle around
+    it; the centres agree. Dots, squares or bars of growing size sweep no angle."""
+    parts = sorted(components(ink(d.image), 0.001), key=lambda p: p.area)
+    if len(parts) > 1 and _is_dot_under(parts[0], parts[1]):
+        parts = parts[1:]
+    if len(parts) != bars:
+        return _fail(f"{len(parts)} strokes, not {bars}", 0.3 if parts else 0.0)
+    fits = [circle_fit(p.mask) for p in parts]
+    arcs = sorted((arc_around(p.mask, cy, cx) + (cy, cx) for p, (cy, cx, _r) in zip(parts, fits)), key=lambda a: a[0])
+    flat = [a for a in arcs if a[1] > 0.7 or not 40 <= a[2] <= 200]
+    if flat:
+        return _fail(f"{len(flat)} of {bars} strokes are not arcs (dots, squares or bars sweep no angle)", 0.3)
+    radii, mids = [a[0] for a in arcs], [a[3] for a in arcs]
+    centres = np.array([[a[4], a[5]] for a in arcs])
+    concentric = float(np.max(np.hypot(*(centres[:, None] - centres[None]).transpose(2, 0, 1)))) <= 0.35 * float(np.median(radii))
+    growing = all(b >= 1.15 * a for a, b in zip(radii, radii[1:]))
+    facing = max(abs((m - mids[0] + 180) % 360 - 180) for m in mids) < 30
+    passed = growing and facing and concentric
+    return _graded(passed, 0.5, f"{bars} arcs, {'growing' if growing else 'not growing'}, "
+                                f"{'concentric' if concentric else 'not concentric'}, {'facing one way' if facing else 'facing different ways'}")
 
 
 def _is_dot_under(dot: Component, arc: Component) -> bool:
@@ -394,15 +427,41 @@ def clock_face(d: Drawing) -> CheckResult:
 
 
 @check
-def night_scene(d: Drawing) -> CheckResult:
-    """A dark sky (the top third) with at least five small lights (windows, stars)."""
+def night_scene(d: Drawing, min_buildings: int = 3) -> CheckResult:
+    """A night city: a dark sky (the top third), a skyline of at least `min_buildings` flat-topped
+    buildings of different heights standing out from the sky, and at least five small lights."""
     image = d.image.astype(np.float32) / 255
     luminance = image @ np.array([0.299, 0.587, 0.114], dtype=np.float32)
     sky = float(luminance[: image.shape[0] // 3].mean())
     bright = (luminance > 0.7) & ~((image > 0.95).all(axis=2) & (luminance[..., None] > 0.95).all(axis=2) & (sky > 0.6))
     lights = [p for p in components(bright, 0.00005) if p.area < 0.02 * bright.size]
-    passed = sky < 0.35 and len(lights) >= 5
-    return _graded(passed, 0.5 * (sky < 0.35) + 0.3 * (len(lights) >= 5), f"sky lightness {sky:.2f}, {len(lights)} small lights")
+    buildings, heights = _skyline(d.image, luminance)
+    passed = sky < 0.35 and len(lights) >= 5 and buildings >= min_buildings and heights >= 2
+    return _graded(passed, 0.4 * (sky < 0.35) + 0.2 * (len(lights) >= 5) + 0.2 * (buildings >= min_buildings),
+                   f"sky lightness {sky:.2f}, {buildings} buildings of {heights} heights, {len(lights)} small lights")
+
+
+def _skyline(image: np.ndarray, luminance: np.ndarray) -> tuple[int, int]:
+    """(flat-topped blocks, distinct heights) of the skyline: per column, the first pixel below the
+    top fifth that is neither sky colour nor a light; blocks are runs of columns with one top."""
+    h, w = luminance.shape
+    sky = np.median(image[: max(1, h // 10)].reshape(-1, 3), axis=0)
+    solid = (np.abs(image.astype(np.int32) - sky).sum(axis=2) > 40) & (luminance < 0.7)
+    start = h // 5
+    below = solid[start:]
+    tops = np.where(below.any(axis=0), below.argmax(axis=0) + start, h)
+    blocks, levels, run = 0, [], 1
+    for x in range(1, w + 1):
+        if x < w and abs(int(tops[x]) - int(tops[x - 1])) <= 2:
+            run += 1
+            continue
+        top = int(tops[x - 1])
+        if run >= 0.04 * w and top < 0.95 * h:
+            blocks += 1
+            if all(abs(top - level) >= 0.04 * h for level in levels):
+                levels.append(top)
+        run = 1
+    return blocks, len(levels)
 
 
 # ----------------------------------------------------------------------------- running
