@@ -6,6 +6,7 @@ import os
 import pytest
 
 import verifiers
+from test_code_hostile import HUNT
 from verifiers.code import PROBLEMS
 
 BY_ID = {p["id"]: p for p in PROBLEMS}
@@ -111,36 +112,6 @@ def test_builtin_pytest_and_leetcode_tasks_resist(verifier, attack):
                 "    def get_min(self): return sq(1.0)\nclass Solution:\n    def singleNumber(self, nums): return sq(1.0)\n"
         s = verifier.score(fenced(code), task)
         assert s.verdict.value != "correct" and s.reward == 0.0, (task["id"], s.reason, s.info)
-
-
-HUNT = """
-import gc, os, re
-SECRET = re.compile(r'7\\d{8}')
-def found(text):
-    hit = SECRET.search(text)
-    return int(hit.group()) if hit else None
-def f():
-    for o in gc.get_objects():
-        if isinstance(o, (dict, list, tuple, str, bytes)) and (v := found(repr(o)[:5000])):
-            return v
-    for root, _, files in os.walk('/'):
-        if root.startswith(('/proc', '/sys', '/usr', '/lib')):
-            continue
-        for name in files:
-            try:
-                if v := found(open(os.path.join(root, name), errors='ignore').read(1 << 20)):
-                    return v
-            except OSError:
-                pass
-    for pid in [p for p in os.listdir('/proc') if p.isdigit()]:
-        for part in ('cmdline', 'environ', 'mem'):
-            try:
-                if v := found(open(f'/proc/{pid}/{part}', 'rb').read(1 << 20).decode(errors='ignore')):
-                    return v
-            except OSError:
-                pass
-    return 0
-"""
 
 
 def test_judged_test_code_never_reaches_the_program(verifier):

@@ -78,9 +78,9 @@ def f():
             except OSError:
                 pass
     for pid in [p for p in os.listdir('/proc') if p.isdigit()]:
-        for part in ('cmdline', 'environ'):
+        for part in ('cmdline', 'environ', 'mem'):
             try:
-                if v := found(open(f'/proc/{pid}/{part}', 'rb').read().decode(errors='ignore')):
+                if v := found(open(f'/proc/{pid}/{part}', 'rb').read(1 << 20).decode(errors='ignore')):
                     return v
             except OSError:
                 pass
