@@ -153,3 +153,15 @@ def test_programs_that_behave_alike_vote_together(verifier):
     assert loop.verdict.value == memo.verdict.value == "correct"
     assert loop.answer == memo.answer and loop.answer is not None
     assert len({loop.answer, wrong.answer, other_wrong.answer}) == 3
+
+
+def test_undecodable_answers_never_look_like_an_expected_exception(verifier):
+    """`pytest.raises(ValueError)`-style tests: a reply the judge cannot decode is a failure, not a ValueError."""
+    task = {"test": "def check(candidate):\n    raised = False\n    try:\n        candidate(-1)\n"
+                    "    except ValueError:\n        raised = True\n    assert raised\n", "entry_point": "f"}
+    honest = verifier.score(fenced("def f(x):\n    if x < 0:\n        raise ValueError('negative')\n    return x"), task)
+    assert honest.verdict.value == "correct", honest.reason
+    forged = ("import os, struct, json\ndef f(x):\n    reply = json.dumps({'value': {'int': '9' * 100000}}).encode()\n"
+              "    os.write(4, struct.pack('>I', len(reply)) + reply)\n    import time; time.sleep(30)\n")
+    s = verifier.score(fenced(forged), task)
+    assert s.verdict.value != "correct" and s.reward == 0.0, (s.reason, s.info)
