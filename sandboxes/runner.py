@@ -280,13 +280,19 @@ class CandidateObject:
         return iter(self._ask("iter"))
 
     def __len__(self):
-        return self._ask("len")
+        return self._typed("len", int)
 
     def __bool__(self):
-        return self._ask("bool")
+        return self._typed("bool", bool)
 
     def __str__(self):
-        return self._ask("str")
+        return self._typed("str", str)
+
+    def _typed(self, op, kind):
+        value = self._ask(op)
+        if type(value) is not kind:  # a forged reply must not surface as a TypeError a test could expect
+            raise CandidateGone("runtime_error", f"{op}() of a program's object gave no {kind.__name__}")
+        return value
 
     def __getitem__(self, key):
         return self._ask("getitem", key=self._session.argument(key))
