@@ -1,5 +1,5 @@
 """Code sandbox throughput on a 32-test problem, side by side in one run:
-the warm Docker pool, one fresh container per solution (how code-r1 uses Docker), the local
+the warm Docker pool (one serving runner per container), one fresh container per solution (how code-r1 uses Docker), the local
 bubblewrap backend, and a plain unisolated subprocess (the floor).
 Targets: warm pool >= 10x fresh containers; local backend within 3x of the floor.
 """
@@ -49,7 +49,7 @@ def main() -> dict:
     figures = {**rates, "warm_over_fresh": rates["docker_warm_pool"] / rates["docker_fresh_container"],
                "floor_over_local": rates["plain_subprocess"] / rates["local_bubblewrap"]}
     table = [("backend", "solutions/s (32 tests each)", "ratio"),
-             ("Docker, warm pool (exec)", f"{rates['docker_warm_pool']:.2f}", f"{figures['warm_over_fresh']:.1f}x fresh (target >= 10x)"),
+             ("Docker, warm pool (a serving runner per container)", f"{rates['docker_warm_pool']:.2f}", f"{figures['warm_over_fresh']:.1f}x fresh (target >= 10x)"),
              ("Docker, fresh container per solution", f"{rates['docker_fresh_container']:.2f}", "1.0x"),
              ("local (bubblewrap)", f"{rates['local_bubblewrap']:.2f}", f"takes {figures['floor_over_local']:.2f}x the floor's time (target <= 3x)"),
              ("plain subprocess, no isolation (floor)", f"{rates['plain_subprocess']:.2f}", "")]

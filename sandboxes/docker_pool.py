@@ -2,8 +2,10 @@
 and swap limits, a pids limit, a CPU quota, no-new-privileges, every capability dropped, an
 unprivileged user), kept warm in a pool and reused through `exec`.
 
-Between runs the pool kills every process of the sandbox user and wipes /work, /tmp and /dev/shm, so a run
-never sees a previous run's files or processes; a container that misbehaves is replaced.
+Each container keeps one runner serving job after job over a `docker exec` socket; between jobs
+the runner kills every other process of the sandbox user and wipes /work, /tmp and /dev/shm, so a
+run never sees a previous run's files or processes. A container whose run overruns its wall clock
+or breaks the protocol is replaced.
 Containers carry the owner's pid in a label: `close()` and interpreter exit remove them, and a
 new pool removes any whose owner process is gone (e.g. after a SIGKILL).
 """
@@ -29,9 +31,6 @@ from .image import IMAGE
 SANDBOX_UID = "10001"
 LABEL = "evalkit.sandbox.owner"
 MAX_STDOUT = 64 << 20
-WIPED = "/work /tmp /dev/shm"
-CLEANUP = (f"kill -9 -1 2>/dev/null; for d in {WIPED}; do rm -rf $d/* $d/.[!.]* 2>/dev/null; done; "
-           f"ls -A {WIPED} | grep -v -e : -e '^$' | wc -l")
 
 _pools: "weakref.WeakSet[DockerBackend]" = weakref.WeakSet()
 
@@ -65,6 +64,7 @@ class DockerBackend:
         self.closed = False
         self._idle: queue.Queue = queue.Queue()
         self._all: set[str] = set()
+        self._sessions: dict[str, _Session] = {}   # container id -> its serving runner
         self._lock = threading.Lock()
         self.reap_orphans()
         for _ in range(pool_size):
@@ -87,20 +87,16 @@ class DockerBackend:
         return container
 
     def _remove(self, container: Any) -> None:
+        with self._lock:
+            session = self._sessions.pop(container.id, None)
+        if session is not None:
+            session.close()
         try:
             container.remove(force=True)
         except Exception:
             pass
         with self._lock:
             self._all.discard(container.id)
-
-    def _clean(self, container: Any) -> bool:
-        """Kill every sandbox-user process and wipe the writable dirs; False if the container is unwell."""
-        try:
-            result = container.exec_run(["sh", "-c", CLEANUP], user=SANDBOX_UID)
-            return result.exit_code == 0 and result.output.strip() == b"0"
-        except Exception:
-            return False
 
     def reap_orphans(self) -> int:
         """Remove containers left by evalkit processes on this host that no longer run."""
@@ -116,41 +112,57 @@ class DockerBackend:
 
     # ------------------------------------------------------------------ runs
     def run(self, job: bytes, nonce: str, limits: Limits) -> RawRun:
-        fresh = self.pool_size == 0
+        if self.pool_size == 0:
+            return self._run_fresh(job, nonce, limits)
         try:
-            container = self._start() if fresh else self._idle.get(timeout=300)
+            container = self._idle.get(timeout=300)
         except queue.Empty:
             return RawRun(b"", None, error="no sandbox container became free within 300 s")
-        except Exception as exc:
-            return RawRun(b"", None, error=f"could not start a sandbox container: {exc}")
-        healthy = True
+        healthy = False
         try:
-            raw = self._exec(container, job, nonce, limits)
-            healthy = raw.error is None
+            session = self._sessions.get(container.id) or self._open_session(container)
+            raw, healthy = session.run(_with_work_dir(job, "/work"), nonce, limits.wall_seconds)
         except Exception as exc:
-            raw, healthy = RawRun(b"", None, error=f"docker exec failed: {type(exc).__name__}: {exc}"), False
+            raw = RawRun(b"", None, error=f"docker exec failed: {type(exc).__name__}: {exc}")
         finally:
-            if fresh:
-                self._remove(container)
+            if healthy and not self.closed:
+                self._idle.put(container)  # the serving runner left it clean
             else:
-                threading.Thread(target=self._recycle, args=(container, healthy), daemon=True).start()
+                threading.Thread(target=self._replace, args=(container,), daemon=True).start()
         return raw
 
-    def _recycle(self, container: Any, healthy: bool) -> None:
-        """Clean a used container and give it back; replace it if it is unwell."""
+    def _open_session(self, container: Any) -> "_Session":
+        session = _Session(self.client.api, container.id)
+        with self._lock:
+            self._sessions[container.id] = session
+        return session
+
+    def _run_fresh(self, job: bytes, nonce: str, limits: Limits) -> RawRun:
+        """One fresh container for this run, removed after it (how code-r1 uses Docker)."""
+        try:
+            container = self._start()
+        except Exception as exc:
+            return RawRun(b"", None, error=f"could not start a sandbox container: {exc}")
+        try:
+            return self._exec(container, job, nonce, limits)
+        except Exception as exc:
+            return RawRun(b"", None, error=f"docker exec failed: {type(exc).__name__}: {exc}")
+        finally:
+            self._remove(container)
+
+    def _replace(self, container: Any) -> None:
+        """Remove a container that overran or broke the protocol, and start a fresh one in its place."""
+        self._remove(container)
         if self.closed:
-            self._remove(container)
             return
-        if not (healthy and self._clean(container)):
-            self._remove(container)
-            try:
-                container = self._start()
-            except Exception:
-                return  # the daemon is gone; runs will report it
-        if self.closed:  # closed while this one was being cleaned
-            self._remove(container)
+        try:
+            fresh = self._start()
+        except Exception:
+            return  # the daemon is gone; runs will report it
+        if self.closed:
+            self._remove(fresh)
             return
-        self._idle.put(container)
+        self._idle.put(fresh)
 
     def _exec(self, container: Any, job: bytes, nonce: str, limits: Limits) -> RawRun:
         api = self.client.api
@@ -194,6 +206,67 @@ class DockerBackend:
             pass
 
 
+class _Session:
+    """A runner in `--serve` mode inside one container, on one `docker exec` socket: job after job,
+    each ending with a `done` line written after the runner has cleaned the container (killed
+    every other sandbox-user process, emptied /work, /tmp and /dev/shm)."""
+
+    def __init__(self, api: Any, container_id: str) -> None:
+        exec_id = api.exec_create(container_id, ["python3", *programs.PYTHON_FLAGS, "-c", programs.RUNNER, "--serve"],
+                                  stdin=True, stdout=True, stderr=True, user=SANDBOX_UID, workdir="/work",
+                                  environment={"HOME": "/work"})["Id"]
+        sock = api.exec_start(exec_id, socket=True)
+        self.sock = getattr(sock, "_sock", sock)
+        self.frames = _Frames()
+
+    def run(self, job: bytes, nonce: str, wall_seconds: float) -> tuple[RawRun, bool]:
+        """(what came back, whether the session can serve another job)."""
+        done = f"EVALKIT-{nonce} {{\"done\": true}}\n".encode()
+        deadline = time.monotonic() + wall_seconds
+        self.sock.settimeout(wall_seconds)
+        self.sock.sendall(job + nonce.encode() + b"\n")
+        stdout = bytearray()
+        while not stdout.endswith(done):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return RawRun(bytes(stdout), None, timed_out=True), False
+            self.sock.settimeout(left)
+            try:
+                chunk = self.sock.recv(65536)
+            except (socket.timeout, TimeoutError):
+                return RawRun(bytes(stdout), None, timed_out=True), False
+            if not chunk:  # the runner died mid-job (the program killed it): what it said still counts
+                return RawRun(bytes(stdout), None), False
+            if len(stdout) < MAX_STDOUT:
+                stdout += self.frames.stdout_of(chunk)
+        return RawRun(bytes(stdout), 0), True
+
+    def close(self) -> None:
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+
+class _Frames:
+    """Docker's multiplexed stream: 8-byte headers (stream id, size); stdout kept, stderr dropped."""
+
+    def __init__(self) -> None:
+        self.buffer = b""
+
+    def stdout_of(self, chunk: bytes) -> bytes:
+        self.buffer += chunk
+        out = bytearray()
+        while len(self.buffer) >= 8:
+            stream, size = self.buffer[0], struct.unpack(">I", self.buffer[4:8])[0]
+            if len(self.buffer) < 8 + size:
+                break
+            if stream == 1:
+                out += self.buffer[8:8 + size]
+            self.buffer = self.buffer[8 + size:]
+        return bytes(out)
+
+
 def _with_work_dir(job: bytes, work: str) -> bytes:
     """Insert the per-run work dir into the length-prefixed job."""
     import json
@@ -206,8 +279,8 @@ def _with_work_dir(job: bytes, work: str) -> bytes:
 
 
 def _read_frames(sock: Any, deadline: float) -> tuple[bytes, bool]:
-    """Docker's multiplexed stream: 8-byte headers (stream id, size); keep stdout, drop stderr."""
-    buffer, stdout = b"", bytearray()
+    """All of a one-shot exec's stdout, until it closes or the deadline passes: (stdout, timed out)."""
+    frames, stdout = _Frames(), bytearray()
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
@@ -219,14 +292,8 @@ def _read_frames(sock: Any, deadline: float) -> tuple[bytes, bool]:
             return bytes(stdout), True
         if not chunk:
             return bytes(stdout), False
-        buffer += chunk
-        while len(buffer) >= 8:
-            stream, size = buffer[0], struct.unpack(">I", buffer[4:8])[0]
-            if len(buffer) < 8 + size:
-                break
-            if stream == 1 and len(stdout) < MAX_STDOUT:
-                stdout += buffer[8:8 + size]
-            buffer = buffer[8 + size:]
+        if len(stdout) < MAX_STDOUT:
+            stdout += frames.stdout_of(chunk)
 
 
 def remove_containers_of(pid: int) -> int:

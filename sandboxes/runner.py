@@ -556,14 +556,16 @@ def run_job(job, out):
     return nonce, work
 
 
-def inside_bwrap():
-    """True only in bubblewrap's pid namespace, where pid 1 is bwrap's own init: the one place
-    where killing "every process we may signal" and emptying /tmp touch nothing but the sandbox."""
+def inside_sandbox():
+    """True only in a sandbox's own pid namespace, where pid 1 is bubblewrap's or Docker's init:
+    the only places where killing "every process we may signal" and emptying /tmp touch nothing
+    but the sandbox."""
     try:
         with open("/proc/1/cmdline", "rb") as fh:
-            return fh.read().split(b"\0")[0].endswith(b"bwrap") and os.getpid() < 64
+            init = fh.read().split(b"\0")[0]
     except OSError:
         return False
+    return init.endswith(b"bwrap") or init.endswith(b"docker-init")
 
 
 def clean_up(work):
@@ -601,8 +603,8 @@ def main():
     `done` line written after the sandbox is clean again."""
     not_dumpable()
     serve = "--serve" in sys.argv
-    if serve and not inside_bwrap():
-        sys.exit("runner: --serve only runs inside a bubblewrap sandbox")
+    if serve and not inside_sandbox():
+        sys.exit("runner: --serve only runs inside a sandbox (bubblewrap or a Docker container)")
     out = sys.stdout
     while True:
         header = read_line(0)
