@@ -96,6 +96,8 @@ def check_verifier(verifier: Verifier, tasks: Sequence[Task] | None = None, comp
     - it builds a prompt for each task (when it offers prompts);
     - on hostile text and the given completions it never reports its own failure (ERROR),
       stays within `seconds`, returns rewards that are finite and within `reward_bounds()`,
+      never pairs a verdict with a reward that contradicts it (for verifiers that declare
+      `verdicts_order_rewards`: no INCORRECT/INVALID at the top reward, no CORRECT at the bottom),
       gives the same score twice, and its scores round-trip through JSON;
     - `score_batch` agrees with `score`.
     """
@@ -139,6 +141,8 @@ def check_verifier(verifier: Verifier, tasks: Sequence[Task] | None = None, comp
             problems.append(f"reported its own failure {where}: {s.reason}")
         if not low - 1e-9 <= s.reward <= high + 1e-9:
             problems.append(f"reward {s.reward} outside reward_bounds() {low, high} {where}")
+        if verifier.verdicts_order_rewards and _verdict_contradicts_reward(s, low, high):
+            problems.append(f"verdict {s.verdict.value} with reward {s.reward} {where}: verdict and reward disagree")
         if verifier.score(text, task) != s:
             problems.append(f"not deterministic {where}")
         if Score.from_dict(json.loads(json.dumps(s.to_dict()))) != s:
@@ -151,6 +155,13 @@ def check_verifier(verifier: Verifier, tasks: Sequence[Task] | None = None, comp
     if problems:
         unique = list(dict.fromkeys(problems))
         raise RewardAssertionError(f"{name} breaks {len(unique)} invariant(s):\n" + "\n".join(f"  - {p}" for p in unique[:30]))
+
+
+def _verdict_contradicts_reward(s: Score, low: float, high: float) -> bool:
+    """A wrong or invalid answer with the top reward, or a correct one with the bottom reward."""
+    if s.verdict in (Verdict.INCORRECT, Verdict.INVALID) and s.reward >= high - 1e-9 and high > low:
+        return True
+    return s.verdict is Verdict.CORRECT and s.reward <= low + 1e-9 and high > low
 
 
 def _short(text: str, width: int = 60) -> str:

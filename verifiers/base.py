@@ -47,6 +47,9 @@ class Verifier(abc.ABC):
     worker_memory_mb: ClassVar[int | None] = 4096
     #: The rewards this verifier can give (override `reward_bounds` when the config changes them).
     reward_range: ClassVar[tuple[float, float]] = (0.0, 1.0)
+    #: True when a CORRECT never earns the bottom reward and a wrong answer never the top one;
+    #: `check_verifier` then flags any score where verdict and reward disagree.
+    verdicts_order_rewards: ClassVar[bool] = False
 
     def __init__(self, **config: Any) -> None:
         fields = {f.name: f for f in dataclasses.fields(self.Config)}

@@ -70,6 +70,7 @@ class CodeVerifier(Verifier):
     """Runs code in a sandbox; rewards by the share of tests passed or the seed's discrete scheme."""
 
     Config = CodeConfig
+    verdicts_order_rewards = True
     worker_memory_mb: ClassVar[int | None] = None  # the docker client and the sandboxes live outside this cap
 
     def __init__(self, **config: Any) -> None:

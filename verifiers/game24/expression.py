@@ -60,14 +60,39 @@ class Evaluated:
 
 
 def normalise(text: str) -> str:
-    """NFKC (full-width digits and signs), the operator map, LaTeX operators, whitespace folded."""
+    """The answer as models write it, reduced to plain arithmetic: NFKC (full-width digits and
+    signs), the operator map, trailing check marks, markdown bold around the answer, LaTeX math
+    delimiters, `\\frac{a}{b}` and operators, whitespace folded. Every rewrite keeps the
+    arithmetic as written: nothing is added that could turn a wrong answer into a right one."""
     if not text.isascii():
-        text = unicodedata.normalize("NFKC", text).translate(_OPERATOR_MAP)
+        text = unicodedata.normalize("NFKC", text).translate(_OPERATOR_MAP).rstrip().rstrip(_CHECK_MARKS)
+    text = _strip_bold(text.strip())
     if "\\" in text or "{" in text:
+        text = _LATEX_DELIMITERS.sub(" ", text)
+        for _ in range(8):  # nested fractions, innermost first
+            text, replaced = _FRAC.subn(r"((\1)/(\2))", text)
+            if not replaced:
+                break
         for latex, plain in _LATEX:
             text = text.replace(latex, plain)
     text = text.replace("[", "(").replace("]", ")")
     return " ".join(text.replace("$", " ").split()).rstrip(".。")
+
+
+_CHECK_MARKS = " ✓✔✅☑"
+_LATEX_DELIMITERS = re.compile(r"\\[()\[\]]|\\[,;:! ]")
+_FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+
+
+def _strip_bold(text: str) -> str:
+    """`**(6-4)*(4+8)**` or `** (6-4)*(4+8)` (the tail of `**Answer:**`): markdown bold is only ever a
+    doubled marker at either end; a single `*` is multiplication and is never touched."""
+    for marker in ("**", "__"):
+        if text.startswith(marker):
+            text = text[len(marker):].lstrip()
+        if text.endswith(marker):
+            text = text[: -len(marker)].rstrip()
+    return text
 
 
 @lru_cache(maxsize=8192)

@@ -54,6 +54,20 @@ EXTRACTORS: dict[str, Callable[[str], tuple[int, str] | None]] = {
 }
 
 
+_SPECIAL_TOKEN = re.compile(r"(?:<\|[A-Za-z0-9_]{1,32}\|>|</s>|<eos>|<end_of_turn>)\s*$")
+
+
+def strip_special_tokens(text: str) -> str:
+    """The completion without the chat special tokens some trainers keep at its end
+    (`<|im_end|>`, `<|endoftext|>`, `</s>`, …; OpenRLHF decodes with them)."""
+    for _ in range(8):
+        match = _SPECIAL_TOKEN.search(text, max(0, len(text) - 200))
+        if match is None:
+            break
+        text = text[: match.start()].rstrip()
+    return text
+
+
 def final_answer(text: str, formats: Iterable[str] = ("answer_line", "answer_tag", "boxed")) -> str | None:
     """The last final answer in `text` in any of `formats`, stripped; None if there is none."""
     best: tuple[int, str] | None = None

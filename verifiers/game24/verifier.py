@@ -8,6 +8,14 @@
 One deliberate change from the seed formula: r_l is paid only when a final expression is
 present. Otherwise an empty completion (l = 0 ≤ t) would earn 0.15 for saying nothing.
 
+What a format-only answer earns: `Answer: 1 + 1` (well-formed, wrong numbers, no steps) gets
+r_oc = 0.35 and r_l = 1, so 0.55·0.35 + 0.15 = 0.34 by default; with `credit_needs_numbers=True`
+the 0.35 is paid only to an expression that uses exactly the puzzle's numbers, and it gets 0.15.
+
+Answers are read as models write them: trailing chat special tokens (`<|im_end|>`, `</s>`),
+markdown bold, LaTeX delimiters, `\frac`, `\times`, `\div`, `\cdot` and trailing check marks are
+normalised away; the arithmetic itself is never rewritten.
+
 `Score.answer` is what majority voting compares: "<value> using <sorted numbers>", e.g.
 "24 using 4 4 6 8". All correct answers to a puzzle collapse to one string (however the
 expression is written), a wrong value or a wrong multiset of numbers votes separately.
@@ -22,7 +30,7 @@ from ..base import TaskError, Verifier
 from ..registry import register
 from ..score import Score, Verdict
 from .expression import Evaluated, ExpressionError, parse
-from .extract import EXTRACTORS, final_answer
+from .extract import EXTRACTORS, final_answer, strip_special_tokens
 from ..splits import select
 from .solver import load_task_set
 from .steps import check_steps
@@ -50,6 +58,7 @@ SHORT_PROMPT = """Use the numbers {numbers} and + - * / to make {target}, using 
 class Game24Config:
     weights: tuple[float, float, float] = (0.55, 0.3, 0.15)  # outcome, process, length
     wrong_answer_credit: float = 0.35      # r_oc for a well-formed but wrong final expression
+    credit_needs_numbers: bool = False     # pay that credit only when the expression uses exactly the puzzle's numbers
     length_threshold: int = 4              # t
     length_margin: int = 20                # m
     length_slope: float = 0.2              # k
@@ -86,6 +95,7 @@ class Game24Verifier(Verifier):
     """Exact, safe scoring of 24-point answers and of the reasoning steps that lead to them."""
 
     Config = Game24Config
+    verdicts_order_rewards = True
 
     def __init__(self, **config: Any) -> None:
         super().__init__(**config)
@@ -100,6 +110,7 @@ class Game24Verifier(Verifier):
     def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:
         cfg = self.config
         numbers, target = _task_numbers(task)
+        completion = strip_special_tokens(completion)
         steps = check_steps(completion, numbers, cfg.max_steps_checked)
         info: dict[str, Any] = {"steps": steps.total_lines, "steps_valid": steps.n_valid}
         if steps.total_lines:
@@ -130,7 +141,8 @@ class Game24Verifier(Verifier):
         """Verdict, r_oc and reason for a well-formed final expression (`used`: its sorted numbers)."""
         credit = self.config.wrong_answer_credit
         if sorted(ev.numbers) != sorted(numbers):
-            return Verdict.INCORRECT, credit, f"uses {used or 'no numbers'}, not {' '.join(map(str, sorted(numbers)))}"
+            paid = 0.0 if self.config.credit_needs_numbers else credit
+            return Verdict.INCORRECT, paid, f"uses {used or 'no numbers'}, not {' '.join(map(str, sorted(numbers)))}"
         if not ev.equals(target):
             return Verdict.INCORRECT, credit, f"evaluates to {ev.value_text()}, not {target}"
         return Verdict.CORRECT, 1.0, f"{ev.text} = {target} with each number used once"
