@@ -1,4 +1,4 @@
-"""The programs shipped into the sandbox, as source text: each is `wire.py` followed by its role.
+"""The programs shipped into the sandbox, as source text: each is `wire.py` followed by its parts.
 
 Both run standard-library-only under `python3 -I -S`; neither can import the host's packages, so
 the codec they share is prepended rather than imported. `-S` (no site-packages) is the same
@@ -13,9 +13,10 @@ HERE = Path(__file__).parent
 PYTHON_FLAGS = ["-I", "-S"]
 
 
-def _program(role: str) -> str:
-    return (HERE / "wire.py").read_text() + "\n\n" + (HERE / f"{role}.py").read_text()
+def _program(*parts: str) -> str:
+    return "\n\n".join((HERE / f"{part}.py").read_text() for part in ("wire", *parts))
 
 
-RUNNER = _program("runner")        # runner and judge: reads the job, reports nonce-tagged records
+# runner and judge: reads the job, runs the tests against the program's process, reports nonce-tagged records
+RUNNER = _program("child", "proxies", "judge", "runner")
 CANDIDATE = _program("candidate")  # the only process that runs the model's code

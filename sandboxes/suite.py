@@ -3,7 +3,7 @@
 Tests are `Test` objects: a call whose value is compared here (`expected` never enters the
 sandbox), a stdin/stdout pair (the output is compared here), or trusted test code (asserts that
 are not a plain `== literal`, pytest functions) that the sandbox's judge process runs against
-proxies of the program, which lives in another process (see `runner.py`).
+proxies of the program, which lives in another process (see `runner.py` and `judge.py`).
 """
 from __future__ import annotations
 

@@ -1,0 +1,190 @@
+"""The judge (shipped into the sandbox as source text; see `programs.py`): runs the task's trusted
+test code, one test at a time, against proxies of the program, and reports one record per test."""
+import ast
+import builtins
+import json
+import os
+import sys
+import time
+
+BUILTIN_NAMES = set(dir(builtins))
+
+
+def free_names(source):
+    """Names the test code reads but never binds itself."""
+    tree = ast.parse(source)
+    loaded, bound = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (loaded if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+    return loaded - bound
+
+
+def judge_namespace(job, session, test_source):
+    """The trusted setup, then every free name of the test that the setup does not define, taken
+    from the program (the entry point always from the program, even where the setup has a stub)."""
+    namespace = {"__name__": "check", "__builtins__": builtins}
+    sys.modules["solution"] = SolutionModule(session)
+    exec(compile(job["judge_setup"], "setup", "exec"), namespace)
+    entry = job.get("entry_point")
+    wanted = sorted(n for n in free_names(test_source) if (n not in namespace or n == entry) and n not in BUILTIN_NAMES)
+    if entry and "candidate" in wanted:
+        namespace["candidate"] = session.ask({"op": "eval", "expr": entry})
+        wanted.remove("candidate")
+    if wanted:
+        namespace.update(session.ask({"op": "globals", "names": wanted}))
+    return namespace
+
+
+def run_judged(job, test, session):
+    """A call or exec test, driven by trusted code here; returns (status, fields)."""
+    source = test.get("setup", "") + "\n" + (test["expr"] if test["kind"] == "call" else test["code"])
+    namespace = judge_namespace(job, session, source)
+    if test.get("setup"):
+        exec(compile(test["setup"], "test", "exec"), namespace)
+    if test["kind"] == "call":
+        value = eval(compile(test["expr"], "test", "eval"), namespace)
+        try:
+            return "ok", {"value": encode(value)}
+        except Unencodable as exc:
+            return "unencodable", {"error": str(exc)}
+    exec(compile(test["code"], "test", "exec"), namespace)
+    return "ok", {}
+
+
+class LoadFailed(CandidateGone):
+    """The program could not be loaded; every later test of this run fails the same way."""
+
+
+class Judge:
+    """Runs the tests one by one, keeping one warm candidate for call and exec tests."""
+
+    def __init__(self, job, work):
+        self.job, self.work = job, work
+        self.candidate = None
+        self.load_failure = None
+        self.timeout_left = job["timeout_budget_seconds"]
+        self.warm_out = os.path.join(work, "candidate.out")
+        self.warm_err = os.path.join(work, "candidate.err")
+
+    def run(self, index, test):
+        """One test; returns its record (status, value or error, what it printed, seconds)."""
+        start = time.monotonic()
+        own_files = [os.path.join(self.work, f"{kind}{index}") for kind in ("in", "out", "err")]
+        in_path, out_path, err_path = own_files
+        if test["kind"] == "stdio":
+            with open(in_path, "w") as fh:
+                fh.write(test["stdin"])
+        else:
+            out_path, err_path = self.warm_out, self.warm_err
+        for path in (out_path, err_path):
+            open(path, "w").close()
+        limit = min(self.job["cpu_seconds"], self.timeout_left)
+        if limit <= 0:
+            status, fields = "timeout", {"error": "not run: the solution's time budget is spent"}
+        else:
+            status, fields = self._run(test, Clock(limit), in_path, out_path, err_path)
+        if status == "timeout":  # charged in wall seconds: a sleeping program costs its wall clock
+            self.timeout_left -= max(limit, time.monotonic() - start)
+        record = {"i": index, "status": status, "seconds": round(time.monotonic() - start, 4), **fields}
+        try:
+            size = os.path.getsize(out_path)
+            with open(out_path, "rb") as fh:
+                record["stdout"] = fh.read(self.job["max_output_bytes"]).decode("utf-8", "replace")
+            if size >= self.job["max_output_bytes"]:
+                record["status"] = "output_limit"
+        except OSError:
+            record["stdout"] = ""
+        for path in own_files:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+        return record
+
+    def _run(self, test, clock, in_path, out_path, err_path):
+        try:
+            if test["kind"] == "stdio":
+                return self._run_program(clock, in_path, out_path, err_path)
+            return run_judged(self.job, test, Session(self._warm_candidate(clock)))
+        except CandidateGone as gone:
+            if not isinstance(gone, LoadFailed):
+                self._retire()
+            return gone.status, {"error": gone.detail}
+        except AssertionError as exc:
+            return "assertion", {"error": f"AssertionError: {str(exc)[:300]}"}
+        except RecursionError:
+            return "exception", {"error": "RecursionError"}
+        except Exception as exc:
+            return "exception", {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+
+    def _warm_candidate(self, clock):
+        if self.load_failure is not None:
+            raise self.load_failure
+        if self.candidate is not None and self.candidate.wait(0) is None:
+            self.candidate.use_clock(clock)
+            return self.candidate
+        self._retire()
+        candidate = Candidate(self.job, os.devnull, self.warm_out, self.warm_err, clock)
+        try:
+            candidate.request({"source": self.job["setup"] + "\n" + self.job["code"], "module": "solution"})
+        except CandidateGone as gone:
+            candidate.kill()
+            if gone.status == "timeout":
+                raise
+            # a crash while loading happens again on every test
+            self.load_failure = LoadFailed("runtime_error", f"the program failed to load: {gone.detail}")
+            raise self.load_failure from None
+        except Exception as exc:
+            candidate.kill()
+            self.load_failure = LoadFailed("exception", f"the program raised while loading: {type(exc).__name__}: {exc}"[:300])
+            raise self.load_failure from None
+        self.candidate = candidate
+        return candidate
+
+    def _run_program(self, clock, in_path, out_path, err_path):
+        """A stdin/stdout test: a fresh candidate runs the program as __main__. Exiting with code 0
+        (sys.exit(0), os._exit(0)) after printing is a normal end."""
+        program = Candidate(self.job, in_path, out_path, err_path, clock)
+        try:
+            program.request({"source": self.job["setup"] + "\n" + self.job["code"], "module": "__main__"})
+        except CandidateGone as gone:
+            if gone.status == "exited" and gone.detail.startswith("the program exited with code 0 "):
+                return "ok", {}
+            raise
+        finally:
+            program.kill()
+        return "ok", {}
+
+    def _retire(self):
+        if self.candidate is not None:
+            self.candidate.kill()
+        self.candidate = None
+
+    def close(self):
+        self._retire()
+
+
+def judge_main(job, go_fd, report_fd, work):
+    """The judge process: never sees the nonce. Waits for the go signal, runs every test, reports."""
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)  # the runner's stdin carries the nonce and later jobs: never ours to read
+    os.read(go_fd, 1)
+    os.close(go_fd)
+    sys.setrecursionlimit(10_000)
+    judge = Judge(job, work)
+    for index, test in enumerate(job["tests"]):
+        # "started" first: if the judge is killed while this test runs, the test is to blame
+        os.write(report_fd, json.dumps({"started": index}).encode() + b"\n")
+        line = json.dumps(judge.run(index, test)).encode()
+        if len(line) > job["max_output_bytes"] + MAX_FRAME_BYTES + 65536:
+            line = json.dumps({"i": index, "status": "output_limit", "error": "the result is too large"}).encode()
+        os.write(report_fd, line + b"\n")
+    judge.close()
+    os._exit(0)
