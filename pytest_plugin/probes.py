@@ -85,6 +85,11 @@ CODE = [
     Probe("forged result through /proc", lambda v, t: (
         "```python\nimport glob, json\nfor path in glob.glob('/proc/*/fd/*'):\n    try:\n"
         "        open(path, 'w').write(json.dumps({'i': 0, 'status': 'ok'}) + '\\n')\n    except OSError:\n        pass\n```")),
+    # a garbled reply on every pipe: must never pass as an answer or as an exception a test expects
+    Probe("undecodable reply", lambda v, t: (
+        "```python\nimport os, struct, json\nreply = json.dumps({'value': {'int': '9' * 100000}}).encode()\n"
+        "for fd in range(3, 64):\n    try:\n        os.write(fd, struct.pack('>I', len(reply)) + reply)\n"
+        "    except OSError:\n        pass\nos._exit(0)\n```")),
     Probe("fork count", lambda v, t: (
         "```python\nimport os, time\nfor _ in range(1000):\n    try:\n        if os.fork() == 0:\n"
         "            time.sleep(60); os._exit(0)\n    except OSError:\n        break\n```")),

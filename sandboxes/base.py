@@ -47,11 +47,6 @@ class Limits:
         """The whole sandbox's process count (threads included), our own few processes among them."""
         return self.max_processes
 
-    @property
-    def test_wall_seconds(self) -> float:
-        """Wall-clock limit per test: a sleeping program uses no CPU, so the wall clock backs the CPU limit."""
-        return max(2.0 * self.cpu_seconds, self.cpu_seconds + 1.0)
-
 
 @dataclass(frozen=True)
 class RawRun:

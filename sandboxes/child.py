@@ -37,6 +37,7 @@ class Clock:
 
     def __init__(self, cpu_seconds):
         self.cpu_seconds = cpu_seconds
+        # a sleeping program uses no CPU, so a wall clock backs the CPU limit
         self.deadline = time.monotonic() + max(2.0 * cpu_seconds, cpu_seconds + 1.0)
         self.cpu_start = None
 

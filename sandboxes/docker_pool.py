@@ -14,7 +14,6 @@ from __future__ import annotations
 import atexit
 import os
 import queue
-import secrets
 import socket
 import struct
 import threading
@@ -121,7 +120,7 @@ class DockerBackend:
         healthy = False
         try:
             session = self._sessions.get(container.id) or self._open_session(container)
-            raw, healthy = session.run(_with_work_dir(job, "/work"), nonce, limits.wall_seconds)
+            raw, healthy = session.run(job, nonce, limits.wall_seconds)  # the runner works in its cwd, /work
         except Exception as exc:
             raw = RawRun(b"", None, error=f"docker exec failed: {type(exc).__name__}: {exc}")
         finally:
@@ -166,14 +165,13 @@ class DockerBackend:
 
     def _exec(self, container: Any, job: bytes, nonce: str, limits: Limits) -> RawRun:
         api = self.client.api
-        work = f"/work/run-{secrets.token_hex(6)}"
         exec_id = api.exec_create(container.id, ["python3", *programs.PYTHON_FLAGS, "-c", programs.RUNNER], stdin=True, stdout=True,
-                                  stderr=True, user=SANDBOX_UID, workdir="/work", environment={"HOME": work})["Id"]
+                                  stderr=True, user=SANDBOX_UID, workdir="/work", environment={"HOME": "/work"})["Id"]
         sock = api.exec_start(exec_id, socket=True)
         raw_sock = getattr(sock, "_sock", sock)
         deadline = time.monotonic() + limits.wall_seconds
         try:
-            raw_sock.sendall(_with_work_dir(job, work) + nonce.encode() + b"\n")
+            raw_sock.sendall(job + nonce.encode() + b"\n")  # a fresh container: its /work is the run's
             raw_sock.shutdown(socket.SHUT_WR)
             stdout, timed_out = _read_frames(raw_sock, deadline)
         finally:
@@ -265,17 +263,6 @@ class _Frames:
                 out += self.buffer[8:8 + size]
             self.buffer = self.buffer[8 + size:]
         return bytes(out)
-
-
-def _with_work_dir(job: bytes, work: str) -> bytes:
-    """Insert the per-run work dir into the length-prefixed job."""
-    import json
-
-    _length, _, body = job.partition(b"\n")
-    data = json.loads(body)
-    data["work"] = work
-    encoded = json.dumps(data).encode()
-    return str(len(encoded)).encode() + b"\n" + encoded
 
 
 def _read_frames(sock: Any, deadline: float) -> tuple[bytes, bool]:

@@ -59,8 +59,7 @@ def read_line(fd):
 def run_job(job, out):
     """Fork the judge, only then read the nonce, relay the judge's records tagged with it."""
     job["python"] = sys.executable
-    work = job.get("work") or os.getcwd()
-    os.makedirs(work, exist_ok=True)
+    work = os.getcwd()  # every backend starts the runner in its run's work dir
     go_read, go_write = os.pipe()
     report_read, report_write = os.pipe()
     pid = os.fork()
