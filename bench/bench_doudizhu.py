@@ -85,20 +85,23 @@ def estimator_rmse(sizes=(16, 64, 256, 1024), repeats: int = 100) -> tuple[dict[
     exact = 1.0 - random_play_value(state.after(move))
     rmse = {}
     for n in sizes:
-        errors = [DoudizhuVerifier(rollouts=n, seed=s).win_rate(state, move).mean - exact for s in range(repeats)]
+        errors = [DoudizhuVerifier(mode="rollout", rollouts=n, seed=s).win_rate(state, move).mean - exact for s in range(repeats)]
         rmse[n] = math.sqrt(float(np.mean(np.square(errors))))
     return rmse, exact
 
 
-def reward_quality(rollouts: int) -> dict[str, float]:
-    """On the 5-card built-in tasks: does the rollout reward order plays like the exact solver?"""
-    v = DoudizhuVerifier(rollouts=rollouts)
-    picked = misordered = pairs = 0
+def reward_quality(rollouts: int | None, prefix: str | tuple[str, ...] = "doudizhu5-") -> dict[str, float]:
+    """On built-in tasks: does the reward order plays like the exact solver? `rollouts=None`: the
+    default (auto) mode. Also the mean seconds per scored play."""
+    v = DoudizhuVerifier() if rollouts is None else DoudizhuVerifier(mode="rollout", rollouts=rollouts)
+    picked = misordered = pairs = scored = 0
     win_rewards, lose_rewards = [], []
-    tasks = [t for t in v.tasks("all") if t["id"].startswith("doudizhu5-")]
+    tasks = [t for t in v.tasks("all") if t["id"].startswith(prefix)]
+    start = time.perf_counter()
     for task in tasks:
         state = state_from_task(task)
         scores = {m.text(): v.win_rate(state, m).mean for m in legal_moves(state.me, state.to_beat) if m is not None}
+        scored += len(scores)
         wins = set(task["winning_moves"])
         picked += max(scores, key=scores.get) in wins
         good = [r for t, r in scores.items() if t in wins]
@@ -107,7 +110,7 @@ def reward_quality(rollouts: int) -> dict[str, float]:
         lose_rewards += bad
         pairs += len(good) * len(bad)
         misordered += sum(b >= g for g in good for b in bad)
-    return {"tasks": len(tasks), "argmax_wins": picked, "mean_reward_winning": float(np.mean(win_rewards)),
+    return {"tasks": len(tasks), "argmax_wins": picked, "seconds_per_score": (time.perf_counter() - start) / scored, "mean_reward_winning": float(np.mean(win_rewards)),
             "mean_reward_losing": float(np.mean(lose_rewards)), "misordered_pairs": misordered / pairs}
 
 
@@ -119,7 +122,7 @@ def crn_variance_ratio(repeats: int = 100) -> float:
         a, b = [m for m in legal_moves(state.me, state.to_beat) if m is not None][:2]
         shared, independent = [], []
         for s in range(repeats):
-            v, w = DoudizhuVerifier(rollouts=64, seed=s), DoudizhuVerifier(rollouts=64, seed=s + 10_000)
+            v, w = DoudizhuVerifier(mode="rollout", rollouts=64, seed=s), DoudizhuVerifier(mode="rollout", rollouts=64, seed=s + 10_000)
             first = v.win_rate(state, a).mean
             shared.append(first - v.win_rate(state, b).mean)
             independent.append(first - w.win_rate(state, b).mean)
@@ -186,7 +189,10 @@ def main() -> dict:
         rmse, exact = estimator_rmse()
         progress.advance(job)
         figures["rmse"], figures["rmse_exact_value"] = rmse, exact
-        quality = {n: reward_quality(n) for n in (64, 256, 1024)}
+        quality = {str(n): reward_quality(n) for n in (64, 256, 1024)}
+        quality["auto (default)"] = reward_quality(None)
+        quality["auto, 8/10-card tasks"] = reward_quality(None, ("doudizhu8", "doudizhu10"))
+        quality["256, 8/10-card tasks"] = reward_quality(256, ("doudizhu8", "doudizhu10"))
         progress.advance(job, 3)
         figures["reward_quality"] = quality
         figures["crn_variance_ratio"] = crn_variance_ratio()
@@ -196,10 +202,11 @@ def main() -> dict:
     for n, err in rmse.items():
         table.append((str(n), f"{err:.4f}", f"{math.sqrt(exact * (1 - exact) / n):.4f}", ""))
     table.append(("", "", "", ""))
-    table.append(("5-card tasks, rollouts n", "argmax is a winning play", "mean reward win / lose", "misordered (win, lose) pairs"))
+    table.append(("5-card tasks, mode / rollouts n", "argmax is a winning play", "mean reward win / lose",
+                  "misordered (win, lose) pairs, ms per score"))
     for n, q in quality.items():
-        table.append((str(n), f"{q['argmax_wins']} / {q['tasks']}",
-                      f"{q['mean_reward_winning']:.3f} / {q['mean_reward_losing']:.3f}", f"{q['misordered_pairs']:.1%}"))
+        table.append((n, f"{q['argmax_wins']} / {q['tasks']}", f"{q['mean_reward_winning']:.3f} / {q['mean_reward_losing']:.3f}",
+                      f"{q['misordered_pairs']:.1%}, {1000 * q['seconds_per_score']:.2f} ms"))
     image = plot_rmse(rmse, exact)
     notes = (f"Common random numbers (the stream is seeded from the position, not the move) cut the variance of "
              f"the reward difference between two plays by {figures['crn_variance_ratio']:.1f}x (median of 5 tasks, "

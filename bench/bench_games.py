@@ -3,7 +3,11 @@
 - Gomoku rollouts per second on 9x9 and 15x15: a straightforward pure-Python playout (copy the
   board and scan the whole board for five after every ply, as AlphaZero_Gomoku's `mcts_pure`
   does) against ours: sequential with the incremental five check, the vectorised flat rollouts,
-  and the tactical ("win, else block, else random") playouts. Target: >= 20x the reference.
+  and the threat-aware tactical playouts. Target: >= 20x the reference.
+- Gomoku rewards against the truth: on the moves of tests/games/data/gomoku_forced.json (each
+  proven by plain minimax to win or to lose within five plies), the share scored >= 0.9 (wins) and
+  <= 0.1 (losses) by each configuration, side by side, with the cost per score; and the cost per
+  score on the built-in tasks.
 Dou Dizhu has its own benchmark, bench/bench_doudizhu.py.
 """
 from __future__ import annotations
@@ -13,7 +17,12 @@ import time
 
 import numpy as np
 
+import json
+from pathlib import Path
+
+import verifiers
 from bench.common import write_results
+from verifiers.gomoku.board import EMPTY
 from verifiers.gomoku import from_task, geometry
 from verifiers.gomoku.rollout import flat_outcomes, random_outcome, tactical_outcome
 
@@ -60,6 +69,52 @@ def _gomoku(size: int) -> dict[str, float]:
     }
 
 
+FORCED = Path(__file__).resolve().parent.parent / "tests" / "games" / "data" / "gomoku_forced.json"
+CONFIGS = {
+    "default (threat search + threat playouts)": {},
+    "one-move pre-pass only (the old default)": {"threat_search": False},
+    "flat rollouts, no pre-pass": {"estimator": "flat", "prepass": False},
+    "MCTS 200, no pre-pass": {"estimator": "mcts", "prepass": False},
+}
+
+
+def proven_accuracy() -> dict[str, dict[str, float]]:
+    """Per configuration: share of proven wins scored >= 0.9, of proven losses <= 0.1, ms per score."""
+    entries = json.loads(FORCED.read_text())
+    out = {}
+    for label, config in CONFIGS.items():
+        v = verifiers.get("gomoku", **config)
+        hits = {"win": [0, 0], "loss": [0, 0]}
+        start = time.perf_counter()
+        for entry in entries:
+            for move, kind in entry["labels"].items():
+                reward = v.score(f"<move>{move}</move>", entry).reward
+                hits[kind][0] += reward >= 0.9 if kind == "win" else reward <= 0.1
+                hits[kind][1] += 1
+        seconds = time.perf_counter() - start
+        out[label] = {"wins_at_least_0.9": hits["win"][0] / hits["win"][1], "wins": hits["win"][1],
+                      "losses_at_most_0.1": hits["loss"][0] / hits["loss"][1], "losses": hits["loss"][1],
+                      "ms_per_score": 1000 * seconds / (hits["win"][1] + hits["loss"][1])}
+    return out
+
+
+def builtin_cost(per_task: int = 6) -> dict[str, float]:
+    """ms per score with the default config on built-in tasks (moves near the stones, proven or not)."""
+    v = verifiers.get("gomoku")
+    times, proven = [], 0
+    for task in v.tasks("all")[::10]:
+        position = from_task(task)
+        cells = [c for c in range(len(position.stones)) if position.stones[c] == EMPTY][::7][:per_task]
+        for cell in cells:
+            start = time.perf_counter()
+            s = v.score(f"<move>{position.name(cell)}</move>", task)
+            times.append(time.perf_counter() - start)
+            proven += s.info["proven"]
+    times.sort()
+    return {"scores": len(times), "proven": proven, "median_ms": 1000 * times[len(times) // 2],
+            "p95_ms": 1000 * times[int(len(times) * 0.95)], "max_ms": 1000 * times[-1]}
+
+
 def main() -> dict:
     figures: dict = {}
     table = [("measure", "9x9", "15x15")]
@@ -67,10 +122,24 @@ def main() -> dict:
     for name in ("reference", "sequential", "vectorised", "tactical"):
         figures[f"gomoku_{name}_9"], figures[f"gomoku_{name}_15"] = g9[name], g15[name]
         label = {"reference": "reference playouts/s (copy + full scan)", "sequential": "ours, incremental check",
-                 "vectorised": "ours, vectorised flat", "tactical": "ours, tactical policy"}[name]
+                 "vectorised": "ours, vectorised flat", "tactical": "ours, threat-aware tactical playouts"}[name]
         ratio = "" if name == "reference" else f" ({g9[name] / g9['reference']:.0f}x / {g15[name] / g15['reference']:.0f}x)"
         table.append((label + ratio, f"{g9[name]:,.0f}", f"{g15[name]:,.0f}"))
-    write_results("games", figures, table, notes="Target: gomoku playouts at least 20x the reference.")
+    accuracy = proven_accuracy()
+    figures["proven_accuracy"] = accuracy
+    table.append(("", "", ""))
+    table.append(("proven positions (minimax, 5 plies): configuration", "wins scored >= 0.9 / losses <= 0.1",
+                  "ms per score"))
+    for label, a in accuracy.items():
+        table.append((label, f"{a['wins_at_least_0.9']:.0%} of {a['wins']} / {a['losses_at_most_0.1']:.0%} of {a['losses']}",
+                      f"{a['ms_per_score']:.0f}"))
+    cost = builtin_cost()
+    figures["builtin_cost"] = cost
+    table.append(("built-in tasks, default config: ms per score (median / p95 / max)",
+                  f"{cost['median_ms']:.0f} / {cost['p95_ms']:.0f} / {cost['max_ms']:.0f}",
+                  f"{cost['proven']} of {cost['scores']} proven"))
+    write_results("games", figures, table, notes="Target: gomoku playouts at least 20x the reference; on proven "
+                  "positions, 100% of wins >= 0.9 and of losses <= 0.1 with the default config.")
     return figures
 
 

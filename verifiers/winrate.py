@@ -13,6 +13,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .score import Verdict
+
 
 def stable_seed(canonical_position: str, base_seed: int = 0) -> int:
     """A seed from the position's canonical text (blake2b, never `hash()`, which varies per process).
@@ -85,3 +87,12 @@ def estimate(
             if est.high - est.low <= target_width:
                 return est
     return WinRate.from_outcomes(np.concatenate(outcomes) if outcomes else np.zeros(0))
+
+
+def keyed_verdict(in_key: bool, rate: WinRate) -> Verdict:
+    """CORRECT for a move in the task's answer key, INCORRECT otherwise, from an estimate that
+    proved nothing. Where the estimate sits at the far end of the range (every playout won for a
+    move outside the key, or lost for one inside it), PARTIAL: a verdict never contradicts its reward."""
+    if in_key:
+        return Verdict.PARTIAL if rate.mean <= 0.0 else Verdict.CORRECT
+    return Verdict.PARTIAL if rate.mean >= 1.0 else Verdict.INCORRECT

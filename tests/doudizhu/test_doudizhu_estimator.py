@@ -34,7 +34,7 @@ def test_rollout_error_shrinks_like_one_over_sqrt_n(task, play):
     assert 0.15 < exact < 0.85
     rmse, covered, reported = {}, {}, {}
     for n in SIZES:
-        rates = [verifiers.get("doudizhu", rollouts=n, seed=s).win_rate(state, move) for s in range(REPEATS)]
+        rates = [verifiers.get("doudizhu", mode="rollout", rollouts=n, seed=s).win_rate(state, move) for s in range(REPEATS)]
         errors = np.array([r.mean - exact for r in rates])
         rmse[n] = math.sqrt(np.mean(errors ** 2))
         covered[n] = np.mean([r.low <= exact <= r.high for r in rates])

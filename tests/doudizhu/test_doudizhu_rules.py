@@ -7,7 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verifiers.doudizhu import State, combos, hand_from_text, legal_moves, move_value, shapes, solve
-from verifiers.doudizhu.cards import CHAIN_TOP, cards_text, normalise_banned
+from verifiers.doudizhu import engine
+from verifiers.doudizhu.cards import ALLOW_BOMB_WINGS, ALLOW_ROCKET_KICKERS, CHAIN_TOP, cards_text, normalise_banned
+from verifiers.doudizhu.engine import rules_for
 
 
 def combo(text, kind):
@@ -15,8 +17,9 @@ def combo(text, kind):
     return next(c for c in shapes(hand_from_text(text)) if c.kind == kind)
 
 
-def kinds(hand_text):
-    return sorted({(c.kind, cards_text(c.cards)) for c in combos(hand_from_text(hand_text))})
+def kinds(hand_text, rules=frozenset()):
+    """What a hand may lead under `rules` (default: the verifier's default kicker rules)."""
+    return sorted({(c.kind, cards_text(c.cards)) for c in legal_moves(hand_from_text(hand_text), None, rules)})
 
 
 def test_hand_checked_hands():
@@ -33,7 +36,7 @@ def test_hand_checked_hands():
     assert ("bomb", "9 9 9 9") in four and ("four_two_singles", "3 4 9 9 9 9") in four
     assert ("four_two_pairs", "5 5 9 9 9 9") not in four  # needs two pairs
     assert ("trio_pair", "3 3 7 7 7") in kinds("7 7 7 3 3")
-    assert ("four_two_singles", "9 9 9 9 B R") not in kinds("9 9 9 9 B R")  # both jokers never kick
+    assert ("four_two_singles", "9 9 9 9 B R") not in kinds("9 9 9 9 B R")  # both jokers never kick by default
     assert ("four_two_singles", "5 5 9 9 9 9") in kinds("9 9 9 9 5 5")  # two single kickers may pair up
     assert ("four_two_pairs", "5 5 6 6 9 9 9 9") in kinds("9 9 9 9 5 5 6 6")
     assert ("airplane_pairs", "3 3 3 4 4 4 9 9 J J") in kinds("3 3 3 4 4 4 9 9 J J")
@@ -150,7 +153,7 @@ def test_generated_moves_are_exactly_the_legal_ones(rnd, size):
     for r in rnd.sample(DECK, size):
         hand[r] += 1
     hand = tuple(hand)
-    generated = {(c.kind, c.rank, c.length, c.cards) for c in combos(hand)}
+    generated = {(c.kind, c.rank, c.length, c.cards) for c in legal_moves(hand, None)}  # default kicker rules
     brute = {(k, r, n, sub) for sub in _sub_multisets(hand) for (k, r, n) in _brute_kinds(sub)}
     assert generated == brute
     for kind, _r, _n, cards in generated:  # every generated move uses cards from the hand
@@ -195,3 +198,29 @@ def test_move_value_matches_solver():
     state = State(hand_from_text("A 3"), hand_from_text("K"), None)
     values = {c.text(): move_value(state, c) for c in legal_moves(state.me, None)}
     assert values == {"3": 0.0, "A": 1.0}
+
+
+def test_kicker_switches():
+    """The rocket as kickers and four equal cards as wings: off by default, each a switch."""
+    rocket, bombs = frozenset({ALLOW_ROCKET_KICKERS}), frozenset({ALLOW_BOMB_WINGS})
+    assert ("four_two_singles", "9 9 9 9 B R") in kinds("9 9 9 9 B R", rocket)
+    assert ("airplane_singles", "3 3 3 4 4 4 B R") in kinds("3 3 3 4 4 4 B R", rocket)
+    assert ("airplane_singles", "3 3 3 4 4 4 B R") not in kinds("3 3 3 4 4 4 B R")
+    assert ("four_two_pairs", "5 5 5 5 9 9 9 9") not in kinds("9 9 9 9 5 5 5 5")
+    assert ("four_two_pairs", "5 5 5 5 9 9 9 9") in kinds("9 9 9 9 5 5 5 5", bombs)
+    assert ("airplane_pairs", "3 3 3 4 4 4 9 9 9 9") in kinds("3 3 3 4 4 4 9 9 9 9", bombs)
+    assert ("airplane_pairs", "3 3 3 4 4 4 9 9 9 9") not in kinds("3 3 3 4 4 4 9 9 9 9", rocket)
+    # the engine's move tables apply the same switches
+    for rules in (frozenset(), rocket, bombs, rocket | bombs):
+        hand = hand_from_text("9 9 9 9 5 5 5 5 B R")
+        table = {cards_text(engine.unpack(engine.pack(hand) - h)) for _, h in rules_for(rules).lead_moves(engine.pack(hand))}
+        assert table == {cards_text(c.cards) for c in legal_moves(hand, None, rules)}
+
+
+def test_kicker_rules_reach_the_verdict(verifier):
+    task = {"hand": "8 8 8 8 B R", "opponent": "3 4"}
+    strict = verifier("doudizhu").score("<move>8888 B R</move>", task)
+    assert strict.verdict.value == "invalid" and "rocket" in strict.reason
+    assert "rocket" in verifier("doudizhu").prompt(task).lower()
+    loose = verifier("doudizhu", rocket_as_kickers=True).score("<move>8888 B R</move>", task)
+    assert loose.verdict.value == "correct" and loose.reward == 1.0

@@ -13,7 +13,7 @@ import pytest
 
 import verifiers
 from pytest_plugin import assert_bounded, assert_score, check_verifier
-from verifiers.doudizhu import State, hand_from_text
+from verifiers.doudizhu import State, hand_from_text, legal_moves
 from verifiers.doudizhu.position import state_from_task
 from verifiers.doudizhu.tasks import as_task, generate, generate_played, load_all
 
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def dd():
-    return verifiers.get("doudizhu", rollouts=64)
+    return verifiers.get("doudizhu", mode="rollout", rollouts=64)
 
 
 @pytest.mark.parametrize("completion, answer", [
@@ -86,8 +86,10 @@ def test_exact_mode_and_verdicts(dd):
     listed = {**task, "winning_moves": ["A"]}
     assert_score(dd, "<move>A</move>", listed, verdict="correct")
     assert_score(dd, "<move>3</move>", listed, verdict="incorrect")
-    assert_score(verifiers.get("doudizhu", banned=("bomb",)), "<move>A</move>", listed, verdict="partial")  # other rules
-    assert_score(dd, "<move>3 3</move>", {"hand": "3 3", "opponent": "4"}, reward=1.0, verdict="partial")  # goes out
+    # other rules: the key does not apply, so the solver decides (auto mode, a small endgame)
+    assert_score(verifiers.get("doudizhu", banned=("bomb",)), "<move>3</move>", listed, verdict="incorrect", reward=0.0)
+    assert_score(verifiers.get("doudizhu", mode="rollout", banned=("bomb",)), "<move>3</move>", listed, verdict="partial")
+    assert_score(dd, "<move>3 3</move>", {"hand": "3 3", "opponent": "4"}, reward=1.0, verdict="correct")  # goes out
     big = {"hand": "3 4 5 6 8 8 9 J Q K 2 2", "opponent": "4 5 7 7 T T J A 2 B R 3"}
     assert_score(verifiers.get("doudizhu", mode="exact", exact_budget=10), "<move>3</move>", big, verdict="error")
 
@@ -104,8 +106,8 @@ def test_cards_that_read_two_ways_score_the_better_reading():
 
 def test_adaptive_mode_stops_at_the_target_width():
     task = {"hand": "3 5 5 8 K 2", "opponent": "4 4 9 J A"}
-    wide = verifiers.get("doudizhu", target_width=0.2).score("<move>3</move>", task)
-    narrow = verifiers.get("doudizhu", target_width=0.05).score("<move>3</move>", task)
+    wide = verifiers.get("doudizhu", mode="rollout", target_width=0.2).score("<move>3</move>", task)
+    narrow = verifiers.get("doudizhu", mode="rollout", target_width=0.05).score("<move>3</move>", task)
     for s, width in ((wide, 0.2), (narrow, 0.05)):
         low, high = s.info["ci95"]
         assert high - low <= width
@@ -132,21 +134,21 @@ def test_invariants(dd):
 
 SCRIPT = """
 import json, verifiers
-v = verifiers.get("doudizhu", rollouts=300, seed=5)
+v = verifiers.get("doudizhu", mode="rollout", rollouts=300, seed=5)
 tasks = v.tasks("all", limit=6)
 print(json.dumps([v.score("<move>" + t["winning_moves"][-1] + "</move>", t).to_dict() for t in tasks]))
 """
 
 
 def test_same_input_same_reward_in_any_process():
-    v = verifiers.get("doudizhu", rollouts=300, seed=5)
+    v = verifiers.get("doudizhu", mode="rollout", rollouts=300, seed=5)
     tasks = v.tasks("all", limit=6)
     here = [v.score("<move>" + t["winning_moves"][-1] + "</move>", t).to_dict() for t in tasks]
     for hash_seed in ("1", "777"):
         out = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=120, cwd=ROOT,
                              env={**os.environ, "PYTHONHASHSEED": hash_seed}, check=True)
         assert json.loads(out.stdout) == here
-    other_seed = verifiers.get("doudizhu", rollouts=300, seed=6)
+    other_seed = verifiers.get("doudizhu", mode="rollout", rollouts=300, seed=6)
     rewards = [other_seed.score("<move>" + t["winning_moves"][-1] + "</move>", t).reward for t in tasks]
     assert rewards != [s["reward"] for s in here]  # the base seed matters
 
@@ -157,7 +159,7 @@ def test_candidate_moves_share_the_random_stream():
     task = {"hand": "3 4 6 K 2", "opponent": "3 5 5 8 8"}
     shared, independent = [], []
     for seed in range(100):
-        v, w = verifiers.get("doudizhu", rollouts=64, seed=seed), verifiers.get("doudizhu", rollouts=64, seed=seed + 1000)
+        v, w = verifiers.get("doudizhu", mode="rollout", rollouts=64, seed=seed), verifiers.get("doudizhu", mode="rollout", rollouts=64, seed=seed + 1000)
         three = v.score("<move>3</move>", task).reward
         shared.append(three - v.score("<move>4</move>", task).reward)
         independent.append(three - w.score("<move>4</move>", task).reward)
@@ -192,3 +194,24 @@ def test_bad_tasks_are_errors(dd):
                  {"hand": "3", "opponent": "4", "banned": ["nonsense"]}):
         assert dd.score("<move>3</move>", task).is_error, task
     assert State(hand_from_text("3"), hand_from_text("4"), None).canonical() == "3|4|lead"
+
+
+def test_default_reward_ranks_every_winning_play_above_every_losing_play():
+    """Random-play value can rank a losing play first (doudizhu5-025: the losing 5 scored 0.83
+    under rollouts, the winning plays 0.80 and 0.72); the default (auto: exact when affordable) never does."""
+    v = verifiers.get("doudizhu")
+    tasks = load_all()
+    sample = [t for t in tasks if t["id"] == "doudizhu5-025"] + tasks[::6]
+    for task in sample:
+        state = state_from_task(task)
+        rewards = {}
+        for move in legal_moves(state.me, state.to_beat):
+            name = "PASS" if move is None else move.text()
+            rewards[name] = v.score(f"<move>{name}</move>", task)
+        winning = [s.reward for n, s in rewards.items() if n in task["winning_moves"]]
+        losing = [s.reward for n, s in rewards.items() if n not in task["winning_moves"]]
+        assert min(winning) > max(losing), task["id"]
+        assert all(s.info["proven"] and (s.verdict.value == "correct") == (s.reward == 1.0) for s in rewards.values())
+    rollout = verifiers.get("doudizhu", mode="rollout")  # the seed's estimator, still there by name
+    task = next(t for t in tasks if t["id"] == "doudizhu5-025")
+    assert not rollout.score("<move>5</move>", task).info["proven"]

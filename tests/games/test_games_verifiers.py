@@ -47,11 +47,14 @@ def test_same_input_same_reward_in_any_process(verifier, name):
 
 
 def test_doudizhu_answers_and_exact_mode(verifier):
-    v = verifier("doudizhu")
+    v = verifier("doudizhu", mode="rollout")
     task = {"hand": "A 3", "opponent": "K"}
     assert_score(v, "<move>A</move>", task, verdict="partial", reward=(0.99, 1.0))  # A then 3: always wins
     # after 3, a random opponent plays K (and wins) or passes (and loses) with equal chance
     assert_score(v, "Play: 3", task, reward=(0.35, 0.65))
+    auto = verifier("doudizhu")  # small enough to solve: the exact value, not random play's
+    assert_score(auto, "Play: 3", task, verdict="incorrect", reward=0.0)
+    assert_score(auto, "<move>A</move>", task, verdict="correct", reward=1.0)
     assert_score(v, "<move>3 3</move>", task, verdict="invalid")
     exact = verifier("doudizhu", mode="exact")
     assert_score(exact, "<move>A</move>", {**task, "winning_moves": ["A"]}, verdict="correct", reward=1.0)

@@ -4,9 +4,13 @@ A hand is a tuple of 15 counts, one per rank 3 4 5 6 7 8 9 T J Q K A 2 B R (B an
 black and red jokers). '2' and the jokers never take part in chains. A move is a `Combo`: its
 kind, the rank that decides what beats it, its length (chains) and the cards it uses.
 
-Kicker rules (the common ones, as in DouZero): kickers never use the rank of the trio, four or
-chain they ride on; single kickers may share a rank with each other but are never both jokers;
-pair kickers are of distinct ranks and never jokers.
+Kicker rules: kickers never use the rank of the trio, four or chain they ride on; pair kickers
+are never jokers; single kickers may share a rank. Two points differ between rule sets, so they
+are switches (tokens in the rule set that also holds banned kinds):
+- the rocket (both jokers) as the two single kickers of four-with-two or among airplane wings:
+  forbidden by default, allowed with `ALLOW_ROCKET_KICKERS` (DouZero and rlcard allow it);
+- four cards of one rank among kickers (two equal pairs, or four equal single wings): forbidden
+  by default, allowed with `ALLOW_BOMB_WINGS` (DouZero allows it, rlcard does not).
 """
 from __future__ import annotations
 
@@ -26,6 +30,11 @@ BAN_ALIASES = {"31": "trio_single", "3+1": "trio_single", "32": "trio_pair", "3+
                "411": "four_two_singles", "421": "four_two_singles", "4+2": "four_two_singles",
                "422": "four_two_pairs", "4+2+2": "four_two_pairs", "4+22": "four_two_pairs"}
 DECK_COPIES = (4,) * 13 + (1, 1)
+ALLOW_ROCKET_KICKERS = "allow:rocket_kickers"
+ALLOW_BOMB_WINGS = "allow:bomb_wings"
+PERMISSIONS = (ALLOW_ROCKET_KICKERS, ALLOW_BOMB_WINGS)
+_KICKED = frozenset({"four_two_singles", "four_two_pairs", "airplane_singles", "airplane_pairs", "trio_single",
+                     "trio_pair"})
 Hand = tuple[int, ...]
 
 
@@ -57,7 +66,7 @@ class Combo:
 def normalise_banned(names: tuple[str, ...] | list[str] | frozenset[str]) -> frozenset[str]:
     """Kind names or puzzle aliases (31, 32, 421, 422) -> kind names; unknown ones raise ValueError."""
     kinds = {BAN_ALIASES.get(str(n).strip().lower(), str(n).strip().lower()) for n in names}
-    unknown = kinds - set(KINDS)
+    unknown = kinds - set(KINDS) - set(PERMISSIONS)
     if unknown:
         raise ValueError(f"unknown combination kinds {sorted(unknown)}; known: {list(KINDS)} "
                          f"or aliases {sorted(BAN_ALIASES)}")
@@ -105,14 +114,29 @@ def hand_from_text(text: str) -> Hand:
 
 
 def _kickers(hand: Hand, exclude: set[int], count: int, width: int) -> list[tuple[int, ...]]:
-    """Ways to choose `count` kicker groups of `width` equal cards from ranks not in `exclude`
-    (singles may repeat a rank, but never both jokers; pairs use distinct ranks)."""
+    """Ways to choose `count` kicker groups of `width` equal cards from ranks not in `exclude`,
+    under the most permissive rules (`allowed` applies the switches)."""
     if width == 1:
         pool = [r for r in range(15) if r not in exclude for _ in range(hand[r])]
-        choices = set(itertools.combinations(pool, count))
-        return [c for c in choices if not (BLACK_JOKER in c and RED_JOKER in c)]
-    ranks = [r for r in range(13) if r not in exclude and hand[r] >= 2]
-    return [tuple(r for r in c for _ in range(2)) for c in itertools.combinations(ranks, count)]
+        return list(set(itertools.combinations(pool, count)))
+    pairs = [r for r in range(13) if r not in exclude for _ in range(hand[r] // 2)]
+    return [tuple(r for r in c for _ in range(2)) for c in sorted(set(itertools.combinations(pairs, count)))]
+
+
+def allowed(combo: Combo, rules: frozenset[str]) -> bool:
+    """Is `combo` playable under `rules` (banned kinds plus permission switches)?"""
+    if combo.kind in rules:
+        return False
+    if combo.kind not in _KICKED:
+        return True
+    cards = combo.cards
+    if cards[BLACK_JOKER] and cards[RED_JOKER] and ALLOW_ROCKET_KICKERS not in rules:
+        return False
+    if ALLOW_BOMB_WINGS not in rules:
+        body = range(combo.rank, combo.rank + combo.length)
+        if any(n == 4 and r not in body for r, n in enumerate(cards)):
+            return False
+    return True
 
 
 @lru_cache(maxsize=100_000)
@@ -162,16 +186,16 @@ def combos(hand: Hand) -> tuple[Combo, ...]:
     return tuple(unique.values())
 
 
-def shapes(cards: Hand) -> list[Combo]:
+def shapes(cards: Hand) -> list[Combo]:  # under the most permissive rules
     """Every combination that uses exactly these cards (several when a multiset reads two ways,
     e.g. 333444555666 is a 4-trio airplane or a 3-trio airplane with 6 6 6 as wings)."""
     return [c for c in combos(cards) if c.cards == cards]
 
 
 def legal_moves(hand: Hand, to_beat: Combo | None, banned: frozenset[str] = frozenset()) -> list[Combo | None]:
-    """Moves available: any combination when leading; when following, those that beat `to_beat`,
-    plus None for PASS."""
-    available = [c for c in combos(hand) if c.kind not in banned]
+    """Moves available under the rule set `banned` (banned kinds and permission switches): any
+    combination when leading; when following, those that beat `to_beat`, plus None for PASS."""
+    available = [c for c in combos(hand) if allowed(c, banned)]
     if to_beat is None:
         return available
     return [c for c in available if c.beats(to_beat)] + [None]

@@ -4,7 +4,8 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-from .cards import DECK_COPIES, cards_text, hand_from_text, legal_moves, parse_cards, shapes
+from .cards import (ALLOW_BOMB_WINGS, ALLOW_ROCKET_KICKERS, DECK_COPIES, PERMISSIONS, allowed, cards_text, hand_from_text,
+                    legal_moves, parse_cards, shapes)
 from .game import Move, State
 
 PASS_WORDS = frozenset({"pass", "不要", "不出", "要不起", "过"})
@@ -46,6 +47,16 @@ def state_from_task(task: Mapping[str, Any]) -> State:
     return State(me, them, chosen[0])
 
 
+def kicker_rules_text(rules: frozenset[str]) -> str:
+    """The two kicker switches in words, for prompts and for the reason of an INVALID play."""
+    rocket = ("the rocket (B R) may be the two single kickers of four-with-two or airplane wings"
+              if ALLOW_ROCKET_KICKERS in rules else
+              "the rocket (B R) may not be used as the two single kickers of four-with-two or as airplane wings")
+    bomb = ("four cards of one rank may be used as kickers" if ALLOW_BOMB_WINGS in rules else
+            "four cards of one rank may not be used as kickers (e.g. two equal pairs)")
+    return f"{rocket}; {bomb}"
+
+
 def describe(state: State, banned: frozenset[str] = frozenset()) -> str:
     """The position as prompt text."""
     lines = [f"Your hand (you move now): {cards_text(state.me)}",
@@ -56,8 +67,9 @@ def describe(state: State, banned: frozenset[str] = frozenset()) -> str:
         beat = state.to_beat
         lines.append(f"Table: the opponent just played {beat.text()} ({beat.label()}). Beat it with a higher "
                      f"{beat.label()}, a bomb or the rocket, or PASS.")
-    names = ", ".join(sorted(k.replace("_", " ") for k in banned)) if banned else "none"
-    lines.append(f"Banned combinations: {names}.")
+    kinds = sorted(k.replace("_", " ") for k in banned if k not in PERMISSIONS)
+    lines.append(f"Banned combinations: {', '.join(kinds) if kinds else 'none'}.")
+    lines.append(f"Kickers: {kicker_rules_text(banned)}.")
     return "\n".join(lines)
 
 
@@ -109,5 +121,7 @@ def match_move(state: State, cards: tuple[int, ...] | None, banned: frozenset[st
         raise ValueError(f"{cards_text(cards)} is not a valid combination")
     if all(c.kind in banned for c in every):
         raise ValueError(f"{every[0].label()} is banned in this game")
+    if not any(allowed(c, banned) for c in every):
+        raise ValueError(f"{cards_text(cards)}: {kicker_rules_text(banned)}")
     beat = state.to_beat
     raise ValueError(f"{cards_text(cards)} ({every[0].label()}) does not beat {beat.text()} ({beat.label()})")

@@ -1,14 +1,25 @@
-"""The Dou Dizhu verifier: the reward for one play is the win rate after it.
+"""The Dou Dizhu verifier: the reward for one play is its value in the endgame.
 
-As in the seed report, the win rate comes from random-policy rollouts (both players uniform over
-their legal moves), so every score carries the rollout count, standard error and a Wilson 95%
-interval; an adaptive mode rolls out until the interval is narrow enough. `mode="exact"` uses the
-memoised minimax solver instead (small endgames), and is the oracle the tests measure the
-estimator against.
+Modes (`mode=`):
+- "auto" (default): the exact value when the endgame is small enough to solve
+  (`auto_exact_cards`, both hands together; every built-in task is), so every winning play scores
+  1 and every losing play 0; larger endgames fall back to rollouts. Rollout values can rank a
+  losing play above winning ones (random play is not perfect play), which is why exact comes first.
+- "rollout": the seed report's estimator: the win rate under uniformly random play by both
+  sides, with the rollout count, standard error and a Wilson 95% interval; `target_width` rolls
+  out until the interval is that narrow.
+- "exact": the memoised minimax solver always (ERROR past `exact_budget` positions).
+
+Rules: kinds in `banned` (per verifier or per task) are not allowed. Kicker rules, stated in the
+prompt: by default the rocket (B R) may not be the two single kickers of four-with-two or
+airplane wings (`rocket_as_kickers=True` allows it, as DouZero and rlcard do), and four cards of
+one rank may not be used as kickers (`bomb_as_wings=True` allows it, as DouZero does).
 
 Verdicts: INVALID for a missing, unreadable or illegal play. When the task lists
-`winning_moves` for the same ban list (the built-in tasks do), CORRECT for a winning play and
-INCORRECT otherwise; in exact mode the solver decides; else PARTIAL (the win rate is the signal).
+`winning_moves` for the same rules (the built-in tasks do, for the default rules), CORRECT for a
+winning play and INCORRECT otherwise (PARTIAL where a rollout estimate sits at the far end of the
+range against the key); else an exact value decides; else PARTIAL. A verdict never contradicts
+its reward.
 """
 from __future__ import annotations
 
@@ -21,8 +32,8 @@ from ..base import TaskError, Verifier
 from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
-from ..winrate import WinRate, estimate, stable_seed
-from .cards import RANKS, normalise_banned
+from ..winrate import WinRate, estimate, keyed_verdict, stable_seed
+from .cards import ALLOW_BOMB_WINGS, ALLOW_ROCKET_KICKERS, RANKS, normalise_banned
 from .engine import SearchLimit, python_uniform, rollout_plies, rules_for
 from .game import Move, State, ends_game, move_value
 from .position import MOVE_FORMATS, PositionError, describe, find_play, match_move, read_play, state_from_task
@@ -40,9 +51,12 @@ After a PASS the other player leads.
 Answer with your play in tags, e.g. <move>3 3</move> or <move>PASS</move>."""
 
 
+MODES = ("auto", "rollout", "exact")
+
+
 @dataclass(frozen=True)
 class DoudizhuConfig:
-    mode: str = "rollout"                # or "exact" (solver; small endgames)
+    mode: str = "auto"                   # exact when affordable, else rollouts; or "rollout" / "exact"
     rollouts: int = 256                  # SE <= 0.031 (research note C: 256-1024)
     target_width: float | None = None    # adaptive: stop once the 95% interval is this narrow
     max_rollouts: int = 5000
@@ -50,6 +64,9 @@ class DoudizhuConfig:
     banned: tuple[str, ...] = ()         # kinds (or 31/32/421/422) not allowed, as some 1v1 puzzles do
     move_formats: tuple[str, ...] = MOVE_FORMATS
     exact_budget: int = 1_000_000        # positions the exact solver may visit (about 6 s) before giving up: ERROR
+    auto_exact_cards: int = 20           # auto mode solves exactly when both hands hold at most this many cards
+    rocket_as_kickers: bool = False      # both jokers as the two single kickers / airplane wings
+    bomb_as_wings: bool = False          # four cards of one rank among kickers
 
 
 @register("doudizhu")
@@ -57,17 +74,19 @@ class DoudizhuVerifier(Verifier):
     """Win rate after the model's play, by random rollouts (or exactly)."""
 
     Config = DoudizhuConfig
+    verdicts_order_rewards = True
 
     def __init__(self, **config: Any) -> None:
         super().__init__(**config)
-        if self.config.mode not in ("rollout", "exact"):
-            raise ValueError("mode must be 'rollout' or 'exact'")
+        if self.config.mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}")
         if self.config.rollouts < 1 or self.config.max_rollouts < 1:
             raise ValueError("rollouts and max_rollouts must be positive")
         unknown = set(self.config.move_formats) - set(MOVE_FORMATS)
         if unknown:
             raise ValueError(f"unknown move formats {sorted(unknown)}; known: {MOVE_FORMATS}")
-        self._banned = normalise_banned(self.config.banned)
+        permissions = {ALLOW_ROCKET_KICKERS: self.config.rocket_as_kickers, ALLOW_BOMB_WINGS: self.config.bomb_as_wings}
+        self._banned = normalise_banned(self.config.banned) | {name for name, on in permissions.items() if on}
 
     def _position(self, task: Mapping[str, Any]) -> tuple[State, frozenset[str]]:
         try:
@@ -91,7 +110,8 @@ class DoudizhuVerifier(Verifier):
             return Score.error(f"endgame too large for exact mode (over {self.config.exact_budget} positions)")
         rate, move = max(rates, key=lambda pair: pair[0].mean)  # the player may declare either reading
         name = "PASS" if move is None else move.text()
-        info = {"play": name, "kind": "pass" if move is None else move.kind, **rate.info()}
+        info = {"play": name, "kind": "pass" if move is None else move.kind, "proven": rate.exact,
+                "method": "exact" if rate.exact else "rollouts", **rate.info()}
         if len(readings) > 1:
             info["readings"] = [{"kind": r.kind, "rank": RANKS[r.rank], "length": r.length, "win_rate": w.mean}
                                 for w, r in rates]
@@ -101,9 +121,12 @@ class DoudizhuVerifier(Verifier):
 
     def _verdict(self, task: Mapping[str, Any], banned: frozenset[str], name: str, rate: WinRate) -> Verdict:
         winning = task.get("winning_moves")
-        if winning is not None and banned == normalise_banned(task.get("banned") or ()):
+        keyed = winning is not None and banned == normalise_banned(task.get("banned") or ())
+        if keyed and not rate.exact:
+            return keyed_verdict(name in winning, rate)
+        if keyed:
             return Verdict.CORRECT if name in winning else Verdict.INCORRECT
-        if rate.exact and self.config.mode == "exact":
+        if rate.exact:
             return Verdict.CORRECT if rate.mean == 1.0 else Verdict.INCORRECT
         return Verdict.PARTIAL
 
@@ -112,6 +135,11 @@ class DoudizhuVerifier(Verifier):
         cfg = self.config
         if cfg.mode == "exact" or ends_game(state, move):
             return WinRate.exact_value(move_value(state, move, banned, cfg.exact_budget))
+        if cfg.mode == "auto" and sum(state.me) + sum(state.them) <= cfg.auto_exact_cards:
+            try:
+                return WinRate.exact_value(move_value(state, move, banned, cfg.exact_budget))
+            except SearchLimit:
+                pass  # too large after all: rollouts
         # Seeded from the position, not the move: every candidate move shares the stream, and
         # rollout i reads the same uniforms whichever move it follows (common random numbers).
         seed = stable_seed(f"{state.canonical()}|ban:{','.join(sorted(banned))}", cfg.seed)

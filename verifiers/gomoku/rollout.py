@@ -4,18 +4,19 @@
   order of the empty cells played alternately, so each cell gets a fill time and an owner; a
   window of five completes when its last cell fills, if all five share an owner; the first
   completed window decides the game. Exact for free-style rules.
-- `tactical_outcome`: one game with "win if you can, else block, else random", tracking each
-  player's winning cells incrementally (only lines through the last move can change).
+- `tactical_outcome` / `ThreatPlayouts`: games where both sides take and answer threats one move
+  ahead (five, block five, make or stop an open/double four), else play at random.
 - `random_outcome`: one uniform random game with an incremental five check (used by MCTS).
 Outcomes are from the point of view of `player`: 1 win, 0.5 draw, 0 loss.
 """
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 import numpy as np
 
-from .board import EMPTY, Geometry, makes_five, other, winning_cells
+from .board import EMPTY, Geometry, geometry, makes_five, other
 
 
 def flat_outcomes(board: list[int], geo: Geometry, to_move: int, player: int, keys: np.ndarray) -> np.ndarray:
@@ -56,23 +57,79 @@ def random_outcome(board: list[int], geo: Geometry, to_move: int, player: int, r
 
 
 def tactical_outcome(board: list[int], geo: Geometry, to_move: int, player: int, rng: random.Random) -> float:
-    board = list(board)
-    wins = {1: winning_cells(board, geo, 1), 2: winning_cells(board, geo, 2)}
-    empties = [i for i, s in enumerate(board) if s == EMPTY]
-    rng.shuffle(empties)
-    current, next_random = to_move, 0
-    for _ in range(len(empties)):
-        mine = [c for c in wins[current] if board[c] == EMPTY]
-        if mine:
-            return 1.0 if current == player else 0.0  # it takes the win
-        threats = [c for c in wins[other(current)] if board[c] == EMPTY]
-        if threats:
-            cell = min(threats) if len(threats) == 1 else threats[rng.randrange(len(threats))]
-        else:
-            while board[empties[next_random]] != EMPTY:
-                next_random += 1
-            cell = empties[next_random]
-        board[cell] = current
-        wins[current] |= winning_cells(board, geo, current, around=cell)
-        current = other(current)
-    return 0.5
+    """One game of threat-aware play (see `ThreatPlayouts`)."""
+    return ThreatPlayouts(board, geo).outcome(to_move, player, rng)
+
+
+@lru_cache(maxsize=None)
+def _windows_through(size: int) -> tuple[tuple[int, ...], ...]:
+    geo = geometry(size)
+    through: list[list[int]] = [[] for _ in range(size * size)]
+    for index, window in enumerate(geo.windows):
+        for cell in window:
+            through[cell].append(index)
+    return tuple(tuple(w) for w in through)
+
+
+class ThreatPlayouts:
+    """Playouts where each side knows threats one move ahead. In order, the side to move:
+    completes five; blocks the opponent's five-cell; makes two five-cells at once (an open or
+    double four, which wins); takes the cell where the opponent would do that (answering an open
+    three); else plays a random empty cell.
+
+    Per-window stone counts are kept incrementally, so each ply reads only the windows that hold
+    three or more stones of one side and none of the other.
+    """
+
+    def __init__(self, board: list[int], geo: Geometry) -> None:
+        self.board = list(board)
+        self.windows = geo.windows
+        self.through = _windows_through(geo.size)
+        self.count = {p: [sum(board[x] == p for x in w) for w in geo.windows] for p in (1, 2)}
+        self.hot = {p: {i for i, w in enumerate(geo.windows)
+                        if self.count[p][i] >= 3 and self.count[other(p)][i] == 0} for p in (1, 2)}
+        self.empties = [i for i, s in enumerate(board) if s == EMPTY]
+
+    def outcome(self, to_move: int, player: int, rng: random.Random) -> float:
+        """Play one game to the end; 1 if `player` wins, 0.5 a draw, 0 a loss."""
+        board = list(self.board)
+        count = {p: list(c) for p, c in self.count.items()}
+        hot = {p: set(h) for p, h in self.hot.items()}
+        order = list(self.empties)
+        rng.shuffle(order)
+        current, next_random = to_move, 0
+        for _ in range(len(order)):
+            opponent = other(current)
+            mine = self._five_cells(board, count, hot, current)
+            if mine:
+                return 1.0 if current == player else 0.0
+            choice = self._five_cells(board, count, hot, opponent)
+            if not choice:
+                choice = self._double_cells(board, count, hot, current) or self._double_cells(board, count, hot, opponent)
+            if choice:
+                cell = choice[0] if len(choice) == 1 else choice[rng.randrange(len(choice))]
+            else:
+                while board[order[next_random]] != EMPTY:
+                    next_random += 1
+                cell = order[next_random]
+            board[cell] = current
+            for w in self.through[cell]:
+                count[current][w] += 1
+                if count[opponent][w] == 0 and count[current][w] >= 3:
+                    hot[current].add(w)
+                hot[opponent].discard(w)
+            current = opponent
+        return 0.5
+
+    def _five_cells(self, board: list[int], count: dict, hot: dict, p: int) -> list[int]:
+        return sorted({x for w in hot[p] if count[p][w] == 4 for x in self.windows[w] if board[x] == EMPTY})
+
+    def _double_cells(self, board: list[int], count: dict, hot: dict, p: int) -> list[int]:
+        """Cells where `p` would get two five-cells at once."""
+        partners: dict[int, set[int]] = {}
+        for w in hot[p]:
+            if count[p][w] == 3:
+                a, b = (x for x in self.windows[w] if board[x] == EMPTY)
+                partners.setdefault(a, set()).add(b)
+                partners.setdefault(b, set()).add(a)
+        return sorted(c for c, others in partners.items() if len(others) >= 2)

@@ -1,10 +1,14 @@
 """Built-in gomoku tasks: positions from seeded random play where the decision matters.
 
-Two kinds, both with an exact answer from the tactical oracle:
+Two kinds:
 - "win": the side to move can make five now, and the opponent also threatens five, so any
   other move loses;
 - "block": the opponent threatens five at exactly one cell and the side to move cannot win now,
   so the block is the only move that does not lose at once.
+
+The answer key (`best_moves`) lists every move the threat search proves to win (a block that
+also makes an open four is one), or, when none is proven, the only move that does not lose at
+once; so a key never calls a proven win wrong.
 """
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from pathlib import Path
 
 from .board import EMPTY, geometry, makes_five, other, winning_cells
 from .position import Position
+from .threats import prove_move
 
 
 def _threats(position: Position) -> tuple[set[int], set[int]]:
@@ -31,6 +36,13 @@ def classify(position: Position) -> tuple[str, list[int]] | None:
     if not mine and len(theirs) == 1:
         return "block", sorted(theirs)
     return None
+
+
+def answer_key(position: Position, fallback: list[int]) -> list[int]:
+    """Every empty cell proven to win (default search settings), else `fallback`."""
+    wins = [cell for cell in range(len(position.stones)) if position.stones[cell] == EMPTY
+            and prove_move(position.board, position.size, position.to_move, cell).value == 1.0]
+    return wins or sorted(fallback)
 
 
 @lru_cache(maxsize=None)
@@ -57,8 +69,9 @@ def generate(size: int, count: int, seed: int = 0) -> tuple[dict, ...]:
             if kind is not None:
                 key = position.canonical()
                 if key not in found:
+                    best = answer_key(position, kind[1])
                     found[key] = {"size": size, "moves": [position.name(m) for m in moves], "kind": kind[0],
-                                  "best_moves": [position.name(m) for m in kind[1]]}
+                                  "best_moves": [position.name(m) for m in best]}
                 break
     tasks = []
     for i, task in enumerate(found.values()):

@@ -4,15 +4,23 @@ The seed report rewarded a move by the win rate after it, with the number of rol
 the reward's accuracy; so every score carries its rollout count, standard error and a Wilson 95%
 interval, and an adaptive mode rolls out until the interval is narrow enough.
 
-Estimators (`estimator=`): "tactical" (default: "win, else block, else random" playouts),
-"flat" (uniform random playouts, vectorised), "mcts" (UCT with a playout budget), "engine"
-(a user-supplied Piskvork engine plays both sides). With `prepass=True` (default) a move that
-wins at once scores exactly 1 and one that leaves the opponent a win at once scores exactly 0:
-flat rollouts alone give such a losing move about 0.45.
+Estimators (`estimator=`): "tactical" (default: playouts where both sides take and answer
+threats one move ahead), "flat" (uniform random playouts, vectorised), "mcts" (UCT with a playout
+budget), "engine" (a user-supplied Piskvork engine plays both sides).
 
-Verdicts: INVALID for a missing, off-board or occupied move; when the task lists `best_moves`
-(the built-in tasks do), CORRECT for one of them and INCORRECT otherwise; without them, PARTIAL
-(the reward is the whole signal), or INCORRECT when the move provably loses at once.
+Before any rollout (`prepass=True`, default) a threat-space search (`threats.py`) looks for a
+forced result: a win by continuous fours (VCF) or by threes and fours (VCT, `vct_depth` quiet
+threats) for the mover after its move, and the same for the opponent, within `proof_nodes` nodes
+per search. A proven win scores exactly 1 and a proven loss exactly 0, with `info["proven"]` and
+the reason; random rollouts alone give a move that loses by force about ½. `threat_search=False`
+keeps only the one-move checks (five now; the opponent's five next).
+
+Verdicts: INVALID for a missing, off-board or occupied move; CORRECT for a proven win and
+INCORRECT for a proven loss; otherwise, when the task lists `best_moves` (the built-in tasks list
+every proven-winning move, or the only move that does not lose at once), CORRECT for one of them
+and INCORRECT otherwise (PARTIAL where the rollouts sit at the far end of the range, e.g. every
+playout won for a move outside the key); without them, PARTIAL (the reward is the whole signal).
+So a verdict never contradicts its reward.
 """
 from __future__ import annotations
 
@@ -25,11 +33,12 @@ import numpy as np
 from ..base import TaskError, Verifier
 from ..registry import register
 from ..score import Score, Verdict
-from ..winrate import WinRate, estimate, stable_seed
+from ..winrate import WinRate, estimate, keyed_verdict, stable_seed
 from .board import EMPTY, geometry, makes_five, other, winning_cells
 from .mcts import mcts_outcomes
 from .position import MOVE_FORMATS, Position, PositionError, find_moves, from_task
-from .rollout import flat_outcomes, tactical_outcome
+from .rollout import ThreatPlayouts, flat_outcomes
+from .threats import prove_move
 from ..splits import select
 from .tasks import load_all
 
@@ -47,7 +56,10 @@ class GomokuConfig:
     rollouts: int = 200
     target_width: float | None = None   # adaptive: stop once the 95% interval is this narrow
     max_rollouts: int = 5000
-    prepass: bool = True
+    prepass: bool = True                # proofs before rollouts (see the module docstring)
+    threat_search: bool = True          # VCF/VCT search; False: only one-move wins and losses
+    vct_depth: int = 1                  # quiet threats (threes) a VCT may use; 0: fours only (VCF)
+    proof_nodes: int = 20_000           # node budget per search; past it the result is unknown
     seed: int = 0
     move_formats: tuple[str, ...] = MOVE_FORMATS
     engine: str | None = None           # path of a Piskvork engine, for estimator="engine"
@@ -59,6 +71,7 @@ class GomokuVerifier(Verifier):
     """Win rate after the model's move, with error bars."""
 
     Config = GomokuConfig
+    verdicts_order_rewards = True
 
     def __init__(self, **config: Any) -> None:
         super().__init__(**config)
@@ -66,6 +79,8 @@ class GomokuVerifier(Verifier):
             raise ValueError(f"estimator must be one of {ESTIMATORS}")
         if self.config.estimator == "engine" and not self.config.engine:
             raise ValueError("estimator='engine' needs engine='/path/to/piskvork-engine'")
+        if self.config.vct_depth < 0 or self.config.proof_nodes < 1:
+            raise ValueError("vct_depth must be >= 0 and proof_nodes >= 1")
         self._engine = None
 
     def __getstate__(self) -> dict[str, Any]:
@@ -87,16 +102,23 @@ class GomokuVerifier(Verifier):
         if position.stones[cell] != EMPTY:
             return Score.invalid(f"{position.name(cell)} is already occupied")
         rate, how = self.win_rate(position, cell)
-        info = {"move": position.name(cell), "estimator": how, **rate.info()}
+        proven = rate.exact and rate.mean in (0.0, 1.0)
+        info = {"move": position.name(cell), "estimator": how, "proven": proven, **rate.info()}
         best = task.get("best_moves")
         name = position.name(cell)
         if best:
-            verdict = Verdict.CORRECT if name in best else Verdict.INCORRECT
             info["best_moves"] = list(best)
+        if proven:
+            verdict = Verdict.CORRECT if rate.mean == 1.0 else Verdict.INCORRECT
+        elif best:
+            verdict = keyed_verdict(name in best, rate)
         else:
-            verdict = Verdict.INCORRECT if rate.exact and rate.mean == 0 else Verdict.PARTIAL
-        reason = f"{name}: estimated win rate {rate.mean:.3f}" + (" (exact)" if rate.exact else
-                                                                  f" [{rate.low:.3f}, {rate.high:.3f}] from {rate.n} playouts")
+            verdict = Verdict.PARTIAL
+        if proven:
+            reason = f"{name}: {how.removeprefix('proof: ').removeprefix('prepass: ')}"
+        else:
+            reason = f"{name}: estimated win rate {rate.mean:.3f}" + (
+                " (exact)" if rate.exact else f" [{rate.low:.3f}, {rate.high:.3f}] from {rate.n} playouts")
         return Score(rate.mean, verdict, {"win_rate": rate.mean}, name, reason, info)
 
     def win_rate(self, position: Position, cell: int) -> tuple[WinRate, str]:
@@ -106,7 +128,12 @@ class GomokuVerifier(Verifier):
         board = position.board
         mover = position.to_move
         board[cell] = mover
-        if cfg.prepass:
+        if cfg.prepass and cfg.threat_search:
+            proof = prove_move(position.board, position.size, mover, cell, vct_depth=cfg.vct_depth,
+                               max_nodes=cfg.proof_nodes)
+            if proof.value is not None:
+                return WinRate.exact_value(proof.value), f"proof: {proof.reason}"
+        elif cfg.prepass:
             if makes_five(board, geo, cell, mover):
                 return WinRate.exact_value(1.0), "prepass: wins at once"
             if winning_cells(board, geo, other(mover)):
@@ -131,9 +158,10 @@ class GomokuVerifier(Verifier):
         if cfg.estimator == "engine":
             return WinRate.exact_value(self._engine_playout(position.play(cell), mover)), "engine playout"
         py_rng = random.Random(seed)
+        playouts = ThreatPlayouts(board, geo)
 
         def play_tactical(_rng: np.random.Generator, k: int) -> np.ndarray:
-            return np.asarray([tactical_outcome(board, geo, opponent, mover, py_rng) for _ in range(k)])
+            return np.asarray([playouts.outcome(opponent, mover, py_rng) for _ in range(k)])
 
         return estimate(play_tactical, np.random.default_rng(seed), rollouts=cfg.rollouts,
                         target_width=cfg.target_width, max_rollouts=cfg.max_rollouts), "tactical rollouts"
