@@ -91,6 +91,8 @@ class Summary:
     mean_reward: float
     reward_low: float
     reward_high: float
+    accuracy_stderr: float    # standard errors over per-task means: samples of one task are not independent
+    reward_stderr: float
     pass_at: dict[int, float]
     maj_at: dict[int, float | None]   # None where answers cannot vote (e.g. drawings)
     length_mean: float
@@ -131,16 +133,24 @@ def summarise(records: Sequence[dict[str, Any]], ks: Sequence[int] | None = None
                                    [x["score"]["verdict"] == "correct" for x in sorted(v, key=lambda x: x["sample"])], k)
                           for v in by_task.values()])) if votes else None for k in ks}
     n = max(1, len(records))
+    per_task_correct = [np.mean([x["score"]["verdict"] == "correct" for x in v]) for v in by_task.values()]
+    per_task_reward = [np.mean(r) for r in ([x["score"]["reward"] for x in v if x["score"]["verdict"] != "error"]
+                                            for v in by_task.values()) if r]
     return Summary(
         tasks=len(by_task), samples=len(records),
         accuracy=verdicts.count("correct") / n,
         incompletion=sum(r["finish_reason"] == "length" for r in records) / n,
         error_rate=verdicts.count("error") / n,
         mean_reward=mean, reward_low=low, reward_high=high, pass_at=pass_at, maj_at=maj,
+        accuracy_stderr=_stderr(per_task_correct), reward_stderr=_stderr(per_task_reward),
         length_mean=float(lengths.mean()) if lengths.size else float("nan"),
         length_p50=float(np.percentile(lengths, 50)) if lengths.size else float("nan"),
         length_p90=float(np.percentile(lengths, 90)) if lengths.size else float("nan"),
     )
+
+
+def _stderr(values: Sequence[float]) -> float:
+    return float(np.std(values, ddof=1) / math.sqrt(len(values))) if len(values) > 1 else float("nan")
 
 
 def summarise_groups(records: Sequence[dict[str, Any]], key: str) -> dict[str, Summary]:

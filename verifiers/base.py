@@ -122,11 +122,11 @@ class Verifier(abc.ABC):
         if not isinstance(completion, str):
             return Score.invalid(f"completion must be a string, got {type(completion).__name__}")
         if not isinstance(task, (dict, Mapping)):  # dict first: the ABC check is slow
-            return Score.error(f"task must be a mapping, got {type(task).__name__}")
+            return Score.error(f"task must be a mapping, got {type(task).__name__}", task_error=True)
         try:
             result = self.evaluate(completion, task)
         except TaskError as exc:
-            return Score.error(f"bad task: {exc}")
+            return Score.error(f"bad task: {exc}", task_error=True)
         except RecursionError:
             return Score.invalid("input nested too deeply to check")
         except MemoryError:

@@ -38,6 +38,9 @@ _SEQ, _POS, _START = 0, 1, 2  # fields of a worker's shared state
 
 def _worker_main(blob: bytes, inbox: Any, conn: Any, state: Any, memory_mb: int | None) -> None:
     """Loop: take a chunk, score it item by item (recording chunk, position and start time), send results."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: no traceback per worker
     if memory_mb:
         import resource
 

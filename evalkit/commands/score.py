@@ -2,7 +2,12 @@
 
 Each input line is a JSON object holding `completion` and the task's fields (or a `task` object).
 Each output line is the input object plus `line` (its 1-based input line number) and `score`.
-Bad input lines are reported with their line number and skipped; the exit code is then 1.
+Bad input lines (not JSON, no completion, or a task the verifier rejects) are reported with
+their line number and skipped; the exit code is then 1.
+
+Resuming is keyed: `OUTPUT.stamp.json` records the verifier, its config and the input; a rerun
+with other settings is refused (use `--overwrite` or another `-o`). Rows that scored ERROR (the
+verifier failed, e.g. a model it needs was missing) are scored again on a rerun.
 """
 from __future__ import annotations
 
@@ -25,6 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: CPU count)")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per item before it is an ERROR")
     parser.add_argument("--cache", type=Path, default=None, help="SQLite score cache shared across runs")
+    parser.add_argument("--overwrite", action="store_true", help="start afresh instead of resuming OUTPUT")
 
 
 def load_config(text: str) -> dict[str, Any]:
@@ -53,13 +59,19 @@ def split_record(record: Any) -> tuple[str, dict[str, Any]]:
     return completion, task
 
 
+def _stamp_path(output: Path) -> Path:
+    return output.with_name(output.name + ".stamp.json")
+
+
 def run(args: argparse.Namespace) -> int:
     import verifiers
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from evalkit.jsonl import JsonlWriter, read_complete_records
+    from evalkit.resume import StampMismatch, check_stamp, check_writable, rewrite_without
     from evalkit.summary import summary_table
+    from verifiers import Score
 
     if not args.input.is_file():
         raise CommandError(f"input file {args.input} does not exist")
@@ -67,22 +79,49 @@ def run(args: argparse.Namespace) -> int:
         verifier = verifiers.get(args.verifier, **load_config(args.config))
     except (verifiers.UnknownVerifier, TypeError, ValueError) as exc:
         raise CommandError(str(exc)) from None
+    try:
+        check_writable(args.output)
+    except OSError as exc:
+        raise CommandError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    stamp = {"verifier": verifier.spec(), "input": str(args.input.resolve())}
+    if args.overwrite:
+        for path in (args.output, _stamp_path(args.output)):
+            path.unlink(missing_ok=True)
+    try:
+        check_stamp(_stamp_path(args.output), stamp, str(args.output),
+                    "rerun with --overwrite to start afresh, or write to another -o")
+    except StampMismatch as exc:
+        raise CommandError(str(exc)) from None
+    except OSError as exc:
+        raise CommandError(f"cannot write {args.output}: {exc.strerror or exc}") from None
 
-    done_lines = {r["line"] for r in read_complete_records(args.output) if isinstance(r.get("line"), int)}
+    retried = rewrite_without(args.output, list(read_complete_records(args.output)),
+                              lambda r: (r.get("score") or {}).get("verdict") == "error")
+    resumed = [r for r in read_complete_records(args.output) if isinstance(r.get("line"), int)]
+    done_lines = {r["line"] for r in resumed}
+    scores = [Score.from_dict(r["score"]) for r in resumed]
     total = sum(1 for _ in args.input.open("rb"))
     err = Console(stderr=True)
     bad = 0
-    scores = []
     columns = (TextColumn("[bold]scoring"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=err, transient=False) as progress, JsonlWriter(args.output) as out:
         bar = progress.add_task("score", total=total, completed=len(done_lines))
         batch: list[tuple[int, dict[str, Any], str, dict[str, Any]]] = []
+
+        def skip(line_no: int, why: str) -> None:
+            nonlocal bad
+            bad += 1
+            if bad <= 20:
+                err.print(f"[yellow]line {line_no}: skipped: {why}[/]")
 
         def flush() -> None:
             results = verifier.score_batch([b[2] for b in batch], [b[3] for b in batch],
                                            workers=args.workers, timeout=args.timeout, cache=args.cache,
                                            progress=lambda n: progress.advance(bar, n))
             for (line_no, record, _c, _t), s in zip(batch, results):
+                if s.is_error and s.info.get("task_error"):
+                    skip(line_no, s.reason)  # the input's fault: reported, not written
+                    continue
                 out.write({**record, "line": line_no, "score": s.to_dict()})
                 scores.append(s)
             out.flush()
@@ -99,10 +138,8 @@ def run(args: argparse.Namespace) -> int:
                     record = json.loads(raw)
                     completion, task = split_record(record)
                 except (json.JSONDecodeError, ValueError) as exc:
-                    bad += 1
+                    skip(line_no, str(exc))
                     progress.advance(bar)
-                    if bad <= 20:
-                        err.print(f"[yellow]line {line_no}: skipped: {exc}[/]")
                     continue
                 batch.append((line_no, record, completion, task))
                 if len(batch) >= CHUNK:
@@ -110,6 +147,12 @@ def run(args: argparse.Namespace) -> int:
             if batch:
                 flush()
     verifier.close()
-    Console().print(summary_table(scores, title=f"{args.verifier}: {len(scores)} scored now, "
-                                  f"{len(done_lines)} resumed from {args.output}, {bad} bad line(s)"))
+    new = len(scores) - len(resumed)
+    Console().print(summary_table(scores, title=f"{args.verifier}: {len(scores)} rows ({new} scored now, {len(resumed)} "
+                                  f"resumed, {retried} retried after ERROR), {bad} bad line(s)"))
+    if bad > 20:
+        err.print(f"[yellow]{bad - 20} more bad line(s) not shown[/]")
+    if scores and all(s.is_error for s in scores):
+        print(f"evalkit score: every row scored ERROR (first: {scores[0].reason})", file=sys.stderr)
+        return 1
     return 1 if bad else 0

@@ -1,8 +1,8 @@
 """What every generation backend takes and returns."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 Conversation = list[dict[str, str]]  # chat messages: [{"role": "user", "content": "..."}]
 
@@ -16,6 +16,7 @@ class Sampling:
     top_p: float = 0.9
     max_tokens: int = 512
     seed: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)  # backend-specific settings, e.g. repetition_penalty
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,7 @@ class TransformersBackend:
                                   "pad_token_id": self.tokenizer.pad_token_id, "do_sample": not greedy}
         if not greedy:
             kwargs.update(temperature=sampling.temperature, top_p=sampling.top_p)
+        kwargs.update(sampling.extra)
         with torch.no_grad():
             output = self.model.generate(**enc, **kwargs)
         new = output[:, enc["input_ids"].shape[1]:]

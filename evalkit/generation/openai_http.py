@@ -50,7 +50,7 @@ class OpenAIBackend:
         import httpx
 
         body = {"model": self.model_name, "messages": conv, "n": 1, "temperature": sampling.temperature,
-                "top_p": sampling.top_p, "max_tokens": sampling.max_tokens, "seed": seed}
+                "top_p": sampling.top_p, "max_tokens": sampling.max_tokens, "seed": seed, **sampling.extra}
         last = ""
         for attempt in range(self.retries + 1):
             try:

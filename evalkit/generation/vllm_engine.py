@@ -26,7 +26,8 @@ class VllmBackend:
         from vllm import SamplingParams
 
         params = [SamplingParams(n=sampling.n, temperature=max(sampling.temperature, 0.0), top_p=sampling.top_p,
-                                 max_tokens=sampling.max_tokens, seed=prompt_seed(sampling.seed, c[-1]["content"]))
+                                 max_tokens=sampling.max_tokens, seed=prompt_seed(sampling.seed, c[-1]["content"]),
+                                 **sampling.extra)
                   for c in conversations]
         outputs = self.llm.chat(conversations, params, use_tqdm=False)
         return [[Generation(o.text, len(o.token_ids), "length" if o.finish_reason == "length" else "stop")

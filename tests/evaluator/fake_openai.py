@@ -10,10 +10,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 class FakeOpenAI:
     """Answers each chat request with a deterministic completion; can fail the first N requests."""
 
-    def __init__(self, fail_first: int = 0, status: int = 503) -> None:
+    def __init__(self, fail_first: int = 0, status: int = 503, slow_after: int | None = None) -> None:
         self.requests: list[dict] = []
         self.fail_first = fail_first
         self.status = status
+        self.slow_after = slow_after  # requests after this many hang (to interrupt a run mid-way)
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -28,6 +29,10 @@ class FakeOpenAI:
                     self.end_headers()
                     self.wfile.write(b'{"error": "try again"}')
                     return
+                if outer.slow_after is not None and len(outer.requests) > outer.slow_after:
+                    import time
+
+                    time.sleep(60)
                 prompt = body["messages"][-1]["content"]
                 numbers = prompt.split("Now solve: ")[-1].split()
                 text = f"Answer: {' + '.join(numbers)} = 24"

@@ -39,19 +39,75 @@ def test_score_writes_scores_reports_bad_lines_and_resumes(input_file, tmp_path)
     again = evalkit("score", "--verifier", "game24", str(input_file), "-o", str(out))
     rows = [json.loads(x) for x in out.read_text().splitlines()]
     assert [r["line"] for r in rows] == [1, 3, 5]
-    assert "1 scored now, 2 resumed" in " ".join(again.stdout.split())
+    assert "3 rows (1 scored now, 2 resumed" in " ".join(again.stdout.split())
+    assert "correct" in again.stdout and "invalid" in again.stdout  # the summary covers resumed rows
 
 
-def test_unknown_verifier_and_missing_file_are_one_line_errors(input_file, tmp_path):
-    r = evalkit("score", "--verifier", "nope", str(input_file), "-o", str(tmp_path / "o.jsonl"))
-    assert r.returncode == 2 and r.stderr.strip().count("\n") == 0 and "unknown verifier 'nope'" in r.stderr
-    r = evalkit("score", "--verifier", "game24", str(tmp_path / "missing.jsonl"), "-o", str(tmp_path / "o.jsonl"))
-    assert r.returncode == 2 and "does not exist" in r.stderr
-    r = evalkit("score", "--verifier", "game24", "--config", "{bad", str(input_file), "-o", str(tmp_path / "o.jsonl"))
-    assert r.returncode == 2 and "not valid JSON" in r.stderr
+def test_resume_is_keyed_by_the_verifier_and_its_config(input_file, tmp_path):
+    out = tmp_path / "out.jsonl"
+    evalkit("score", "--verifier", "game24", str(input_file), "-o", str(out))
+    before = out.read_text()
+    other = evalkit("score", "--verifier", "game24", "--config", '{"wrong_answer_credit": 0.0}', str(input_file), "-o", str(out))
+    assert other.returncode == 2 and other.stderr.strip().count("\n") == 0, other.stderr
+    assert "wrong_answer_credit: 0.35 there, 0.0 now" in other.stderr and "--overwrite" in other.stderr
+    assert out.read_text() == before  # refused before any work
+    assert evalkit("score", "--verifier", "gomoku", str(input_file), "-o", str(out)).returncode == 2
+    fresh = evalkit("score", "--verifier", "game24", "--config", '{"wrong_answer_credit": 0.0}', str(input_file),
+                    "-o", str(out), "--overwrite")
+    assert fresh.returncode == 1  # the bad lines again
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert rows[1]["score"]["reward"] < json.loads(before.splitlines()[1])["score"]["reward"]
 
 
-def test_verifiers_lists_default_config():
-    r = evalkit("verifiers", "--json")
-    assert r.returncode == 0
-    assert json.loads(r.stdout)["game24"]["weights"] == [0.55, 0.3, 0.15]
+def test_error_rows_are_retried_and_bad_tasks_are_skipped_with_their_line(tmp_path):
+    path = tmp_path / "in.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in [
+        {"completion": "Answer: (6 - 4) * (4 + 8)", "numbers": [4, 4, 6, 8]},
+        {"completion": "Answer: 1", "numbers": [4, 4, 6, 8], "target": "x"},
+        {"completion": "Answer: 1", "numbers": "abc"},
+    ]) + "\n")
+    out = tmp_path / "out.jsonl"
+    r = evalkit("score", "--verifier", "game24", str(path), "-o", str(out))
+    assert r.returncode == 1
+    assert "line 2: skipped: bad task: 'target' must be an integer, got 'x'" in r.stderr
+    assert "line 3: skipped: bad task: 'numbers' must be a list of integers, got 'abc'" in r.stderr
+    assert [json.loads(x)["line"] for x in out.read_text().splitlines()] == [1]
+    # a row that scored ERROR (the verifier failed) is scored again on a rerun, not kept
+    row = json.loads(out.read_text())
+    row["score"] = {**row["score"], "verdict": "error", "reward": 0.0, "reason": "CLIP unavailable"}
+    out.write_text(json.dumps(row) + "\n")
+    again = evalkit("score", "--verifier", "game24", str(path), "-o", str(out))
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [r["score"]["verdict"] for r in rows] == ["correct"] and "1 retried after ERROR" in " ".join(again.stdout.split())
+
+
+ALWAYS_FAILS = """
+import sys
+import verifiers
+from verifiers import Score, Verifier
+from evalkit.cli import main
+
+@verifiers.register("always_fails")
+class AlwaysFails(Verifier):
+    def evaluate(self, completion, task):
+        return Score.error("CLIP weights not found")
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_unwritable_output_and_all_error_runs_fail_in_one_line(input_file, tmp_path):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    r = evalkit("score", "--verifier", "game24", str(input_file), "-o", str(blocker / "out.jsonl"))
+    assert r.returncode == 2 and r.stderr.strip().count("\n") == 0 and "cannot write" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+    # every row ERROR: said plainly, non-zero exit
+    path = tmp_path / "in.jsonl"
+    path.write_text(json.dumps({"completion": "x", "numbers": [1]}) + "\n")
+    script = tmp_path / "cli.py"
+    script.write_text(ALWAYS_FAILS)
+    r = subprocess.run([sys.executable, str(script), "score", "--verifier", "always_fails", str(path), "-o",
+                        str(tmp_path / "o.jsonl")], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "every row scored ERROR (first: CLIP weights not found)" in r.stderr, r.stderr

@@ -1,4 +1,4 @@
-"""The 24-point verifier: r = 0.55·r_oc + 0.3·r_pr + 0.15·r_l, the seed report's reward.
+r"""The 24-point verifier: r = 0.55·r_oc + 0.3·r_pr + 0.15·r_l, the seed report's reward.
 
 - r_oc (outcome): 1 for a correct final expression, 0.35 for a well-formed one that is wrong
   (wrong value or wrong numbers: the seed pays it to encourage answering), 0 for none.
@@ -77,17 +77,29 @@ def length_reward(steps: int, t: int = 4, m: int = 20, k: float = 0.2) -> float:
 
 
 def _task_numbers(task: Mapping[str, Any]) -> tuple[list[int], int]:
-    numbers = task.get("numbers")
-    if isinstance(numbers, str):
-        numbers = numbers.replace(",", " ").split()
+    """The task's numbers and target, or TaskError naming the field that is wrong."""
+    given = task.get("numbers")
+    numbers = given.replace(",", " ").split() if isinstance(given, str) else given
     try:
-        nums = [int(n) for n in numbers]  # type: ignore[union-attr]
-        target = int(task.get("target", 24))
+        if isinstance(numbers, (str, bytes)) or not hasattr(numbers, "__iter__"):
+            raise TypeError
+        nums = [_integer(n) for n in numbers]  # type: ignore[union-attr]
     except (TypeError, ValueError):
-        raise TaskError(f"numbers must be a list of integers, got {numbers!r}") from None
+        raise TaskError(f"'numbers' must be a list of integers, got {given!r}") from None
+    try:
+        target = _integer(task.get("target", 24))
+    except (TypeError, ValueError):
+        raise TaskError(f"'target' must be an integer, got {task.get('target')!r}") from None
     if not 1 <= len(nums) <= 8 or min(nums) < 0 or max(nums) > 10**6:
-        raise TaskError(f"expected 1-8 numbers in 0..1e6, got {nums}")
+        raise TaskError(f"'numbers' must hold 1-8 integers in 0..1e6, got {given!r}")
     return nums, target
+
+
+def _integer(value: Any) -> int:
+    """An int from an int or its decimal text; never from a float or bool (3.7 is not 3)."""
+    if isinstance(value, bool) or isinstance(value, float) and not value.is_integer():
+        raise ValueError(value)
+    return int(value)
 
 
 @register("game24")

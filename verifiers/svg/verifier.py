@@ -135,7 +135,7 @@ class SvgVerifier(Verifier):
             try:
                 validate(task)
             except TaskError as exc:
-                out[i] = Score.error(f"bad task: {exc}")
+                out[i] = Score.error(f"bad task: {exc}", task_error=True)
                 continue
             try:
                 svg, why = extract_svg(completion if isinstance(completion, str) else "", self.config.pick)
@@ -164,7 +164,7 @@ class SvgVerifier(Verifier):
                 del jobs[i]
                 continue
             if rendered.task_error:
-                out[i] = Score.error(f"bad task: {rendered.task_error}")
+                out[i] = Score.error(f"bad task: {rendered.task_error}", task_error=True)
                 del jobs[i]
                 continue
             png = rendered.png
@@ -185,7 +185,7 @@ class SvgVerifier(Verifier):
             try:
                 out[i] = self._finish(job)
             except TaskError as exc:
-                out[i] = Score.error(f"bad task: {exc}")
+                out[i] = Score.error(f"bad task: {exc}", task_error=True)
             except Exception as exc:  # our bug on one item must not lose the batch
                 out[i] = Score.error(f"verifier raised {type(exc).__name__}: {exc}")
         return out
