@@ -67,6 +67,7 @@ class GRPOConfig:
     save_every: int = 10
     seed: int = 0
     threads: int | None = None
+    tensorboard: bool = False              # also log scalars to run_dir/tensorboard (log.jsonl stays the record)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "GRPOConfig":
@@ -127,17 +128,24 @@ def completion_width(completion_mask: Any) -> int:
     return int(completion_mask.shape[1] - completion_mask.any(0).float().argmax())
 
 
-def sequence_logprobs(model: Any, input_ids: Any, attention_mask: Any, completion_mask: Any, temperature: float) -> Any:
+def sequence_logprobs(model: Any, input_ids: Any, attention_mask: Any, completion_mask: Any, temperature: float,
+                      with_entropy: bool = False) -> Any:
     """Log-probabilities of the completion tokens under `model` (temperature-scaled, as sampled),
-    shape [batch, completion_width]. Logits are computed for the completion positions only: the
-    vocabulary projection of the prompt positions would be most of the work and is never used."""
+    shape [batch, completion_width]; with `with_entropy`, also each position's entropy (detached),
+    the number that shows a policy collapsing. Logits are computed for the completion positions
+    only: the vocabulary projection of the prompt positions would be most of the work and is never used."""
     import torch
 
     k = completion_width(completion_mask)
     logits = model(input_ids=input_ids, attention_mask=attention_mask, logits_to_keep=k + 1).logits[:, :-1]
     logits = logits / max(temperature, 1e-5)
-    logp = torch.log_softmax(logits.float(), dim=-1).gather(-1, input_ids[:, -k:, None]).squeeze(-1)
-    return logp * completion_mask[:, -k:]
+    all_logp = torch.log_softmax(logits.float(), dim=-1)
+    logp = all_logp.gather(-1, input_ids[:, -k:, None]).squeeze(-1) * completion_mask[:, -k:]
+    if not with_entropy:
+        return logp
+    with torch.no_grad():
+        entropy = -(all_logp.exp() * all_logp).sum(-1) * completion_mask[:, -k:]
+    return logp, entropy
 
 
 def grpo_loss(logp: Any, old_logp: Any, ref_logp: Any, adv: Any, mask: Any, cfg: GRPOConfig) -> tuple[Any, dict[str, float]]:
@@ -250,9 +258,11 @@ class GRPOTrainer:
             total = 0.0
             for start in range(0, n, micro):
                 part = slice(start, start + micro)
-                logp = sequence_logprobs(self.policy, ids[part], attn[part], batch["completion_mask"][part], cfg.temperature)
+                logp, entropy = sequence_logprobs(self.policy, ids[part], attn[part], batch["completion_mask"][part],
+                                                  cfg.temperature, with_entropy=True)
                 old = logp.detach() if old_logp is None else old_logp[part]
                 loss, info = grpo_loss(logp, old, ref_logp[part], adv_t[part], mask[part], cfg)
+                info["entropy"] = float((entropy * mask[part]).sum() / mask[part].sum().clamp(min=1))
                 (loss * (min(micro, n - start) / n)).backward()
                 total += float(loss.detach()) * min(micro, n - start) / n
                 for k, v in info.items():
@@ -284,7 +294,10 @@ class GRPOTrainer:
         for s in scores:
             for k, v in s.components.items():
                 components.setdefault(k, []).append(v)
+        groups = rewards.reshape(-1, self.cfg.group_size)
         return {"step": self.step, "reward_mean": float(rewards.mean()), "reward_std": float(rewards.std()),
+                # groups whose rewards are all equal give zero advantage: no learning signal from them
+                "frac_reward_zero_std": float(np.mean(groups.std(axis=1) < 1e-9)),
                 "components": {k: float(np.mean(v)) for k, v in components.items()},
                 "accuracy": float(np.mean([s.verdict is Verdict.CORRECT for s in scores])),
                 "incompletion": float(np.mean(batch["truncated"])), "error_rate": float(np.mean([s.is_error for s in scores])),
@@ -338,6 +351,12 @@ class GRPOTrainer:
         np.random.set_state(state["numpy_rng"])
         return True
 
+    def save_model(self, folder: Path) -> Path:
+        """The trained policy as a model folder anyone can load: `AutoModelForCausalLM.from_pretrained(folder)`."""
+        self.policy.save_pretrained(folder)
+        self.tokenizer.save_pretrained(folder)
+        return folder
+
     def close(self) -> None:
         self.verifier.close()
 
@@ -354,24 +373,45 @@ def train(cfg: GRPOConfig, run_dir: Path, resume: bool = True, progress: Any = N
         progress(trainer.step)
     log_path = run_dir / "log.jsonl"
     _truncate_log(log_path, trainer.step)
+    board = _tensorboard(run_dir) if cfg.tensorboard else None
     try:
         with JsonlWriter(log_path) as log:
+            def record(line: dict[str, Any]) -> None:
+                log.write(line)
+                if board is not None:
+                    step = line.get("step", line.get("eval_step", 0))
+                    for key, value in line.items():
+                        if isinstance(value, (int, float)) and key not in ("step", "eval_step"):
+                            board.add_scalar(key, value, step)
+                    board.flush()
+
             if trainer.step == 0 and cfg.eval_every:
-                log.write(trainer.evaluate())
+                record(trainer.evaluate())
                 log.flush()
             while trainer.step < cfg.steps:
-                log.write(trainer.train_step())
+                record(trainer.train_step())
                 if cfg.eval_every and trainer.step % cfg.eval_every == 0:
-                    log.write(trainer.evaluate())
+                    record(trainer.evaluate())
                 if trainer.step % cfg.save_every == 0 or trainer.step == cfg.steps:
                     trainer.save()
                 log.flush()
                 if progress:
                     progress(trainer.step)
+        trainer.save_model(run_dir / "model")
     finally:
         trainer.close()
+        if board is not None:
+            board.close()
     plot_run(run_dir)
     return run_dir
+
+
+def _tensorboard(run_dir: Path) -> Any:
+    try:
+        from torch.utils.tensorboard import SummaryWriter
+    except ImportError:
+        raise ValueError("tensorboard=true needs the tensorboard package: pip install tensorboard") from None
+    return SummaryWriter(str(run_dir / "tensorboard"))
 
 
 def _truncate_log(path: Path, step: int) -> None:

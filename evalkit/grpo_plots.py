@@ -1,6 +1,7 @@
 """Plots of a GRPO run that reproduce the seed report's figures: Figure 2 (the distribution of
 output lengths by step) and Figure 3 (accuracy, incompletion and error rates over steps), plus
-the reward curve with held-out evaluations."""
+the reward curve with held-out evaluations, and the training dynamics (loss, KL, grad norm, clip
+fraction, entropy, the share of groups with no reward spread)."""
 from __future__ import annotations
 
 import json
@@ -70,6 +71,22 @@ def plot_run(run_dir: Path) -> list[Path]:
     ax.legend()
     fig.tight_layout()
     made.append(run_dir / "reward.png")
+    fig.savefig(made[-1], dpi=100)
+    plt.close(fig)
+
+    panels = [("loss", "loss"), ("kl", "KL to the reference (k3)"), ("grad_norm", "grad norm (before clipping)"),
+              ("clip_fraction", "clip fraction"), ("entropy", "token entropy"),
+              ("frac_reward_zero_std", "groups with zero reward spread")]
+    fig, axes = plt.subplots(2, 3, figsize=(11, 5.5))
+    for ax, (key, title) in zip(axes.flat, panels):
+        values = [(r["step"], r[key]) for r in steps if key in r]
+        if values:
+            ax.plot(*zip(*values), color="#264653")
+        ax.set_title(title, fontsize=10)
+        ax.set_xlabel("step")
+    fig.suptitle("Training dynamics")
+    fig.tight_layout()
+    made.append(run_dir / "dynamics.png")
     fig.savefig(made[-1], dpi=100)
     plt.close(fig)
     return made

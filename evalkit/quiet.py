@@ -11,7 +11,7 @@ def quiet_third_party(verbose: bool = False) -> None:
     """Call before importing vLLM or transformers (vLLM reads its log level at import)."""
     if verbose:
         return
-    os.environ.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
+    os.environ.setdefault("VLLM_LOGGING_LEVEL", "ERROR")
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")

@@ -2,6 +2,11 @@
 `gpu_memory_utilization` is the share of the RAM available now that the KV cache gets, set
 explicitly: vLLM's own CPU rule subtracts the engine process's resident size from that share, so a
 caller that already holds a few GB (a test session, a trainer) gets a negative KV cache and a crash.
+Also on CPU, chunked prefill is off: vLLM rewinds a seeded request's random generator when it
+discards the token sampled after a partial prefill, and a CPU generator cannot rewind ("CPU
+Generator does not use offset"), which killed the engine as soon as a batch held more prompt
+tokens than one step takes. Whole prompts per step keep per-prompt seeds (so a resumed run samples
+what an uninterrupted one would) at any batch size.
 Callers must guard their entry point with `if __name__ == "__main__":` (vLLM starts worker processes)."""
 from __future__ import annotations
 
@@ -20,7 +25,7 @@ class VllmBackend:
         self.model_name = model or DEFAULT_MODEL
         self.llm = LLM(model=vllm_model_dir(model), tensor_parallel_size=tensor_parallel_size,
                        gpu_memory_utilization=gpu_memory_utilization, max_model_len=max_model_len, dtype=dtype, seed=0,
-                       **_cpu_kv_cache(gpu_memory_utilization))
+                       **_cpu_settings(gpu_memory_utilization, max_model_len))
 
     def generate(self, conversations: list[Conversation], sampling: Sampling) -> list[list[Generation]]:
         from vllm import SamplingParams
@@ -37,12 +42,14 @@ class VllmBackend:
         del self.llm
 
 
-def _cpu_kv_cache(share: float) -> dict[str, int]:
-    """On the CPU platform, an explicit KV cache size: `share` of the memory available now."""
+def _cpu_settings(share: float, max_model_len: int) -> dict[str, int | bool]:
+    """On the CPU platform: an explicit KV cache size (`share` of the memory available now), and
+    no chunked prefill (see the module docstring)."""
     from vllm.platforms import current_platform
 
     if not current_platform.is_cpu():
         return {}
     import psutil
 
-    return {"kv_cache_memory_bytes": int(share * psutil.virtual_memory().available)}
+    return {"kv_cache_memory_bytes": int(share * psutil.virtual_memory().available), "enable_chunked_prefill": False,
+            "max_num_batched_tokens": max(max_model_len, 8192)}

@@ -61,14 +61,21 @@ def test_a_run_logs_saves_and_resumes(smollm2, tmp_path, monkeypatch):
         real(self, cfg, run_dir, copy.deepcopy(model), tok)  # reuse the loaded SmolLM2, not a stand-in
 
     monkeypatch.setattr(grpo.GRPOTrainer, "__init__", with_loaded_model)
-    cfg = GRPOConfig(**{**TINY, "steps": 2, "save_every": 1})
+    cfg = GRPOConfig(**{**TINY, "steps": 2, "save_every": 1, "tensorboard": True})
     train(cfg, tmp_path)
     lines = [json.loads(x) for x in (tmp_path / "log.jsonl").read_text().splitlines()]
     assert [x["step"] for x in lines] == [1, 2]
     for key in ("reward_mean", "reward_std", "components", "accuracy", "incompletion", "error_rate", "length_mean", "kl",
-                "clip_fraction", "grad_norm", "generate_s", "score_s", "update_s"):
+                "clip_fraction", "grad_norm", "generate_s", "score_s", "update_s", "entropy", "frac_reward_zero_std"):
         assert key in lines[0], key
-    assert (tmp_path / "lengths_by_step.png").exists() and (tmp_path / "rates_by_step.png").exists()
+    assert lines[0]["entropy"] > 0 and 0 <= lines[0]["frac_reward_zero_std"] <= 1
+    for plot in ("lengths_by_step.png", "rates_by_step.png", "dynamics.png"):
+        assert (tmp_path / plot).exists(), plot
+    assert list((tmp_path / "tensorboard").glob("events.out.tfevents.*"))  # scalars for TensorBoard too
+    from transformers import AutoModelForCausalLM
+
+    saved = AutoModelForCausalLM.from_pretrained(tmp_path / "model")  # the trained policy, loadable as any HF model
+    assert sum(p.numel() for p in saved.parameters()) == sum(p.numel() for p in model.parameters())
     state = torch.load(tmp_path / "checkpoint.pt", weights_only=False)
     assert state["step"] == 2 and state["stats"]["updates"] == 2
     train(GRPOConfig(**{**TINY, "steps": 3, "save_every": 1}), tmp_path)  # resumes at step 2
