@@ -115,6 +115,43 @@ def builtin_cost(per_task: int = 6) -> dict[str, float]:
             "p95_ms": 1000 * times[int(len(times) * 0.95)], "max_ms": 1000 * times[-1]}
 
 
+def midgame_cost(positions: int = 12, per_position: int = 8) -> dict[str, float]:
+    """ms per score with the default config on random mid-game positions (8-30 plies of biased
+    random play, no five-cell for either side), moves next to the stones: where proofs are rare
+    and the search must give up, the worst case for its cost."""
+    from verifiers.gomoku.board import geometry, makes_five, winning_cells
+    from verifiers.gomoku.position import Position
+    from verifiers.gomoku.tasks import _biased_cell
+
+    v = verifiers.get("gomoku")
+    rng, times, proven = random.Random(7), [], 0
+    for size in (9, 15):
+        geo, found = geometry(size), 0
+        while found < positions // 2:
+            position = Position(size, (EMPTY,) * size * size, 1)
+            for _ in range(rng.randrange(8, 30)):
+                cell = _biased_cell(position, rng, size // 2)
+                mover, position = position.to_move, position.play(cell)
+                if makes_five(position.board, geo, cell, mover):
+                    break
+            else:
+                if winning_cells(position.board, geo, 1) or winning_cells(position.board, geo, 2):
+                    continue
+                found += 1
+                task = {"size": size, "board": ["".join(".XO"[s] for s in position.stones[r * size:(r + 1) * size])
+                                                for r in range(size)], "to_move": "XO"[position.to_move - 1]}
+                near = [c for c in range(size * size) if position.stones[c] == EMPTY and any(
+                    position.stones[x] != EMPTY for pair in geo.rays[c] for line in pair for x in line[:1])]
+                for cell in rng.sample(near, min(per_position, len(near))):
+                    start = time.perf_counter()
+                    s = v.score(f"<move>{position.name(cell)}</move>", task)
+                    times.append(time.perf_counter() - start)
+                    proven += s.info["proven"]
+    times.sort()
+    return {"scores": len(times), "proven": proven, "median_ms": 1000 * times[len(times) // 2],
+            "p95_ms": 1000 * times[int(len(times) * 0.95)], "max_ms": 1000 * times[-1]}
+
+
 def main() -> dict:
     figures: dict = {}
     table = [("measure", "9x9", "15x15")]
@@ -138,6 +175,11 @@ def main() -> dict:
     table.append(("built-in tasks, default config: ms per score (median / p95 / max)",
                   f"{cost['median_ms']:.0f} / {cost['p95_ms']:.0f} / {cost['max_ms']:.0f}",
                   f"{cost['proven']} of {cost['scores']} proven"))
+    mid = midgame_cost()
+    figures["midgame_cost"] = mid
+    table.append(("random mid-game positions, default config: ms per score (median / p95 / max)",
+                  f"{mid['median_ms']:.0f} / {mid['p95_ms']:.0f} / {mid['max_ms']:.0f}",
+                  f"{mid['proven']} of {mid['scores']} proven"))
     write_results("games", figures, table, notes="Target: gomoku playouts at least 20x the reference; on proven "
                   "positions, 100% of wins >= 0.9 and of losses <= 0.1 with the default config.")
     return figures
