@@ -11,7 +11,6 @@ interrupted run, so nothing is repeated and nothing is lost. A run folder holdin
 from __future__ import annotations
 
 import json
-import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -121,7 +120,6 @@ def evaluate(verifier: Verifier, tasks: Sequence[Mapping[str, Any]], backend: Ba
 
     timing = {"generate_s": 0.0, "score_wait_s": 0.0, "tokens": 0}
     batches = [todo[k:k + prompts_per_batch] for k in range(0, len(todo), prompts_per_batch)]
-    lock = threading.Lock()
     with ThreadPoolExecutor(max_workers=1) as scorer, JsonlWriter(run_dir / SAMPLES) as out:
         futures: list[Future] = []
         try:
@@ -133,9 +131,9 @@ def evaluate(verifier: Verifier, tasks: Sequence[Mapping[str, Any]], backend: Ba
                 timing["tokens"] += sum(g.tokens for gens in generations for g in gens)
                 completions = [g.text for gens in generations for g in gens]
                 flat_tasks = [t for (_, t), gens in zip(batch, generations) for _ in gens]
-                future = scorer.submit(verifier.score_batch, completions, flat_tasks, workers=workers, timeout=timeout)
-                # written the moment its scores arrive, while the next batch generates
-                future.add_done_callback(lambda f, b=batch, g=generations, p=prompts: _write(out, lock, b, g, p, f, on_samples))
+                # scored and written in the scorer thread while the next batch generates
+                future = scorer.submit(_score_and_write, verifier, completions, flat_tasks, workers, timeout, out, batch,
+                                       generations, prompts, on_samples)
                 futures.append(future)
         finally:
             start = time.perf_counter()
@@ -147,18 +145,18 @@ def evaluate(verifier: Verifier, tasks: Sequence[Mapping[str, Any]], backend: Ba
     return timing
 
 
-def _write(out: JsonlWriter, lock: threading.Lock, batch: list, generations: list[list[Generation]], prompts: list[str],
-           future: Future, on_samples: Callable[[int], None] | None) -> None:
-    if future.exception() is not None:
-        return
-    scores = iter(future.result())
-    with lock:
-        for (tid, task), prompt, gens in zip(batch, prompts, generations):
-            for k, g in enumerate(gens):
-                out.write({"task_id": tid, "sample": k, "difficulty": task.get("difficulty"), "prompt": prompt,
-                           "completion": g.text, "tokens": g.tokens, "finish_reason": g.finish_reason,
-                           "score": next(scores).to_dict()})
-        out.flush()
+def _score_and_write(verifier: Verifier, completions: list[str], tasks: list[Mapping[str, Any]], workers: int | None,
+                     timeout: float, out: JsonlWriter, batch: list,
+                     generations: list[list[Generation]], prompts: list[str],
+                     on_samples: Callable[[int], None] | None) -> None:
+    """One batch's scores, written before the future completes (one scorer thread: writes never interleave)."""
+    scores = iter(verifier.score_batch(completions, tasks, workers=workers, timeout=timeout))
+    for (tid, task), prompt, gens in zip(batch, prompts, generations):
+        for k, g in enumerate(gens):
+            out.write({"task_id": tid, "sample": k, "difficulty": task.get("difficulty"), "prompt": prompt,
+                       "completion": g.text, "tokens": g.tokens, "finish_reason": g.finish_reason,
+                       "score": next(scores).to_dict()})
+    out.flush()
     if on_samples:
         on_samples(sum(len(g) for g in generations))
 

@@ -102,25 +102,25 @@ class RewardService:
         return {"scores": [s.to_dict() for s in scores]}
 
     async def handle_openrlhf(self, body: Any, verifier_name: str) -> dict[str, Any]:
-        from evalkit.adapters.openrlhf import ERROR_POLICY
-        from evalkit.adapters.tasks import task_from_ground_truth
+        import asyncio
+
+        from evalkit.adapters.openrlhf import openrlhf_result
 
         if not isinstance(body, dict) or not all(isinstance(body.get(k), list) for k in ("query", "prompts", "labels")):
             raise HTTPError(400, "expected {\"query\": [...], \"prompts\": [...], \"labels\": [...]}")
         queries, prompts, labels = body["query"], body["prompts"], body["labels"]
         if not len(queries) == len(prompts) == len(labels):
             raise HTTPError(400, "query, prompts and labels differ in length")
-        v = self.verifier(verifier_name, {})
-        try:
-            tasks = [task_from_ground_truth(verifier_name, label) for label in labels]
-        except (ValueError, TypeError) as exc:
-            raise HTTPError(400, f"bad label: {exc}") from None
-        responses = [q[len(p):] if isinstance(q, str) and isinstance(p, str) and q.startswith(p) else str(q)
-                     for q, p in zip(queries, prompts)]
-        scores = await self.score(v, responses, tasks)
-        rewards = [ERROR_POLICY.reward(s, None) for s in scores]
-        return {"rewards": rewards, "scores": rewards,
-                "extra_logs": {"correct": [float(s.correct) for s in scores], "error": [float(s.is_error) for s in scores]}}
+        self.verifier(verifier_name, {})  # an unknown verifier is the request's fault: 4xx
+        # the same code as the file route: one bad label is one ERROR item (0.0, flagged), never a 400
+        async with self.slots:
+            try:
+                out = await asyncio.wait_for(asyncio.to_thread(openrlhf_result, verifier_name, queries, prompts, labels),
+                                             self.timeout)
+            except asyncio.TimeoutError:
+                raise HTTPError(504, f"scoring took longer than {self.timeout:g} s") from None
+        self.metrics.items += len(queries)
+        return out
 
     def close(self) -> None:
         for v in self._verifiers.values():

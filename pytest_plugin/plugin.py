@@ -6,19 +6,30 @@
 - fixture `reward_snapshot`: a table of rewards stored beside the test; `--evalkit-update-snapshots`;
 - option `--evalkit-report`: every reward comparison of the run as one table at the end;
 - readable failures for `assert score_a == score_b` through `pytest_assertrepr_compare`.
+
+Loading the plugin imports nothing from `verifiers`: pytest loads it in every session of an
+environment where evalkit is installed, and a session that never uses evalkit must never be
+broken by it (e.g. when another package named `verifiers` shadows ours: then a warning, once,
+and the plugin stays inactive).
 """
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import pytest
 
-from verifiers import Score, Verifier
+from .coexist import conflict_message, foreign_verifiers
 
-from .assertions import RewardAssertionError
-from .expectations import RECORDED, compare, score_diff
-from .snapshot import RewardSnapshot
+if TYPE_CHECKING:
+    from verifiers import Verifier
+
+    from .snapshot import RewardSnapshot
+
+
+def _active() -> bool:
+    return foreign_verifiers() is None
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -28,6 +39,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if not _active():
+        warnings.warn(f"evalkit's pytest plugin is inactive: {conflict_message()}", pytest.PytestConfigWarning,
+                      stacklevel=1)
     config.addinivalue_line("markers", "reward_case(completion, task, reward=None, verdict=None, components=None, "
                             "answer=None): an expected score, checked by the check_reward_cases fixture")
 
@@ -53,6 +67,9 @@ def verifier() -> Iterator[Callable[..., Verifier]]:
 def check_reward_cases(request: pytest.FixtureRequest) -> Callable[[Verifier], None]:
     """Call with a verifier: checks every `reward_case` mark on the test, all failures in one table."""
 
+    from .assertions import RewardAssertionError
+    from .expectations import compare
+
     def check(v: Verifier) -> None:
         marks = list(request.node.iter_markers("reward_case"))
         if not marks:
@@ -75,17 +92,29 @@ def reward_snapshot(request: pytest.FixtureRequest) -> RewardSnapshot:
     test_file = Path(str(request.node.fspath))
     safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in request.node.name)
     path = test_file.parent / "__snapshots__" / test_file.stem / f"{safe}.json"
+    from .snapshot import RewardSnapshot
+
     return RewardSnapshot(path, update=request.config.getoption("--evalkit-update-snapshots"))
 
 
 def pytest_assertrepr_compare(op: str, left: Any, right: Any) -> list[str] | None:
-    if op == "==" and isinstance(left, Score) and isinstance(right, Score):
+    if op != "==" or type(left).__name__ != "Score" or not _active():
+        return None
+    from verifiers import Score
+
+    from .expectations import score_diff
+
+    if isinstance(left, Score) and isinstance(right, Score):
         return score_diff(left, right)
     return None
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
-    if not config.getoption("--evalkit-report") or not RECORDED:
+    if not config.getoption("--evalkit-report") or not _active():
+        return
+    from .expectations import RECORDED
+
+    if not RECORDED:
         return
     tr = terminalreporter
     tr.section("evalkit reward cases")

@@ -2,6 +2,8 @@
 hostile strings. Verifier modules are imported lazily, so this file loads without them."""
 from __future__ import annotations
 
+import ast
+from fractions import Fraction
 from typing import Any
 
 from hypothesis import strategies as st
@@ -31,6 +33,34 @@ def game24_correct(task: dict[str, Any]) -> st.SearchStrategy[str]:
     return st.builds(lambda s, tpl: tpl.format(s, t=task.get("target", 24)), st.sampled_from(sols), st.sampled_from(templates))
 
 
+def _operator_swapped(solution: str) -> tuple[str, str] | None:
+    """One operator changed so that the value changes (2 * 2 -> 2 + 2 would still make 24)."""
+    for i, ch in enumerate(solution):
+        for new in "+-*/":
+            if ch in "+-*/" and new != ch:
+                swapped = solution[:i] + new + solution[i + 1:]
+                if _value(swapped) != _value(solution):
+                    return "operator swapped", f"Answer: {swapped}"
+    return None
+
+
+def _value(expression: str) -> Fraction | None:
+    """Exact value of an arithmetic expression from the solver (None on division by zero)."""
+    def walk(node: ast.AST) -> Fraction:
+        if isinstance(node, ast.Constant):
+            return Fraction(node.value)
+        if isinstance(node, ast.BinOp):
+            a, b = walk(node.left), walk(node.right)
+            ops = {ast.Add: lambda: a + b, ast.Sub: lambda: a - b, ast.Mult: lambda: a * b, ast.Div: lambda: a / b}
+            return ops[type(node.op)]()
+        raise ValueError(ast.dump(node))
+
+    try:
+        return walk(ast.parse(expression, mode="eval").body)
+    except ZeroDivisionError:
+        return None
+
+
 def game24_mutation(task: dict[str, Any]) -> st.SearchStrategy[tuple[str, str]]:
     """(kind, completion) pairs that must never score CORRECT: wrong numbers, off by one, broken
     format, truncation."""
@@ -51,6 +81,6 @@ def game24_mutation(task: dict[str, Any]) -> st.SearchStrategy[tuple[str, str]]:
         st.integers(0, 100).map(off_by_one),
         st.integers(1, max(1, len(solution) - 1)).map(lambda k: ("truncated", f"Answer: {solution[:k]}")),
         st.just(("no answer line", solution)),
-        st.just(("operator swapped", "Answer: " + solution.replace("*", "+", 1) if "*" in solution else "Answer: " + solution.replace("+", "*", 1))),
+        st.just(_operator_swapped(solution) or off_by_one(0)),
         st.just(("extra number", f"Answer: ({solution}) * 1")),
     )

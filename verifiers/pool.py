@@ -101,21 +101,29 @@ _main_lock = threading.Lock()
 
 
 @contextlib.contextmanager
-def _main_module_importable() -> Iterator[None]:
-    """multiprocessing re-imports `__main__` in each worker from its `__file__`. From `python - <<EOF`
-    or an embedding host that file is "<stdin>" or missing and every worker would die at start;
-    hide such a `__file__` while the worker starts (nothing defined in it could be unpickled anyway)."""
+def _main_not_reimported(needs_main: bool) -> Iterator[None]:
+    """multiprocessing re-imports the caller's `__main__` in each worker (from its `__file__`, or
+    its module name under `python -m`). A script without an `if __name__ == "__main__":` guard then
+    runs again in every worker, and its `score_batch` call kills the worker at start. Workers need
+    nothing from `__main__` unless the verifier itself is defined there (its pickle names
+    `__main__`), so hide the script while a worker starts, as joblib's loky does. From `python -`
+    or an embedding host `__file__` is "<stdin>" or missing: hidden too."""
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
-    if path is None or os.path.isfile(path) or getattr(getattr(main, "__spec__", None), "name", None):
+    spec = getattr(main, "__spec__", None)
+    if main is None or (path is None and spec is None) or (needs_main and path is not None and os.path.isfile(path)):
         yield
         return
     with _main_lock:
-        del main.__file__  # type: ignore[union-attr]
+        if path is not None:
+            del main.__file__  # type: ignore[union-attr]
+        main.__spec__ = None  # type: ignore[union-attr]
         try:
             yield
         finally:
-            main.__file__ = path  # type: ignore[union-attr]
+            if path is not None:
+                main.__file__ = path  # type: ignore[union-attr]
+            main.__spec__ = spec  # type: ignore[union-attr]
 
 
 class WorkerPool:
@@ -153,7 +161,7 @@ class WorkerPool:
 
     def _assign(self, pending: deque[list[Item]]) -> None:
         while pending and len(self.workers) < self.size:
-            with _main_module_importable():
+            with _main_not_reimported(b"__main__" in self.blob):
                 self.workers.append(_Worker(self.ctx, self.blob, self.memory_mb))
         for w in self.workers:
             while pending and len(w.in_flight) < IN_FLIGHT:

@@ -1,36 +1,53 @@
-"""verl's custom reward function: point `custom_reward_function.path` at this module and
-`custom_reward_function.name` at `compute_score`. `data_source` picks the verifier (its name, or a
-name in `DATA_SOURCES`); `ground_truth` is read by `tasks.task_from_ground_truth`.
+"""verl's custom reward function. In verl 0.9 the keys live under `reward.`:
 
-verl has no "no reward" value, so a verifier ERROR scores `ERROR_POLICY.value` (0.0 unless set)
-and is flagged in the returned dict (`error: 1.0`, which verl logs) and counted.
+    reward.custom_reward_function.path=/path/to/evalkit/adapters/verl.py   (or pkg://evalkit.adapters.verl)
+    reward.custom_reward_function.name=compute_score
+
+(older releases read the same keys at the top level). The file imports nothing relative, so verl
+may load it by path. `data_source` picks the verifier (its name, or a name in `DATA_SOURCES`);
+`ground_truth` is read by `tasks.task_from_ground_truth` (numpy arrays too).
+
+Every call returns the same keys, whatever the verifier and verdict, because verl builds its
+columns from the first item of a batch: `score`, `acc`, `error`, `invalid`, `pred` (the canonical
+answer, for verl's maj@N) and one key per component in `COMPONENTS` (NaN where the verifier has
+no such component). Keyword arguments that name fields of the verifier's config configure it
+(`reward_kwargs`); the rest (e.g. `reward_router_address`) are verl's and ignored. Bad input (an
+unknown data_source, a ground truth that is no task) is an ERROR item, never an exception; verl
+has no "no reward", so an ERROR scores `ERROR_POLICY.value` (0.0 unless set) with `error: 1.0`.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+import math
 from typing import Any
 
 import verifiers
-
-from .errors import ErrorPolicy
-from .tasks import task_from_ground_truth
+from evalkit.adapters.core import cached_verifier, config_fields, response_text, score_labelled
+from evalkit.adapters.errors import ErrorPolicy
+from verifiers import Score, Verdict
 
 DATA_SOURCES = {"24game": "game24", "game24": "game24", "countdown24": "game24", "leetcode": "code", "code": "code",
                 "apps": "code", "taco": "code", "svg": "svg", "gomoku": "gomoku", "doudizhu": "doudizhu"}
+COMPONENTS = ("outcome", "process", "length", "pass_rate", "format", "tests", "win_rate", "checks", "clip",
+              "contrastive", "ink")
 ERROR_POLICY = ErrorPolicy(value=0.0)
 
 
-@lru_cache(maxsize=None)
-def _verifier(name: str) -> verifiers.Verifier:
-    return verifiers.get(name)
-
-
-def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: dict | None = None) -> dict[str, Any]:
+def compute_score(data_source: Any, solution_str: Any, ground_truth: Any, extra_info: Any = None,
+                  **kwargs: Any) -> dict[str, Any]:
     name = DATA_SOURCES.get(str(data_source).lower(), str(data_source))
     if name not in verifiers.names():
-        raise ValueError(f"no evalkit verifier for data_source {data_source!r}; known: {sorted(DATA_SOURCES)}")
-    task = task_from_ground_truth(name, ground_truth, (extra_info or {}).get("task"))
-    score = _verifier(name).score(solution_str, task)
-    reward = ERROR_POLICY.reward(score, no_reward=None)
-    return {"score": reward, **{f"{k}": v for k, v in score.components.items()},
-            "correct": float(score.correct), "error": float(score.is_error), "verdict": score.verdict.value}
+        return result(Score.error(f"no evalkit verifier for data_source {str(data_source)[:60]!r}; known: "
+                                  f"{sorted(DATA_SOURCES)}", task_error=True))
+    v = cached_verifier(name, config_fields(name, kwargs))
+    extra = extra_info.get("task") if isinstance(extra_info, dict) else None
+    (score,) = score_labelled(v, [response_text(solution_str)], [ground_truth], extras=[extra])
+    return result(score)
+
+
+def result(score: Score) -> dict[str, Any]:
+    """The fixed-key dict verl aggregates."""
+    out: dict[str, Any] = {"score": ERROR_POLICY.reward(score, no_reward=None), "acc": float(score.correct),
+                           "error": float(score.is_error), "invalid": float(score.verdict is Verdict.INVALID),
+                           "pred": "" if score.answer is None else str(score.answer)}
+    out.update({c: float(score.components.get(c, math.nan)) for c in COMPONENTS})
+    return out

@@ -25,7 +25,8 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(f"{run_dir} has no samples.jsonl")
         summaries.append(build(run_dir)["overall"])
     a, b = summaries
-    table = Table("metric", str(args.run_a), str(args.run_b), "b - a")
+    # short column heads (long run paths cut at 80 columns all read "runs/game24-smollm2-…"); the legend says which is which
+    table = Table("metric", "A", "B", "B - A", caption=f"A = {args.run_a}\nB = {args.run_b}", caption_justify="left")
     metrics = [("accuracy", "accuracy"), ("mean reward", "mean_reward"), ("incompletion", "incompletion"),
                ("error rate", "error_rate"), ("mean tokens", "length_mean")]
     metrics += [(f"pass@{k}", ("pass_at", k)) for k in a["pass_at"] if k in b["pass_at"]]

@@ -8,7 +8,7 @@ import pytest
 
 import verifiers
 from evalkit.adapters import ErrorPolicy, compute_score, trl_reward
-from evalkit.adapters.openrlhf import reward_func, score_queries
+from evalkit.adapters.openrlhf import openrlhf_result, reward_func
 from verifiers import Score, Verdict, Verifier
 
 TASK = {"numbers": [4, 4, 6, 8]}
@@ -54,15 +54,23 @@ def test_one_error_policy_none_for_trl_value_elsewhere_always_counted(caplog):
 
 
 def test_verl_compute_score_contract():
+    import numpy as np
+
     out = compute_score("game24", RIGHT, "4 4 6 8")
-    assert out["score"] == pytest.approx(0.7) and out["outcome"] == 1.0 and out["correct"] == 1.0 and out["error"] == 0.0
-    assert compute_score("24game", WRONG, [4, 4, 6, 8])["correct"] == 0.0
-    assert compute_score("game24", RIGHT, json.dumps(TASK))["score"] == pytest.approx(0.7)
+    assert out["score"] == pytest.approx(0.7) and out["outcome"] == 1.0 and out["acc"] == 1.0 and out["error"] == 0.0
+    assert out["pred"] and compute_score("24game", WRONG, np.array([4, 4, 6, 8]))["acc"] == 0.0  # numpy ground truth
+    assert compute_score("game24", RIGHT + "<|im_end|>", json.dumps(TASK))["score"] == pytest.approx(0.7)
     code = compute_score("code", "```python\ndef f(x):\n    return x + 1\n```",
                          json.dumps({"test_cases": ["assert f(1) == 2", "assert f(2) == 4"]}), extra_info={})
-    assert code["score"] == pytest.approx(0.5) and code["verdict"] == "partial"
-    with pytest.raises(ValueError, match="no evalkit verifier"):
-        compute_score("nope", "x", "1 2 3 4")
+    assert code["score"] == pytest.approx(0.5) and code["pass_rate"] == pytest.approx(0.5)
+    # every item has the same keys, whatever the verifier and verdict (verl builds columns from the first)
+    bad_source = compute_score("nope", "x", "1 2 3 4")
+    bad_truth = compute_score("game24", RIGHT, "not numbers")
+    assert bad_source["error"] == 1.0 and bad_truth["error"] == 1.0 and bad_truth["score"] == 0.0
+    assert set(out) == set(code) == set(bad_source) == set(bad_truth)
+    # keyword arguments that name config fields configure the verifier; verl's own are ignored
+    strict = compute_score("game24", "Answer: 1 + 1", "4 4 6 8", wrong_answer_credit=0.0, reward_router_address="x")
+    assert strict["score"] < compute_score("game24", "Answer: 1 + 1", "4 4 6 8")["score"]
 
 
 def test_openrlhf_reward_func_strips_the_prompt_and_returns_tensors(monkeypatch):
@@ -73,4 +81,7 @@ def test_openrlhf_reward_func_strips_the_prompt_and_returns_tensors(monkeypatch)
     out = reward_func([prompt + RIGHT, prompt + "nothing"], [prompt, prompt], ["4 4 6 8", "4 4 6 8"])
     assert isinstance(out["rewards"], torch.Tensor) and out["rewards"].tolist() == pytest.approx([0.7, 0.0])
     assert out["extra_logs"]["correct"].tolist() == [1.0, 0.0]
-    assert score_queries("flaky-adapter-test", ["boom"], [""], [{}])["extra_logs"]["error"] == [1.0]
+    assert openrlhf_result("flaky-adapter-test", ["boom"], [""], [{}])["extra_logs"]["error"] == [1.0]
+    # special tokens kept by OpenRLHF's decoding are stripped; one bad label is one ERROR item
+    kept = reward_func([prompt + RIGHT + "<|im_end|>", prompt + RIGHT], [prompt, prompt], ["4 4 6 8", "x y"])
+    assert kept["rewards"].tolist() == pytest.approx([0.7, 0.0]) and kept["extra_logs"]["error"].tolist() == [0.0, 1.0]

@@ -117,3 +117,22 @@ def test_interrupt_keeps_every_finished_sample_and_rerun_resumes(tmp_path):
         again = subprocess.run(args, capture_output=True, text=True, timeout=120)
         assert again.returncode == 0, again.stderr
         assert len((tmp_path / "run" / "samples.jsonl").read_text().splitlines()) == 16
+
+
+def test_compare_names_each_run_in_full(server, tmp_path):
+    runs = []
+    for temperature in ("0.7", "1.0"):
+        run = tmp_path / f"runs/game24-smollm2-135m-instruct-openai-temperature-{temperature}"
+        r = evalkit("--backend", "openai", "--base-url", server.url, "--limit", "2", "-n", "2", "--temperature",
+                    temperature, "--run-dir", str(run))
+        assert r.returncode == 0, r.stderr
+        runs.append(run)
+    r = subprocess.run([sys.executable, "-m", "evalkit", "compare", *map(str, runs)], capture_output=True, text=True,
+                       timeout=120, env={**os.environ, "COLUMNS": "80"})
+    assert r.returncode == 0, r.stderr
+    joined = "".join(r.stdout.split())  # rich folds long paths at 80 columns
+    assert f"A={runs[0]}" in joined and f"B={runs[1]}" in joined
+    assert "B - A" in r.stdout and "accuracy" in r.stdout
+    missing = subprocess.run([sys.executable, "-m", "evalkit", "compare", str(runs[0]), str(tmp_path / "nope")],
+                             capture_output=True, text=True, timeout=120)
+    assert missing.returncode == 2 and "has no samples.jsonl" in missing.stderr

@@ -111,3 +111,23 @@ def test_batch_equals_one_by_one_on_game24():
     completions = [f"Answer: {t['solution']} = 24" if i % 2 else "Answer: 1 + 2" for i, t in enumerate(tasks)]
     assert v.score_batch(completions, tasks, workers=2) == [v.score(c, t) for c, t in zip(completions, tasks)]
     v.close()
+
+
+UNGUARDED = """
+import verifiers
+v = verifiers.get("game24")
+scores = v.score_batch(["Answer: (6-4)*(4+8)"] * 12, [{"numbers": [4, 4, 6, 8]}] * 12, workers=2)
+print(sorted({s.verdict.value for s in scores}))
+"""
+
+
+@pytest.mark.parametrize("how", ["script", "module"])
+def test_a_script_without_a_main_guard_scores_in_workers(tmp_path, how):
+    """Workers never re-run the caller's script (as with joblib/loky), so no `__main__` guard is needed."""
+    import subprocess
+    import sys
+
+    (tmp_path / "unguarded.py").write_text(UNGUARDED)
+    args = [sys.executable, "unguarded.py"] if how == "script" else [sys.executable, "-m", "unguarded"]
+    r = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "['correct']", r.stderr[-2000:]

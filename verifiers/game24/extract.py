@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable
 
+from ..text import strip_special_tokens  # noqa: F401  (re-exported: game24 strips them first)
+
 _ANSWER_LINE = re.compile(r"^[ \t*#>_-]*(?:final[ \t]+)?answer[ \t*_]*[:：][ \t]*(?P<expr>[^\n]*)$", re.IGNORECASE | re.MULTILINE)
 
 
@@ -52,20 +54,6 @@ EXTRACTORS: dict[str, Callable[[str], tuple[int, str] | None]] = {
     "answer_tag": _last_tag,
     "boxed": _last_boxed,
 }
-
-
-_SPECIAL_TOKEN = re.compile(r"(?:<\|[A-Za-z0-9_]{1,32}\|>|</s>|<eos>|<end_of_turn>)\s*$")
-
-
-def strip_special_tokens(text: str) -> str:
-    """The completion without the chat special tokens some trainers keep at its end
-    (`<|im_end|>`, `<|endoftext|>`, `</s>`, …; OpenRLHF decodes with them)."""
-    for _ in range(8):
-        match = _SPECIAL_TOKEN.search(text, max(0, len(text) - 200))
-        if match is None:
-            break
-        text = text[: match.start()].rstrip()
-    return text
 
 
 def final_answer(text: str, formats: Iterable[str] = ("answer_line", "answer_tag", "boxed")) -> str | None:

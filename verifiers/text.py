@@ -1,0 +1,22 @@
+"""Text as trainers hand it over: completions decoded with the chat template's special tokens kept.
+
+OpenRLHF (and any loop that decodes with `skip_special_tokens=False`) passes a response that ends
+in `<|im_end|>`, `<|endoftext|>`, `</s>`, `<|eot_id|>`, `<end_of_turn>`, `<｜end▁of▁sentence｜>`...
+A verifier that reads the last line would then miss a correct final answer. Only trailing tokens
+are removed: one in the middle of the text is the model's doing and stays.
+"""
+from __future__ import annotations
+
+import re
+
+_SPECIAL_TOKEN = re.compile(r"(?:<\|[A-Za-z0-9_]{1,32}\|>|<｜[^<>｜]{1,40}｜>|</s>|<eos>|<end_of_turn>|<eot>)\s*$")
+
+
+def strip_special_tokens(text: str) -> str:
+    """`text` without the chat special tokens at its end (up to eight of them)."""
+    for _ in range(8):
+        match = _SPECIAL_TOKEN.search(text, max(0, len(text) - 200))
+        if match is None:
+            break
+        text = text[: match.start()].rstrip()
+    return text
