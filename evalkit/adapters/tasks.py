@@ -25,7 +25,10 @@ def task_from_ground_truth(verifier: str, ground_truth: Any, extra: Mapping[str,
             parsed = json.loads(text)
             return task_from_ground_truth(verifier, parsed, extra)
         if verifier == "game24":
-            task = {"numbers": [int(x) for x in text.replace(",", " ").split()]}
+            try:
+                task = {"numbers": [int(x) for x in text.replace(",", " ").split()]}
+            except ValueError:
+                raise ValueError(f"game24: ground truth must be numbers like '4 4 6 8', got {text[:60]!r}") from None
         elif verifier == "gomoku":
             task = {"size": 15, "moves": text.split()}
         else:
