@@ -40,3 +40,14 @@ def release_process(pid: int) -> None:
     from .docker_pool import remove_containers_of
 
     remove_containers_of(pid)
+
+
+def release_orphans(docker: bool = False) -> None:
+    """Everything sandbox-related left on this host by evalkit processes that are gone."""
+    from .local import remove_orphans
+
+    remove_orphans()
+    if docker:
+        from .docker_pool import reap_orphan_containers
+
+        reap_orphan_containers()

@@ -19,7 +19,6 @@ import struct
 import threading
 import time
 import weakref
-from pathlib import Path
 from typing import Any
 
 from . import programs
@@ -298,6 +297,27 @@ def remove_containers_of(pid: int) -> int:
         except Exception:
             pass
     return len(found)
+
+
+def reap_orphan_containers() -> int:
+    """Remove the sandbox containers on this host whose owning process is gone (0 if Docker is absent)."""
+    try:
+        import docker
+
+        client = docker.from_env(timeout=30)
+        found = client.containers.list(all=True, filters={"label": LABEL})
+    except Exception:
+        return 0
+    host, removed = socket.gethostname(), 0
+    for container in found:
+        owner_host, _, pid = container.labels.get(LABEL, "").partition(":")
+        if owner_host == host and pid.isdigit() and not process_alive(int(pid)):
+            try:
+                container.remove(force=True)
+                removed += 1
+            except Exception:
+                pass
+    return removed
 
 
 @atexit.register

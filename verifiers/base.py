@@ -108,6 +108,10 @@ class Verifier(abc.ABC):
         """Release what a batch worker process that was killed (`pid`) left behind: sandbox
         containers, work dirs. Called in the process that owns the pool; nothing by default."""
 
+    def release_orphans(self) -> None:
+        """Release what scoring processes on this host left when they died unseen (e.g. a Ray actor
+        that was killed). Verifiers that start processes or containers override it."""
+
     def reward_bounds(self) -> tuple[float, float]:
         """Lowest and highest reward under this config; `check_verifier` holds every score to it."""
         return self.reward_range

@@ -41,6 +41,7 @@ def _worker_main(blob: bytes, inbox: Any, conn: Any, state: Any, memory_mb: int 
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: no traceback per worker
+    _die_with_parent()
     if memory_mb:
         import resource
 
@@ -63,6 +64,18 @@ def _worker_main(blob: bytes, inbox: Any, conn: Any, state: Any, memory_mb: int 
             out.append(score(completion, task).to_row())
         state[_POS] = _IDLE
         conn.send((seq, out))
+
+
+def _die_with_parent() -> None:
+    """Linux: get SIGKILL when the parent dies (e.g. a Ray actor that was killed), so no worker
+    lives on holding sandbox containers; what it held is then an orphan its successor releases."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, 9, 0, 0, 0)  # PR_SET_PDEATHSIG, SIGKILL
+    except (OSError, AttributeError):
+        pass
 
 
 class _Worker:

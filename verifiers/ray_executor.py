@@ -1,28 +1,125 @@
 """Scoring on a Ray cluster, for users who outgrow one machine: `score_batch(..., executor="ray")`.
-Items go out in chunks as Ray tasks; each chunk is scored in a worker with the same per-item
-guarantees as the local pool (it runs one `WorkerPool` of size 1 inside the Ray worker)."""
+
+Long-lived actors each hold a ready verifier (CLIP loaded once, the Docker pool warm) inside a
+one-worker `WorkerPool`, so every item keeps the local pool's guarantees (hard timeout, crash
+isolation). The actors belong to the verifier and are reused by every later call, until
+`verifier.close()`. Chunks go to whichever actor is free. When an actor dies, its chunk is
+retried on another (up to `RETRIES` times, then its items are ERROR), and a replacement actor is
+started on the dead one's node, where it first releases what the dead one left (sandbox
+containers, work dirs, cgroups).
+"""
 from __future__ import annotations
 
 import math
+import os
 import pickle
+from collections import deque
 from typing import Any, Callable, Sequence
 
 from .score import Score
 
 Item = tuple[int, str, Any]
+RETRIES = 2  # times a chunk is retried after the actor scoring it died
 
 
-def _score_chunk(blob: bytes, items: list[Item], timeout: float | None, memory_mb: int | None) -> list[tuple[int, tuple]]:
-    from .pool import WorkerPool
+class ScoringActor:
+    """One warm verifier in a Ray worker process (wrapped with `ray.remote` at use)."""
 
-    verifier = pickle.loads(blob)
-    pool = WorkerPool(verifier, 1, memory_mb)
-    try:
-        scores = pool.run(items, timeout, lambda n: None)
-    finally:
-        pool.close()
-        verifier.close()
-    return [(i, s.to_row()) for i, s in scores.items()]
+    def __init__(self, blob: bytes, memory_mb: int | None) -> None:
+        from .pool import WorkerPool
+
+        self.verifier = pickle.loads(blob)
+        self.verifier.release_orphans()  # what actors that died on this node left behind
+        self.pool = WorkerPool(self.verifier, 1, memory_mb)
+
+    def where(self) -> tuple[str, int]:
+        import ray
+
+        return ray.get_runtime_context().get_node_id(), os.getpid()
+
+    def score(self, items: list[Item], timeout: float | None) -> list[tuple[int, tuple]]:
+        return [(i, s.to_row()) for i, s in self.pool.run(items, timeout, lambda n: None).items()]
+
+    def close(self) -> None:
+        self.pool.close()
+        self.verifier.close()
+
+
+class ActorGroup:
+    """The warm actors of one verifier (kept in the verifier's pools, closed with it)."""
+
+    def __init__(self, verifier: Any, size: int, memory_mb: int | None) -> None:
+        import ray
+
+        self.ray = ray
+        self.blob = pickle.dumps(verifier)
+        self.memory_mb = memory_mb
+        self.remote_class = ray.remote(num_cpus=1)(ScoringActor)
+        self.nodes: dict[Any, str] = {}
+        self.actors = [self._start() for _ in range(size)]
+        self.replaced = 0
+        self.closed = False
+
+    def _start(self, node_id: str | None = None) -> Any:
+        options: dict[str, Any] = {}
+        if node_id is not None:
+            from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+            options["scheduling_strategy"] = NodeAffinitySchedulingStrategy(node_id=node_id, soft=True)
+        actor = self.remote_class.options(**options).remote(self.blob, self.memory_mb)
+        self.nodes[actor] = self.ray.get(actor.where.remote())[0]  # waits until it is warm
+        return actor
+
+    def run(self, items: Sequence[Item], timeout: float | None, progress: Callable[[int], None]) -> dict[int, Score]:
+        ray = self.ray
+        size = max(1, math.ceil(len(items) / (len(self.actors) * 4)))
+        todo: deque[tuple[list[Item], int]] = deque((list(items[k:k + size]), 0) for k in range(0, len(items), size))
+        idle = deque(self.actors)
+        running: dict[Any, tuple[Any, list[Item], int]] = {}
+        out: dict[int, Score] = {}
+        while todo or running:
+            while todo and idle:
+                actor = idle.popleft()
+                chunk, tries = todo.popleft()
+                running[actor.score.remote(chunk, timeout)] = (actor, chunk, tries)
+            done, _ = ray.wait(list(running), num_returns=1)
+            actor, chunk, tries = running.pop(done[0])
+            try:
+                rows = ray.get(done[0])
+            except ray.exceptions.RayActorError:
+                idle.append(self._replace(actor))
+                if tries < RETRIES:
+                    todo.append((chunk, tries + 1))
+                else:
+                    out.update({i: Score.error("the Ray actor scoring this item died, "
+                                               f"{RETRIES + 1} times") for i, _c, _t in chunk})
+                    progress(len(chunk))
+                continue
+            out.update({i: Score.from_row(row) for i, row in rows})
+            idle.append(actor)
+            progress(len(rows))
+        return out
+
+    def _replace(self, dead: Any) -> Any:
+        """A new actor on the dead one's node (its start releases what the dead one held there)."""
+        replacement = self._start(self.nodes.pop(dead, None))
+        self.actors[self.actors.index(dead)] = replacement
+        self.replaced += 1
+        return replacement
+
+    def where(self) -> list[tuple[str, int]]:
+        return self.ray.get([actor.where.remote() for actor in self.actors])
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        for actor in self.actors:
+            try:
+                self.ray.get(actor.close.remote(), timeout=30)
+            except Exception:
+                pass
+            self.ray.kill(actor)
 
 
 def run_on_ray(verifier: Any, items: Sequence[Item], *, workers: int | None, timeout: float | None,
@@ -33,15 +130,9 @@ def run_on_ray(verifier: Any, items: Sequence[Item], *, workers: int | None, tim
         raise RuntimeError("executor='ray' needs Ray: pip install 'evalkit[ray]'") from None
     if not ray.is_initialized():
         ray.init(ignore_reinit_error=True, include_dashboard=False, log_to_driver=False)
-    remote = ray.remote(_score_chunk)
-    blob = pickle.dumps(verifier)
-    n_chunks = max(1, min(len(items), (workers or int(ray.cluster_resources().get("CPU", 1))) * 4))
-    size = math.ceil(len(items) / n_chunks)
-    pending = [remote.remote(blob, list(items[k:k + size]), timeout, memory_mb) for k in range(0, len(items), size)]
-    out: dict[int, Score] = {}
-    while pending:
-        done, pending = ray.wait(pending, num_returns=1)
-        rows = ray.get(done[0])
-        out.update({i: Score.from_row(row) for i, row in rows})
-        progress(len(rows))
-    return out
+    size = max(1, workers or int(ray.cluster_resources().get("CPU", 1)))
+    key = ("ray", size, memory_mb)
+    group = verifier._pools.get(key)
+    if group is None or group.closed:
+        group = verifier._pools[key] = ActorGroup(verifier, size, memory_mb)
+    return group.run(items, timeout, progress)

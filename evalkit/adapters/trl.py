@@ -4,6 +4,8 @@ TRL calls `reward(prompts=..., completions=..., completion_ids=..., trainer_stat
 where every dataset column arrives as a list aligned with the completions. The task for sample i
 is its `task` column (a dict or JSON text) if present, else the other columns' i-th values.
 Returns a list of floats, None where a sample has no reward (a verifier ERROR, by default).
+Each call also sends `evalkit/error_rate` and `evalkit/invalid_rate` through TRL's `log_metric`
+(averaged per logging step by TRL), so verifier failures show in the trainer's logs.
 """
 from __future__ import annotations
 
@@ -14,6 +16,8 @@ import verifiers
 from verifiers import Verifier
 
 from .errors import ErrorPolicy
+from verifiers.text import strip_special_tokens
+
 from .tasks import completion_text
 
 TRL_ARGUMENTS = {"prompts", "completions", "completion_ids", "trainer_state", "log_extra", "log_metric"}
@@ -33,18 +37,23 @@ def trl_reward(verifier: Verifier | str, *, errors: ErrorPolicy | None = None, a
     policy = errors or ErrorPolicy()
 
     def prepare(completions: list[Any], columns: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
-        return [completion_text(c) for c in completions], _tasks(len(completions), columns)
+        return [strip_special_tokens(completion_text(c)) for c in completions], _tasks(len(completions), columns)
+
+    def finish(scores: list[Any], columns: dict[str, Any]) -> list[float | None]:
+        log_metric = columns.get("log_metric")
+        if callable(log_metric) and scores:
+            log_metric("evalkit/error_rate", sum(s.is_error for s in scores) / len(scores))
+            log_metric("evalkit/invalid_rate", sum(s.verdict.value == "invalid" for s in scores) / len(scores))
+        return [policy.reward(s, None) for s in scores]
 
     if asynchronous:
         async def reward(prompts: list[Any] | None = None, completions: list[Any] | None = None, **columns: Any) -> list[float | None]:
             texts, tasks = prepare(completions or [], columns)
-            scores = await v.ascore_batch(texts, tasks, workers=workers, timeout=timeout)
-            return [policy.reward(s, None) for s in scores]
+            return finish(await v.ascore_batch(texts, tasks, workers=workers, timeout=timeout), columns)
     else:
         def reward(prompts: list[Any] | None = None, completions: list[Any] | None = None, **columns: Any) -> list[float | None]:
             texts, tasks = prepare(completions or [], columns)
-            scores = v.score_batch(texts, tasks, workers=workers, timeout=timeout)
-            return [policy.reward(s, None) for s in scores]
+            return finish(v.score_batch(texts, tasks, workers=workers, timeout=timeout), columns)
 
     reward.__name__ = f"evalkit_{v.name}"  # TRL logs each reward function under its name
     reward.error_policy = policy  # type: ignore[attr-defined]

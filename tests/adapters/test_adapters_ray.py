@@ -1,4 +1,10 @@
-"""score_batch on a local Ray cluster."""
+"""score_batch on Ray: warm actors that keep their verifier between calls, spread over a two-node
+cluster (Ray's own multi-node harness: a head and a second raylet on loopback), a killed actor's
+chunk retried on another, its replacement started on the same node releasing what it left."""
+import glob
+import os
+import tempfile
+
 import pytest
 
 import verifiers
@@ -9,15 +15,51 @@ from pytest_plugin.parts import require_module
 def ray_cluster():
     require_module("ray", "pip install 'evalkit[ray]'")
     import ray
+    from ray.cluster_utils import Cluster
 
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+    cluster.add_node(num_cpus=1)
+    ray.init(address=cluster.address, log_to_driver=False)
     yield ray
     ray.shutdown()
+    cluster.shutdown()
 
 
-def test_ray_executor_matches_the_local_pool(ray_cluster):
+def _group(v):
+    return next(pool for key, pool in v._pools.items() if key[0] == "ray")
+
+
+def test_warm_actors_on_two_nodes_match_the_local_pool_and_survive_a_dead_actor(ray_cluster):
     v = verifiers.get("game24")
     tasks = v.tasks("test", limit=30)
     completions = [f"Answer: {t['solution']}" if i % 2 else "Answer: 1 + 1" for i, t in enumerate(tasks)]
-    assert v.score_batch(completions, tasks, executor="ray") == v.score_batch(completions, tasks, workers=2)
+    local = v.score_batch(completions, tasks, workers=2)
+    assert v.score_batch(completions, tasks, executor="ray", workers=2) == local
+    group = _group(v)
+    placed = group.where()
+    assert len({node for node, _pid in placed}) == 2  # one actor per node
+    assert v.score_batch(completions, tasks, executor="ray", workers=2) == local
+    assert group.where() == placed  # the same warm actors served the second call
+    ray_cluster.kill(group.actors[0])
+    assert v.score_batch(completions, tasks, executor="ray", workers=2) == local  # its chunk went elsewhere
+    assert group.replaced == 1 and group.where()[0][0] == placed[0][0]  # replaced on the same node
     v.close()
+    assert group.closed
+
+
+@pytest.mark.slow
+def test_a_dead_actors_sandbox_leftovers_are_released_by_its_replacement(ray_cluster):
+    v = verifiers.get("code", backend="local")
+    task = {"test_cases": ["assert f(1) == 2"]}
+    program = "```python\ndef f(x):\n    return x + 1\n```"
+    assert v.score_batch([program] * 4, [task] * 4, executor="ray", workers=2)[0].verdict.value == "correct"
+    group = _group(v)
+    before = {pid for _node, pid in group.where()}
+    ray_cluster.kill(group.actors[0])
+    scores = v.score_batch([program + "\n"] * 4, [task] * 4, executor="ray", workers=2)
+    assert all(s.verdict.value == "correct" for s in scores) and group.replaced == 1
+    left = [p for p in glob.glob(os.path.join(tempfile.gettempdir(), "evalkit-sbx-*-*"))
+            if not os.path.exists(f"/proc/{p.split('-')[-2]}")]
+    assert not left, left  # no work dir of a dead process remains
+    v.close()
+    assert before

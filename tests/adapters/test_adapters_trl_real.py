@@ -36,3 +36,5 @@ def test_trl_grpo_trainer_two_steps_with_the_game24_reward(tmp_path):
     assert trainer.state.global_step == 2
     assert calls and all(isinstance(r, float) for batch in calls for r in batch)
     assert any("reward" in key for entry in trainer.state.log_history for key in entry)
+    # verifier error and invalid rates reach TRL's own log through its log_metric hook
+    assert any("evalkit/error_rate" in entry and "evalkit/invalid_rate" in entry for entry in trainer.state.log_history)

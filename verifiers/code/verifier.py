@@ -109,6 +109,11 @@ class CodeVerifier(Verifier):
 
         release_process(pid)
 
+    def release_orphans(self) -> None:
+        from sandboxes.cleanup import release_orphans
+
+        release_orphans(docker=self.config.backend == "docker")
+
     def backend(self):
         with self._backend_lock:
             if self._backend is None:
