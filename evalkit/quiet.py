@@ -14,6 +14,7 @@ def quiet_third_party(verbose: bool = False) -> None:
     os.environ.setdefault("VLLM_LOGGING_LEVEL", "ERROR")
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TQDM_DISABLE", "1")  # tqdm reads it at import: the GGUF and checkpoint-shard bars
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     for name in ("vllm", "transformers", "torch", "accelerate", "httpx", "huggingface_hub"):
         logging.getLogger(name).setLevel(logging.WARNING)

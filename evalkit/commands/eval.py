@@ -139,7 +139,8 @@ def _generate_and_report(args: argparse.Namespace, verifier: Any, tasks: list[di
     summary = build(run_dir)
     tokens_per_s = timing["tokens"] / timing["generate_s"] if timing["generate_s"] else None
     results = {**run_info(), "run_dir": str(run_dir), "verifier": verifier.spec(), "model": model_name,
-               "backend": args.backend, "sampling": _asdict(sampling), "prompt_template": template.as_dict(),
+               "backend": args.backend, "threads": _torch_threads() if args.backend == "transformers" else None,
+               "sampling": _asdict(sampling), "prompt_template": template.as_dict(),
                "tasks": args.tasks and str(args.tasks) or f"built-in {args.split}", "task_count": len(tasks),
                "timings": {"load_s": load_s, **timing, "wall_s": time.time() - started, "tokens_per_s": tokens_per_s},
                "metrics": summary["overall"], "by_difficulty": summary["by_difficulty"]}
@@ -183,6 +184,14 @@ def _verifier_and_tasks(args: argparse.Namespace, verifiers: Any) -> tuple[Any, 
             raise CommandError(f"{args.verifier} has no tasks in split {args.split!r}")
         limit = args.limit or DEFAULT_LIMIT
     return verifier, stratified(tasks, limit, args.seed), problems
+
+
+def _torch_threads() -> int | None:
+    try:
+        import torch
+    except ImportError:
+        return None
+    return torch.get_num_threads()
 
 
 def _remove_if_empty(folder: Path) -> None:

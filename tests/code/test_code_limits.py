@@ -70,6 +70,9 @@ MARKED_LOOP = ("```python\nimport os, sys\ndef two_sum(nums, target):\n"
 def test_nothing_survives_a_killed_worker(backend):
     # the verifier's own limits are long, so the pool's clock (called directly, not through
     # score_batch, which would honour the verifier's budget) kills the worker mid-run
+    from sandboxes.cleanup import release_orphans
+
+    release_orphans(docker=True)  # what other processes left (e.g. killed framework workers) is not this test's
     v = verifiers.get("code", backend=backend.name, cpu_seconds=60, timeout_budget_seconds=60, wall_seconds=120)
     pool = WorkerPool(v, 1, None)
     try:

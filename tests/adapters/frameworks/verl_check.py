@@ -8,6 +8,7 @@ Usage: python verl_check.py ADAPTER_REF REWARD_MANAGER [reward_kwargs as JSON]
 import json
 import os
 import sys
+import time
 
 import numpy as np
 import ray
@@ -62,9 +63,16 @@ data = DataProto.from_dict(
 
 ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
 try:
-    out = RewardLoopManager(config).compute_rm_score(data)
+    manager = RewardLoopManager(config)
+    out = manager.compute_rm_score(data)
+    started = time.perf_counter()
+    manager.compute_rm_score(data)  # warm: what each later training step pays
+    warm_s_per_sample = (time.perf_counter() - started) / len(ITEMS)
 finally:
-    ray.shutdown()
+    ray.shutdown()  # kills verl's reward workers: their code sandboxes are orphans now, released below
+    from sandboxes.cleanup import release_orphans
+
+    release_orphans(docker=True)
 rewards = out.batch["rm_scores"].sum(-1).tolist()
 extra = {k: [v.item() if hasattr(v, "item") else v for v in out.non_tensor_batch[k]] for k in out.meta_info["reward_extra_keys"]}
-print(json.dumps({"rewards": rewards, "extra": extra}, default=str))
+print(json.dumps({"rewards": rewards, "extra": extra, "warm_s_per_sample": warm_s_per_sample}, default=str))
