@@ -136,3 +136,11 @@ def test_compare_names_each_run_in_full(server, tmp_path):
     missing = subprocess.run([sys.executable, "-m", "evalkit", "compare", str(runs[0]), str(tmp_path / "nope")],
                              capture_output=True, text=True, timeout=120)
     assert missing.returncode == 2 and "has no samples.jsonl" in missing.stderr
+
+
+def test_a_named_countdown_task_set_is_evaluated(server, tmp_path):
+    r = evalkit("--backend", "openai", "--base-url", server.url, "--config", '{"task_set": "countdown-4"}', "--limit", "6",
+                "-n", "1", "--run-dir", str(tmp_path / "run"))
+    assert r.returncode == 0, r.stderr
+    samples = [json.loads(x) for x in (tmp_path / "run" / "samples.jsonl").read_text().splitlines()]
+    assert all(s["task_id"].startswith("countdown-4-") for s in samples) and len({s["difficulty"] for s in samples}) >= 2

@@ -30,6 +30,8 @@ from ..base import TaskError, Verifier
 from ..registry import register
 from ..score import Score, Verdict
 from .expression import Evaluated, ExpressionError, parse
+from .countdown import TASK_SETS
+from .countdown import load as load_countdown
 from .extract import EXTRACTORS, final_answer, strip_special_tokens
 from ..splits import select
 from .solver import load_task_set
@@ -66,6 +68,7 @@ class Game24Config:
     max_expression_chars: int = 200
     max_steps_checked: int = 256
     prompt_style: str = "steps"            # "steps" (the seed's step format) or "short" (answer line only)
+    task_set: str = "classic"              # built-in tasks: the 1362 classic puzzles, or a countdown set (countdown.py)
 
 
 def length_reward(steps: int, t: int = 4, m: int = 20, k: float = 0.2) -> float:
@@ -118,6 +121,8 @@ class Game24Verifier(Verifier):
             raise ValueError("weights must be (outcome, process, length)")
         if self.config.prompt_style not in ("steps", "short"):
             raise ValueError("prompt_style must be 'steps' or 'short'")
+        if self.config.task_set != "classic" and self.config.task_set not in TASK_SETS:
+            raise ValueError(f"unknown task_set {self.config.task_set!r}; known: classic, {', '.join(TASK_SETS)}")
 
     def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:
         cfg = self.config
@@ -166,5 +171,7 @@ class Game24Verifier(Verifier):
         return template.format(numbers=" ".join(map(str, numbers)), target=target)
 
     def tasks(self, split: str = "test", *, limit: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
-        """The 1362 solvable puzzles from 1..13; `split` is "train" (80%), "test" (20%) or "all"."""
-        return select(load_task_set(), split, limit=limit, seed=seed)
+        """The `task_set`'s puzzles (default: the 1362 solvable ones from 1..13, or a countdown set);
+        `split` is "train" (80%), "test" (20%) or "all"."""
+        pool = load_task_set() if self.config.task_set == "classic" else load_countdown(self.config.task_set)
+        return select(pool, split, limit=limit, seed=seed)
