@@ -153,10 +153,20 @@ def _stderr(values: Sequence[float]) -> float:
     return float(np.std(values, ddof=1) / math.sqrt(len(values))) if len(values) > 1 else float("nan")
 
 
+LEVELS = {"easy": 0, "medium": 1, "hard": 2}
+
+
+def group_order(name: str) -> tuple[str, int, str]:
+    """Buckets in difficulty order (easy, medium, hard; `c3-easy` before `c3-hard`), not alphabetically."""
+    prefix, _, level = name.rpartition("-") if "-" in name else ("", "", name)
+    return (prefix, LEVELS.get(level, len(LEVELS)), name)
+
+
 def summarise_groups(records: Sequence[dict[str, Any]], key: str) -> dict[str, Summary]:
-    """One summary per value of `key` in the records (e.g. "difficulty"); records without it are skipped."""
+    """One summary per value of `key` in the records (e.g. "difficulty"), in difficulty order;
+    records without it are skipped."""
     groups: dict[str, list[dict[str, Any]]] = {}
     for r in records:
         if r.get(key) is not None:
             groups.setdefault(str(r[key]), []).append(r)
-    return {name: summarise(rs) for name, rs in sorted(groups.items())}
+    return {name: summarise(groups[name]) for name in sorted(groups, key=group_order)}

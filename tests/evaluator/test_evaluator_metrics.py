@@ -94,3 +94,12 @@ def test_maj_is_not_applicable_where_no_answer_can_vote():
     assert shown(summary.maj_at[4]) == "n/a"
     records[0]["score"]["answer"] = "x"
     assert summarise(records).maj_at[1] is not None
+
+
+def test_buckets_come_in_difficulty_order():
+    from evalkit.metrics import summarise_groups
+
+    records = [{"task_id": f"t{i}", "sample": 0, "difficulty": d, "tokens": 3, "finish_reason": "stop",
+                "score": {"verdict": "correct", "reward": 1.0}}
+               for i, d in enumerate(["hard", "easy", "medium", "c3-hard", "c3-easy"])]
+    assert list(summarise_groups(records, "difficulty")) == ["easy", "medium", "hard", "c3-easy", "c3-hard"]
