@@ -69,14 +69,29 @@ def shown(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 
 
-def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
-    """Mean and a normal-approximation 95% interval."""
+def mean_interval(values: Sequence[float], resamples: int = 2000, seed: int = 0) -> tuple[float, float, float]:
+    """Mean and a 95% percentile-bootstrap interval (seeded). Unlike mean ± 1.96·sd/√n, it stays
+    inside the range the values can take: a reward that cannot be negative never gets a negative bound."""
     if not values:
         return float("nan"), float("nan"), float("nan")
     arr = np.asarray(values, dtype=float)
     mean = float(arr.mean())
-    half = 1.96 * float(arr.std(ddof=1)) / math.sqrt(arr.size) if arr.size > 1 else 0.0
-    return mean, mean - half, mean + half
+    if arr.size == 1 or np.all(arr == arr[0]):
+        return mean, mean, mean
+    rng = np.random.default_rng(seed)
+    means = arr[rng.integers(0, arr.size, size=(resamples, arr.size))].mean(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return mean, float(low), float(high)
+
+
+def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson 95% interval for a rate: within [0, 1] and sensible at 0 or n successes."""
+    if n == 0:
+        return float("nan"), float("nan")
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass
@@ -93,6 +108,9 @@ class Summary:
     reward_high: float
     accuracy_stderr: float    # standard errors over per-task means: samples of one task are not independent
     reward_stderr: float
+    accuracy_low: float       # Wilson 95% interval
+    accuracy_high: float
+    verdicts: dict[str, int]  # correct / partial / incorrect / invalid / timeout / error
     pass_at: dict[int, float]
     maj_at: dict[int, float | None]   # None where answers cannot vote (e.g. drawings)
     length_mean: float
@@ -143,6 +161,9 @@ def summarise(records: Sequence[dict[str, Any]], ks: Sequence[int] | None = None
         error_rate=verdicts.count("error") / n,
         mean_reward=mean, reward_low=low, reward_high=high, pass_at=pass_at, maj_at=maj,
         accuracy_stderr=_stderr(per_task_correct), reward_stderr=_stderr(per_task_reward),
+        accuracy_low=wilson(verdicts.count("correct"), len(records))[0],
+        accuracy_high=wilson(verdicts.count("correct"), len(records))[1],
+        verdicts={v: verdicts.count(v) for v in ("correct", "partial", "incorrect", "invalid", "timeout", "error")},
         length_mean=float(lengths.mean()) if lengths.size else float("nan"),
         length_p50=float(np.percentile(lengths, 50)) if lengths.size else float("nan"),
         length_p90=float(np.percentile(lengths, 90)) if lengths.size else float("nan"),

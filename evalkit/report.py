@@ -1,5 +1,11 @@
 """Reports for a run folder: summary.json, report.md, report.html and PNG plots (the seed's
-Figure 2 length histogram; accuracy / incompletion / error rates overall and per difficulty)."""
+Figure 2 length histogram; accuracy / incompletion / error rates overall and per difficulty;
+pass@k and maj@k over k).
+
+report.html is meant to be browsed: the metrics, the verdicts per bucket, the run's settings and
+versions, and every sample (prompt, completion, verdict, reward, the Score's reason and
+components) with filters by verdict, bucket and task. The filters live in the URL hash
+(`report.html#verdict=invalid&bucket=hard`), so a filtered view can be linked."""
 from __future__ import annotations
 
 import html
@@ -7,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .metrics import Summary, shown, summarise, summarise_groups
+from .metrics import Summary, group_order, shown, summarise, summarise_groups
 from .pipeline import RUN_CONFIG, load_samples
 
 
@@ -26,7 +32,7 @@ def build(run_dir: Path) -> dict[str, Any]:
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     plots = _plots(run_dir, records, overall, groups)
     (run_dir / "report.md").write_text(_markdown(summary, plots))
-    (run_dir / "report.html").write_text(_html(summary, plots))
+    (run_dir / "report.html").write_text(_html(summary, plots, records))
     return summary
 
 
@@ -59,15 +65,85 @@ def _markdown(summary: dict[str, Any], plots: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _html(summary: dict[str, Any], plots: list[str]) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in HEADER)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in table_rows(summary))
+VERDICTS = ("correct", "partial", "incorrect", "invalid", "timeout", "error")
+MAX_SAMPLES_SHOWN = 5000
+
+_STYLE = ("body{font-family:sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse;margin:1em 0}"
+          "td,th{border:1px solid #ccc;padding:4px 8px;text-align:right;vertical-align:top}"
+          "#samples td{text-align:left;max-width:600px}pre{white-space:pre-wrap;margin:0;font-size:12px}"
+          ".correct{background:#e8f5e9}.invalid{background:#fff3e0}.error{background:#ffebee}"
+          "label{margin-right:1em}details summary{cursor:pointer;color:#264653}")
+
+_SCRIPT = """
+const rows = JSON.parse(document.getElementById('sample-data').textContent);
+const table = document.getElementById('samples');
+for (const r of rows) {
+  const tr = document.createElement('tr');
+  tr.className = r.verdict; tr.dataset.verdict = r.verdict; tr.dataset.bucket = r.bucket; tr.dataset.task = r.task;
+  const cells = [r.task, r.sample, r.bucket, r.verdict, r.reward.toFixed(3)];
+  for (const c of cells) { const td = document.createElement('td'); td.textContent = c; tr.appendChild(td); }
+  const detail = document.createElement('td');
+  const parts = [['reason', r.reason], ['components', r.components], ['completion', r.completion], ['prompt', r.prompt]];
+  for (const [name, text] of parts) {
+    const d = document.createElement('details'); if (name === 'reason') d.open = true;
+    const s = document.createElement('summary'); s.textContent = name; d.appendChild(s);
+    const pre = document.createElement('pre'); pre.textContent = text; d.appendChild(pre); detail.appendChild(d);
+  }
+  tr.appendChild(detail); table.appendChild(tr);
+}
+const filters = ['verdict', 'bucket', 'task'].map(k => document.getElementById('filter-' + k));
+function apply() {
+  const [v, b, t] = filters.map(f => f.value);
+  let shown = 0;
+  for (const tr of table.querySelectorAll('tr[data-verdict]')) {
+    const keep = (!v || tr.dataset.verdict === v) && (!b || tr.dataset.bucket === b) && (!t || tr.dataset.task.includes(t));
+    tr.hidden = !keep; shown += keep;
+  }
+  document.getElementById('shown').textContent = shown;
+  const hash = new URLSearchParams();
+  filters.forEach(f => { if (f.value) hash.set(f.id.slice(7), f.value); });
+  history.replaceState(null, '', '#' + hash.toString());
+}
+const initial = new URLSearchParams(location.hash.slice(1));
+filters.forEach(f => { f.value = initial.get(f.id.slice(7)) || ''; f.addEventListener('input', apply); });
+apply();
+"""
+
+
+def _html(summary: dict[str, Any], plots: list[str], records: list[dict[str, Any]]) -> str:
+    from .runinfo import run_info
+
+    e = html.escape
+    head = "".join(f"<th>{e(h)}</th>" for h in HEADER)
+    body = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in table_rows(summary))
+    groups = {"all": summary["overall"], **summary["by_difficulty"]}
+    verdict_rows = "".join(f"<tr><td>{e(name)}</td>" + "".join(f"<td>{g['verdicts'].get(v, 0)}</td>" for v in VERDICTS)
+                           + "</tr>" for name, g in groups.items() if "verdicts" in g)
     images = "".join(f'<p><img src="{p}" alt="{p}"></p>' for p in plots)
-    title = html.escape(f"{summary['config'].get('model', '?')} on {summary['config'].get('verifier', {}).get('verifier', '?')}")
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title><style>"
-            "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
-            "padding:4px 8px;text-align:right}</style></head>"
-            f"<body><h1>{title}</h1><table><tr>{head}</tr>{body}</table>{images}</body></html>\n")
+    config = summary["config"]
+    title = e(f"{config.get('model', '?')} on {config.get('verifier', {}).get('verifier', '?')}")
+    settings = json.dumps({"run": summary["run"], **config, "made_with": run_info()}, indent=2, default=str)
+    samples = [{"task": str(r["task_id"]), "sample": r["sample"], "bucket": str(r.get("difficulty")),
+                "verdict": r["score"]["verdict"], "reward": float(r["score"]["reward"]),
+                "reason": r["score"].get("reason", ""), "components": json.dumps(r["score"].get("components", {})),
+                "completion": r.get("completion", ""), "prompt": r.get("prompt", "")} for r in records[:MAX_SAMPLES_SHOWN]]
+    data = json.dumps(samples, ensure_ascii=False).replace("</", "<\\/")
+    buckets = sorted({s["bucket"] for s in samples}, key=group_order)
+    options = lambda values: "<option value=''>all</option>" + "".join(f"<option>{e(v)}</option>" for v in values)  # noqa: E731
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title><style>{_STYLE}</style></head>"
+            f"<body><h1>{title}</h1><table><tr>{head}</tr>{body}</table>"
+            "<p>Intervals: 95% percentile bootstrap for the mean reward (it stays within the reward's range), "
+            "Wilson for accuracy (in summary.json); standard errors over per-task means.</p>"
+            f"<h2>Verdicts per bucket</h2><table><tr><th>group</th>{''.join(f'<th>{v}</th>' for v in VERDICTS)}</tr>"
+            f"{verdict_rows}</table>{images}"
+            f"<h2>Samples (<span id='shown'>{len(samples)}</span> shown)</h2><p>"
+            f"<label>verdict <select id='filter-verdict'>{options(VERDICTS)}</select></label>"
+            f"<label>bucket <select id='filter-bucket'>{options(buckets)}</select></label>"
+            "<label>task <input id='filter-task' placeholder='id contains'></label></p>"
+            "<table id='samples'><tr><th>task</th><th>sample</th><th>bucket</th><th>verdict</th><th>reward</th>"
+            "<th>why</th></tr></table>"
+            f"<h2>Settings and versions</h2><pre>{e(settings)}</pre>"
+            f"<script type='application/json' id='sample-data'>{data}</script><script>{_SCRIPT}</script></body></html>\n")
 
 
 def _plots(run_dir: Path, records: list[dict[str, Any]], overall: Summary, groups: dict[str, Summary]) -> list[str]:
@@ -103,4 +179,19 @@ def _plots(run_dir: Path, records: list[dict[str, Any]], overall: Summary, group
     fig.tight_layout()
     fig.savefig(run_dir / "rates.png", dpi=100)
     plt.close(fig)
-    return ["lengths.png", "rates.png"]
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ks = sorted(overall.pass_at)
+    ax.plot(ks, [overall.pass_at[k] for k in ks], "o-", label="pass@k", color="#264653")
+    if all(overall.maj_at.get(k) is not None for k in ks):
+        ax.plot(ks, [overall.maj_at[k] for k in ks], "s--", label="maj@k", color="#e76f51")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(ks, [str(k) for k in ks])
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("k (samples per task)")
+    ax.set_title("pass@k and maj@k")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(run_dir / "curves.png", dpi=100)
+    plt.close(fig)
+    return ["lengths.png", "rates.png", "curves.png"]
