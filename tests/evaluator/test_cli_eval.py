@@ -133,6 +133,10 @@ def test_compare_names_each_run_in_full(server, tmp_path):
     joined = "".join(r.stdout.split())  # rich folds long paths at 80 columns
     assert f"A={runs[0]}" in joined and f"B={runs[1]}" in joined
     assert "B - A" in r.stdout and "accuracy" in r.stdout
+    page = tmp_path / "compare.html"
+    r = subprocess.run([sys.executable, "-m", "evalkit", "compare", *map(str, runs), "--html", str(page)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "Verdicts per bucket" in page.read_text() and str(runs[1]) in page.read_text()
     missing = subprocess.run([sys.executable, "-m", "evalkit", "compare", str(runs[0]), str(tmp_path / "nope")],
                              capture_output=True, text=True, timeout=120)
     assert missing.returncode == 2 and "has no samples.jsonl" in missing.stderr

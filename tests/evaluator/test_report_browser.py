@@ -58,3 +58,19 @@ def test_filters_select_the_samples_in_a_real_browser(report, hash_, verdicts):
     assert shown == verdicts
     count = re.search(r"<span id=\"shown\">(\d+)</span>", dom)
     assert count and int(count.group(1)) == sum(1 for *_x, hidden in rows if not hidden)
+
+
+def test_compare_renders_two_runs_side_by_side(report, tmp_path):
+    import sys
+
+    from PIL import Image
+
+    run = report.parent
+    page = tmp_path / "compare.html"
+    r = subprocess.run([sys.executable, "-m", "evalkit", "compare", str(run), str(run), "--html", str(page)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    shot = tmp_path / "compare.png"
+    chromium(f"--screenshot={shot}", "--window-size=1200,900", page.as_uri())
+    low, high = Image.open(shot).convert("L").getextrema()
+    assert high - low > 100
