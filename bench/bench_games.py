@@ -12,18 +12,19 @@ Dou Dizhu has its own benchmark, bench/bench_doudizhu.py.
 """
 from __future__ import annotations
 
+import itertools
+import json
 import random
 import time
+from pathlib import Path
+from typing import Any, Iterable, Iterator
 
 import numpy as np
 
-import json
-from pathlib import Path
-
 import verifiers
 from bench.common import write_results
-from verifiers.gomoku.board import EMPTY
 from verifiers.gomoku import from_task, geometry
+from verifiers.gomoku.board import EMPTY
 from verifiers.gomoku.rollout import flat_outcomes, random_outcome, tactical_outcome
 
 
@@ -98,58 +99,52 @@ def proven_accuracy() -> dict[str, dict[str, float]]:
     return out
 
 
-def builtin_cost(per_task: int = 6) -> dict[str, float]:
-    """ms per score with the default config on built-in tasks (moves near the stones, proven or not)."""
-    v = verifiers.get("gomoku")
+def _timed(v: Any, jobs: Iterable[tuple[str, dict]]) -> dict[str, float]:
+    """Score each (move, task) with `v`; ms per score (median / p95 / max) and how many were proven."""
     times, proven = [], 0
-    for task in v.tasks("all")[::10]:
-        position = from_task(task)
-        cells = [c for c in range(len(position.stones)) if position.stones[c] == EMPTY][::7][:per_task]
-        for cell in cells:
-            start = time.perf_counter()
-            s = v.score(f"<move>{position.name(cell)}</move>", task)
-            times.append(time.perf_counter() - start)
-            proven += s.info["proven"]
+    for move, task in jobs:
+        start = time.perf_counter()
+        s = v.score(f"<move>{move}</move>", task)
+        times.append(time.perf_counter() - start)
+        proven += s.info["proven"]
     times.sort()
     return {"scores": len(times), "proven": proven, "median_ms": 1000 * times[len(times) // 2],
             "p95_ms": 1000 * times[int(len(times) * 0.95)], "max_ms": 1000 * times[-1]}
+
+
+def builtin_cost(per_task: int = 6) -> dict[str, float]:
+    """ms per score with the default config on built-in tasks (moves near the stones, proven or not)."""
+    v = verifiers.get("gomoku")
+
+    def jobs() -> Iterator[tuple[str, dict]]:
+        for task in v.tasks("all")[::10]:
+            position = from_task(task)
+            for cell in [c for c in range(len(position.stones)) if position.stones[c] == EMPTY][::7][:per_task]:
+                yield position.name(cell), task
+
+    return _timed(v, jobs())
 
 
 def midgame_cost(positions: int = 12, per_position: int = 8) -> dict[str, float]:
     """ms per score with the default config on random mid-game positions (8-30 plies of biased
     random play, no five-cell for either side), moves next to the stones: where proofs are rare
     and the search must give up, the worst case for its cost."""
-    from verifiers.gomoku.board import geometry, makes_five, winning_cells
-    from verifiers.gomoku.position import Position
-    from verifiers.gomoku.tasks import _biased_cell
+    from verifiers.gomoku.tasks import random_positions
 
-    v = verifiers.get("gomoku")
-    rng, times, proven = random.Random(7), [], 0
-    for size in (9, 15):
-        geo, found = geometry(size), 0
-        while found < positions // 2:
-            position = Position(size, (EMPTY,) * size * size, 1)
-            for _ in range(rng.randrange(8, 30)):
-                cell = _biased_cell(position, rng, size // 2)
-                mover, position = position.to_move, position.play(cell)
-                if makes_five(position.board, geo, cell, mover):
-                    break
-            else:
-                if winning_cells(position.board, geo, 1) or winning_cells(position.board, geo, 2):
-                    continue
-                found += 1
+    rng = random.Random(7)
+
+    def jobs() -> Iterator[tuple[str, dict]]:
+        for size in (9, 15):
+            geo = geometry(size)
+            for position in itertools.islice(random_positions(size, rng), positions // 2):
                 task = {"size": size, "board": ["".join(".XO"[s] for s in position.stones[r * size:(r + 1) * size])
                                                 for r in range(size)], "to_move": "XO"[position.to_move - 1]}
                 near = [c for c in range(size * size) if position.stones[c] == EMPTY and any(
                     position.stones[x] != EMPTY for pair in geo.rays[c] for line in pair for x in line[:1])]
                 for cell in rng.sample(near, min(per_position, len(near))):
-                    start = time.perf_counter()
-                    s = v.score(f"<move>{position.name(cell)}</move>", task)
-                    times.append(time.perf_counter() - start)
-                    proven += s.info["proven"]
-    times.sort()
-    return {"scores": len(times), "proven": proven, "median_ms": 1000 * times[len(times) // 2],
-            "p95_ms": 1000 * times[int(len(times) * 0.95)], "max_ms": 1000 * times[-1]}
+                    yield position.name(cell), task
+
+    return _timed(verifiers.get("gomoku"), jobs())
 
 
 def main() -> dict:

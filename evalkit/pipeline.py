@@ -77,6 +77,7 @@ def prepare_run(run_dir: Path, config: RunConfig, *, overwrite: bool = False) ->
         old = {**asdict(RunConfig(config.verifier, "", "", {}, [])), **stored}
         old["sampling"] = {**asdict(Sampling()), **old.get("sampling", {})}  # settings added since it was written
         old["prompt_template"] = {**PromptTemplate().as_dict(), **old.get("prompt_template", {})}
+        old["verifier"] = _with_default_config(old.get("verifier") or {})
         difference = first_difference({k: v for k, v in old.items() if k != "task_ids"}, config.key())
         if difference:
             raise RunMismatch(f"{run_dir} holds a different run ({difference}); rerun with --overwrite to start "
@@ -90,6 +91,17 @@ def task_id(task: Mapping[str, Any], index: int) -> str:
 
 def load_samples(run_dir: Path) -> list[dict[str, Any]]:
     return list(read_complete_records(run_dir / SAMPLES))
+
+
+def _with_default_config(spec: dict[str, Any]) -> dict[str, Any]:
+    """A stored verifier spec with config fields added since it was written set to their defaults."""
+    import verifiers
+
+    try:
+        defaults = verifiers.verifier_class(spec["verifier"]).default_config()
+    except Exception:  # an unknown or malformed spec: compared as stored
+        return spec
+    return {**spec, "config": {**defaults, **(spec.get("config") or {})}}
 
 
 def task_prompt(verifier: Verifier, task: Mapping[str, Any]) -> str:

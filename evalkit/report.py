@@ -110,6 +110,10 @@ apply();
 """
 
 
+def _options(values: Any) -> str:
+    return "<option value=''>all</option>" + "".join(f"<option>{html.escape(v)}</option>" for v in values)
+
+
 def _html(summary: dict[str, Any], plots: list[str], records: list[dict[str, Any]]) -> str:
     from .runinfo import run_info
 
@@ -129,7 +133,6 @@ def _html(summary: dict[str, Any], plots: list[str], records: list[dict[str, Any
                 "completion": r.get("completion", ""), "prompt": r.get("prompt", "")} for r in records[:MAX_SAMPLES_SHOWN]]
     data = json.dumps(samples, ensure_ascii=False).replace("</", "<\\/")
     buckets = sorted({s["bucket"] for s in samples}, key=group_order)
-    options = lambda values: "<option value=''>all</option>" + "".join(f"<option>{e(v)}</option>" for v in values)  # noqa: E731
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title><style>{_STYLE}</style></head>"
             f"<body><h1>{title}</h1><table><tr>{head}</tr>{body}</table>"
             "<p>Intervals: 95% percentile bootstrap for the mean reward (it stays within the reward's range), "
@@ -137,8 +140,8 @@ def _html(summary: dict[str, Any], plots: list[str], records: list[dict[str, Any
             f"<h2>Verdicts per bucket</h2><table><tr><th>group</th>{''.join(f'<th>{v}</th>' for v in VERDICTS)}</tr>"
             f"{verdict_rows}</table>{images}"
             f"<h2>Samples (<span id='shown'>{len(samples)}</span> shown)</h2><p>"
-            f"<label>verdict <select id='filter-verdict'>{options(VERDICTS)}</select></label>"
-            f"<label>bucket <select id='filter-bucket'>{options(buckets)}</select></label>"
+            f"<label>verdict <select id='filter-verdict'>{_options(VERDICTS)}</select></label>"
+            f"<label>bucket <select id='filter-bucket'>{_options(buckets)}</select></label>"
             "<label>task <input id='filter-task' placeholder='id contains'></label></p>"
             "<table id='samples'><tr><th>task</th><th>sample</th><th>bucket</th><th>verdict</th><th>reward</th>"
             "<th>why</th></tr></table>"

@@ -61,6 +61,9 @@ GAME24 = [
     Probe("fake bookkeeping steps", lambda v, t: _fake_steps(t) + "\nAnswer: " + " * ".join(map(str, _numbers(t))) + " * 1"),
     Probe("python power", lambda v, t: "Answer: " + "**".join(map(str, _numbers(t)))),
     Probe("eval injection", lambda v, t: "Answer: __import__('os').system('true') or 24"),
+    # dressing a model or trainer adds (bold, LaTeX, a check mark, kept chat tokens) must never make a wrong answer right
+    Probe("dressed bare 24", lambda v, t: "**Answer:** **24** ✓<|im_end|>"),
+    Probe("dressed other numbers", lambda v, t: "Answer: \\(1000 \\times 1 - 976\\) = 24 ✅</s>"),
 ]
 
 CODE = [

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import asdict
 import sys
 import time
 from pathlib import Path
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     model_name = args.model or ("default" if args.backend == "openai" else DEFAULT_MODEL)
     model_label = model_name.rstrip("/").split("/")[-1]
     run_dir = args.run_dir or Path("runs") / f"{args.verifier}-{model_label}-{args.backend}"
-    config = RunConfig(verifier.spec(), model_name, args.backend, _asdict(sampling),
+    config = RunConfig(verifier.spec(), model_name, args.backend, asdict(sampling),
                        [task_id(t, i) for i, t in enumerate(tasks)], template.as_dict())
     if args.backend == "openai":
         _check_server(args.base_url)
@@ -145,7 +146,7 @@ def _generate_and_report(args: argparse.Namespace, verifier: Any, tasks: list[di
     tokens_per_s = timing["tokens"] / timing["generate_s"] if timing["generate_s"] else None
     results = {**run_info(), "run_dir": str(run_dir), "verifier": verifier.spec(), "model": model_name,
                "backend": args.backend, "threads": _torch_threads() if args.backend == "transformers" else None,
-               "sampling": _asdict(sampling), "prompt_template": template.as_dict(),
+               "sampling": asdict(sampling), "prompt_template": template.as_dict(),
                "tasks": args.tasks and str(args.tasks) or f"built-in {args.split}", "task_count": len(tasks),
                "timings": {"load_s": load_s, **timing, "wall_s": time.time() - started, "tokens_per_s": tokens_per_s},
                "metrics": summary["overall"], "by_difficulty": summary["by_difficulty"]}
@@ -256,12 +257,6 @@ def _check_server(base_url: str) -> None:
     except httpx.HTTPError as exc:
         raise CommandError(f"no OpenAI-compatible server answers at {base_url} ({type(exc).__name__}); "
                            "start one or pass --base-url") from None
-
-
-def _asdict(sampling: Any) -> dict[str, Any]:
-    from dataclasses import asdict
-
-    return asdict(sampling)
 
 
 def _one_line(exc: BaseException) -> str:

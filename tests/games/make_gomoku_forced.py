@@ -11,10 +11,10 @@ import json
 import random
 from pathlib import Path
 
-from verifiers.gomoku.board import EMPTY, geometry, makes_five, winning_cells
+from verifiers.gomoku.board import EMPTY
 from verifiers.gomoku.position import Position, from_task
 from verifiers.gomoku.reference import move_loses_within, move_wins_within, wins_within
-from verifiers.gomoku.tasks import _biased_cell
+from verifiers.gomoku.tasks import random_positions
 
 OUT = Path(__file__).with_name("data") / "gomoku_forced.json"
 
@@ -36,23 +36,6 @@ HAND_BUILT = [
         "...............", "...............", "...............", "...............", "O.............O"],
      "to_move": "X", "moves": ["H10", "A14", "K10", "H5", "N2"]},
 ]
-
-
-def random_positions(size: int, seed: int):
-    rng = random.Random(f"forced:{size}:{seed}")
-    geo = geometry(size)
-    while True:
-        position = Position(size, (EMPTY,) * size * size, 1)
-        for _ in range(rng.randrange(8, 30)):
-            cell = _biased_cell(position, rng, size // 2)
-            mover = position.to_move
-            position = position.play(cell)
-            if makes_five(position.board, geo, cell, mover):
-                break
-        else:
-            board = position.board
-            if not winning_cells(board, geo, 1) and not winning_cells(board, geo, 2):
-                yield position
 
 
 def interesting(position: Position) -> bool:
@@ -82,7 +65,7 @@ def main() -> None:
         entries.append({"name": spec["name"], "size": 15, "board": spec["board"], "to_move": spec["to_move"],
                         "labels": label(position, cells)})
         print(entries[-1]["name"], entries[-1]["labels"], flush=True)
-    for position in random_positions(9, 0):
+    for position in random_positions(9, random.Random("forced:9:0")):
         if len(entries) >= len(HAND_BUILT) + 8:
             break
         if interesting(position):

@@ -10,11 +10,10 @@ import pytest
 import verifiers
 from pytest_plugin import check_verifier
 from verifiers.gomoku import from_task, geometry
-from verifiers.gomoku.board import EMPTY, makes_five, winning_cells
-from verifiers.gomoku.position import Position
+from verifiers.gomoku.board import EMPTY
 from verifiers.gomoku.reference import move_loses_within, move_wins_within
 from verifiers.gomoku.rollout import tactical_outcome
-from verifiers.gomoku.tasks import _biased_cell, answer_key, classify
+from verifiers.gomoku.tasks import answer_key, classify, random_positions
 from verifiers.gomoku.threats import prove_move
 
 FORCED = json.loads((Path(__file__).with_name("data") / "gomoku_forced.json").read_text())
@@ -55,25 +54,11 @@ def test_the_labels_are_the_reference_minimax_result():
         assert (move_wins_within(*args) if label == "win" else move_loses_within(*args)), (name, move, label)
 
 
-def _random_positions(size, seed):
-    rng, geo = random.Random(seed), geometry(size)
-    while True:
-        position = Position(size, (EMPTY,) * size * size, 1)
-        for _ in range(rng.randrange(8, 24)):
-            cell = _biased_cell(position, rng, size // 2)
-            mover, position = position.to_move, position.play(cell)
-            if makes_five(position.board, geo, cell, mover):
-                break
-        else:
-            if not winning_cells(position.board, geo, 1) and not winning_cells(position.board, geo, 2):
-                yield position
-
-
 def test_threat_search_never_contradicts_minimax_and_finds_every_short_result():
     """On fresh random positions: a 5-ply win or loss by minimax is proven, and no proof ever
     contradicts minimax (a proof may reach further than five plies, never the other way)."""
     checked = 0
-    for position in _random_positions(9, 11):
+    for position in random_positions(9, random.Random(11), plies=(8, 24)):
         cells = [c for c in range(81) if position.stones[c] == EMPTY]
         for cell in random.Random(checked).sample(cells, 5):
             args = (position.board, 9, position.to_move, cell, 5)

@@ -136,10 +136,9 @@ class DoudizhuVerifier(Verifier):
         if cfg.mode == "exact" or ends_game(state, move):
             return WinRate.exact_value(move_value(state, move, banned, cfg.exact_budget))
         if cfg.mode == "auto" and sum(state.me) + sum(state.them) <= cfg.auto_exact_cards:
-            try:
-                return WinRate.exact_value(move_value(state, move, banned, cfg.exact_budget))
-            except SearchLimit:
-                pass  # too large after all: rollouts
+            exact = self._exact_within_budget(state, move, banned)
+            if exact is not None:
+                return exact
         # Seeded from the position, not the move: every candidate move shares the stream, and
         # rollout i reads the same uniforms whichever move it follows (common random numbers).
         seed = stable_seed(f"{state.canonical()}|ban:{','.join(sorted(banned))}", cfg.seed)
@@ -154,6 +153,13 @@ class DoudizhuVerifier(Verifier):
 
         return estimate(play, np.random.default_rng(seed), rollouts=cfg.rollouts, target_width=cfg.target_width,
                         max_rollouts=cfg.max_rollouts)
+
+    def _exact_within_budget(self, state: State, move: Move, banned: frozenset[str]) -> WinRate | None:
+        """The exact value, or None when the solver passes `exact_budget` (auto mode then rolls out)."""
+        try:
+            return WinRate.exact_value(move_value(state, move, banned, self.config.exact_budget))
+        except SearchLimit:
+            return None
 
     # ------------------------------------------------------------------ tasks
     def prompt(self, task: Mapping[str, Any]) -> str:

@@ -9,8 +9,6 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable
 
-from ..text import strip_special_tokens  # noqa: F401  (re-exported: game24 strips them first)
-
 _ANSWER_LINE = re.compile(r"^[ \t*#>_-]*(?:final[ \t]+)?answer[ \t*_]*[:：][ \t]*(?P<expr>[^\n]*)$", re.IGNORECASE | re.MULTILINE)
 
 

@@ -32,7 +32,8 @@ from ..score import Score, Verdict
 from .expression import Evaluated, ExpressionError, parse
 from .countdown import TASK_SETS
 from .countdown import load as load_countdown
-from .extract import EXTRACTORS, final_answer, strip_special_tokens
+from ..text import strip_special_tokens
+from .extract import EXTRACTORS, final_answer
 from ..splits import select
 from .solver import load_task_set
 from .steps import check_steps

@@ -16,6 +16,7 @@ import json
 import random
 from functools import lru_cache
 from pathlib import Path
+from typing import Iterator
 
 from .board import EMPTY, geometry, makes_five, other, winning_cells
 from .position import Position
@@ -88,6 +89,22 @@ def _biased_cell(position: Position, rng: random.Random, centre: int) -> int:
     if all(s == EMPTY for s in position.stones):
         return centre * size + centre
     return pool[rng.randrange(len(pool))]
+
+
+def random_positions(size: int, rng: random.Random, plies: tuple[int, int] = (8, 30)) -> Iterator[Position]:
+    """Endless mid-game positions from biased random play (`plies` moves, upper bound excluded)
+    where neither side has a five-cell: where the threat search has to look ahead."""
+    geo = geometry(size)
+    while True:
+        position = Position(size, (EMPTY,) * size * size, 1)
+        for _ in range(rng.randrange(*plies)):
+            cell = _biased_cell(position, rng, size // 2)
+            mover, position = position.to_move, position.play(cell)
+            if makes_five(position.board, geo, cell, mover):
+                break
+        else:
+            if not winning_cells(position.board, geo, 1) and not winning_cells(position.board, geo, 2):
+                yield position
 
 
 def _neighbours(cell: int, size: int) -> list[int]:

@@ -86,8 +86,9 @@ class ThreatSearch:
     def attacker_wins(self, attacker: int, depth: int) -> Proof | None:
         """A proof that `attacker`, to move, wins; `depth` is how many quiet threats it may use (0: VCF)."""
         self._tick()
-        if self.five_cells(attacker):
-            return (min(self.five_cells(attacker)),)
+        fives = self.five_cells(attacker)
+        if fives:
+            return (min(fives),)
         forced = self.five_cells(other(attacker))
         if len(forced) >= 2:
             return None
