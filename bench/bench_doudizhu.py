@@ -21,11 +21,9 @@ from typing import Callable
 import numpy as np
 from rich.progress import Progress
 
-import verifiers
 from bench.common import RESULTS, write_results
 from verifiers.doudizhu import legal_moves, random_play_value, rules_for
 from verifiers.doudizhu.engine import python_uniform, rollout_plies
-from verifiers.doudizhu.game import State
 from verifiers.doudizhu.position import state_from_task
 from verifiers.doudizhu.reference import minimax_wins, rollout
 from verifiers.doudizhu.tasks import deal

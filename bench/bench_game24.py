@@ -11,8 +11,8 @@ import re
 import time
 
 import verifiers
-from verifiers.game24.expression import parse
 from bench.common import rate, write_results
+from verifiers.game24.expression import parse
 
 
 def tot_check(completion: str, numbers: list[int]) -> bool:

@@ -5,7 +5,8 @@ It builds on the `verifiers` package (the score API) and never the other way rou
 import os as _os
 import sys as _sys
 
-from pytest_plugin.coexist import conflict_message as _conflict_message, foreign_verifiers as _foreign_verifiers
+from pytest_plugin.coexist import conflict_message as _conflict_message
+from pytest_plugin.coexist import foreign_verifiers as _foreign_verifiers
 
 __version__ = "0.1.0"
 

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 import verifiers
-from verifiers import Score, Verdict
+from verifiers import Score, verdict_counts
 
 ADVANTAGES = ("momentum", "group", "dr_grpo")
 EPS = 1e-4
@@ -203,9 +203,10 @@ class GRPOTrainer:
         """G completions per task, with the token ids needed for the update."""
         import torch
 
+        from evalkit.generation.hf import chat_text
+
         cfg, tok = self.cfg, self.tokenizer
-        texts = [tok.apply_chat_template([{"role": "user", "content": self.verifier.prompt(t)}], add_generation_prompt=True,
-                                         tokenize=False) + cfg.response_prefix for t in tasks]
+        texts = [chat_text(tok, [{"role": "user", "content": self.verifier.prompt(t)}], cfg.response_prefix) for t in tasks]
         enc = tok(texts, return_tensors="pt", padding=True, add_special_tokens=False)
         self.policy.eval()
         with torch.no_grad():
@@ -295,11 +296,13 @@ class GRPOTrainer:
             for k, v in s.components.items():
                 components.setdefault(k, []).append(v)
         groups = rewards.reshape(-1, self.cfg.group_size)
+        verdicts = verdict_counts(scores)
         return {"step": self.step, "reward_mean": float(rewards.mean()), "reward_std": float(rewards.std()),
                 # groups whose rewards are all equal give zero advantage: no learning signal from them
                 "frac_reward_zero_std": float(np.mean(groups.std(axis=1) < 1e-9)),
                 "components": {k: float(np.mean(v)) for k, v in components.items()},
-                "accuracy": float(np.mean([s.verdict is Verdict.CORRECT for s in scores])),
+                "accuracy": verdicts["correct"] / len(scores), "invalid": verdicts["invalid"] / len(scores),
+                "verdicts": verdicts,
                 "incompletion": float(np.mean(batch["truncated"])), "error_rate": float(np.mean([s.is_error for s in scores])),
                 "length_mean": float(lengths.mean()), "length_p50": float(np.median(lengths)), "length_max": int(lengths.max()),
                 "lengths": lengths.tolist(), "momentum": self.stats.momentum(self.cfg), "running_mean": self.stats.mean,
@@ -321,7 +324,9 @@ class GRPOTrainer:
         evaluate(self.verifier, self.eval_tasks, backend, sampling, out)
         summary = summarise(load_samples(out))
         return {"eval_step": self.step, "eval_reward": summary.mean_reward, "eval_reward_low": summary.reward_low,
-                "eval_reward_high": summary.reward_high, "eval_accuracy": summary.accuracy}
+                "eval_reward_high": summary.reward_high, "eval_accuracy": summary.accuracy,
+                "eval_accuracy_low": summary.accuracy_low, "eval_accuracy_high": summary.accuracy_high,
+                "eval_invalid": summary.verdicts["invalid"] / max(1, summary.samples), "eval_samples": summary.samples}
 
     def save(self) -> Path:
         import torch

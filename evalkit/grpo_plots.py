@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -47,8 +48,9 @@ def plot_run(run_dir: Path) -> list[Path]:
 
     fig, ax = plt.subplots(figsize=(7, 4))
     for key, label, color in (("accuracy", "accuracy", "#2a9d8f"), ("incompletion", "incompletion", "#e9c46a"),
-                              ("error_rate", "error rate", "#e76f51")):
-        ax.plot(xs, [r[key] for r in steps], label=label, color=color)
+                              ("invalid", "format failures (invalid)", "#8d99ae"), ("error_rate", "error rate", "#e76f51")):
+        if all(key in r for r in steps):  # runs logged before a rate was added lack it
+            ax.plot(xs, [r[key] for r in steps], label=label, color=color)
     ax.set_ylim(0, 1)
     ax.set_xlabel("step")
     ax.set_title("Accuracy, incompletion and error rates (cf. seed Figure 3)")
@@ -74,6 +76,9 @@ def plot_run(run_dir: Path) -> list[Path]:
     fig.savefig(made[-1], dpi=100)
     plt.close(fig)
 
+    if evals and all("eval_accuracy_low" in e for e in evals):
+        made.append(_heldout(plt, evals, run_dir / "heldout.png"))
+
     panels = [("loss", "loss"), ("kl", "KL to the reference (k3)"), ("grad_norm", "grad norm (before clipping)"),
               ("clip_fraction", "clip fraction"), ("entropy", "token entropy"),
               ("frac_reward_zero_std", "groups with zero reward spread")]
@@ -90,3 +95,24 @@ def plot_run(run_dir: Path) -> list[Path]:
     fig.savefig(made[-1], dpi=100)
     plt.close(fig)
     return made
+
+
+def _heldout(plt: Any, evals: list[dict], path: Path) -> Path:
+    """Held-out accuracy (Wilson 95% interval) and mean reward (bootstrap 95% interval) by step."""
+    ex = [e["eval_step"] for e in evals]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+    for ax, key, title, color in ((left, "eval_accuracy", "held-out accuracy (correct answers)", "#2a9d8f"),
+                                  (right, "eval_reward", "held-out mean reward", "#264653")):
+        values = [e[key] for e in evals]
+        ax.fill_between(ex, [e[f"{key}_low"] for e in evals], [e[f"{key}_high"] for e in evals], color=color, alpha=0.2,
+                        label="95% interval")
+        ax.plot(ex, values, color=color, marker="o")
+        ax.set_ylim(0, 1)
+        ax.set_xlabel("step")
+        ax.set_title(title, fontsize=10)
+        ax.legend(loc="lower right")
+    fig.suptitle(f"Held-out evaluation ({evals[-1].get('eval_samples', '?')} samples per point)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path

@@ -22,6 +22,8 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from verifiers.score import verdict_counts
+
 EXACT_SUBSETS = 20_000
 
 
@@ -163,7 +165,7 @@ def summarise(records: Sequence[dict[str, Any]], ks: Sequence[int] | None = None
         accuracy_stderr=_stderr(per_task_correct), reward_stderr=_stderr(per_task_reward),
         accuracy_low=wilson(verdicts.count("correct"), len(records))[0],
         accuracy_high=wilson(verdicts.count("correct"), len(records))[1],
-        verdicts={v: verdicts.count(v) for v in ("correct", "partial", "incorrect", "invalid", "timeout", "error")},
+        verdicts=verdict_counts(verdicts),
         length_mean=float(lengths.mean()) if lengths.size else float("nan"),
         length_p50=float(np.percentile(lengths, 50)) if lengths.size else float("nan"),
         length_p90=float(np.percentile(lengths, 90)) if lengths.size else float("nan"),

@@ -21,6 +21,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 import verifiers
+from verifiers import verdict_counts
 
 
 class HTTPError(Exception):
@@ -84,8 +85,8 @@ class RewardService:
             except asyncio.TimeoutError:
                 raise HTTPError(504, f"scoring took longer than {self.timeout:g} s") from None
         self.metrics.items += len(scores)
-        for s in scores:
-            self.metrics.verdicts[s.verdict.value] = self.metrics.verdicts.get(s.verdict.value, 0) + 1
+        for verdict, count in verdict_counts(scores).items():
+            self.metrics.verdicts[verdict] = self.metrics.verdicts.get(verdict, 0) + count
         return scores
 
     async def handle_score(self, body: Any) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from typing import Iterable
 
 from rich.table import Table
 
-from verifiers import Score, Verdict
+from verifiers import Score, Verdict, verdict_counts
 
 from .metrics import shown
 
@@ -18,13 +18,12 @@ def summary_table(scores: Iterable[Score], title: str = "") -> Table:
     table.add_column("share", justify="right")
     table.add_column("mean reward", justify="right")
     n = len(scores)
-    for verdict in Verdict:
-        group = [s for s in scores if s.verdict is verdict]
-        if not group:
+    for verdict, count in verdict_counts(scores).items():
+        if not count:
             continue
-        mean = sum(s.reward for s in group) / len(group)
-        table.add_row(verdict.value, str(len(group)), f"{len(group) / n:.1%}",
-                      "n/a (verifier failed)" if verdict is Verdict.ERROR else f"{mean:.3f}")
+        mean = sum(s.reward for s in scores if s.verdict.value == verdict) / count
+        table.add_row(verdict, str(count), f"{count / n:.1%}",
+                      "n/a (verifier failed)" if verdict == Verdict.ERROR.value else f"{mean:.3f}")
     scored = [s for s in scores if not s.is_error]
     if scored:
         table.add_row("[bold]all but error", str(len(scored)), f"{len(scored) / n:.1%}",

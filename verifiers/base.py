@@ -11,9 +11,12 @@ import abc
 import dataclasses
 import json
 import traceback
-from typing import Any, ClassVar, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
 
-from .score import Score, Verdict
+from .score import Score
+
+if TYPE_CHECKING:
+    from .testing import Probe, Strategies
 
 
 class TaskError(ValueError):
@@ -50,6 +53,10 @@ class Verifier(abc.ABC):
     #: True when a CORRECT never earns the bottom reward and a wrong answer never the top one;
     #: `check_verifier` then flags any score where verdict and reward disagree.
     verdicts_order_rewards: ClassVar[bool] = False
+    #: Other names a framework's data may use for this verifier (verl's `data_source`, e.g. "24game").
+    aliases: ClassVar[tuple[str, ...]] = ()
+    #: The reward components this verifier reports (verl needs every column before the first item).
+    components: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, **config: Any) -> None:
         fields = {f.name: f for f in dataclasses.fields(self.Config)}
@@ -65,7 +72,9 @@ class Verifier(abc.ABC):
             for k, v in config.items()
         }
         self.config = self.Config(**fixed)
-        self._pools: dict[Any, Any] = {}
+        validate = getattr(self.config, "validate", None)
+        if callable(validate):  # the Config's own checks: a bad setting fails here, not mid-run
+            validate()
 
     # ----------------------------------------------------------------- config
     def config_dict(self) -> dict[str, Any]:
@@ -93,10 +102,8 @@ class Verifier(abc.ABC):
         return hash((type(self), self.spec_json()))
 
     def __getstate__(self) -> dict[str, Any]:
-        # Worker pools hold processes and locks; they never travel with the verifier.
-        state = dict(self.__dict__)
-        state["_pools"] = {}
-        return state
+        """A copy of the attributes; subclasses drop what must not travel to workers (locks, models)."""
+        return dict(self.__dict__)
 
     def time_budget(self) -> float | None:
         """The most one `score()` can take by the verifier's own limits, or None if it has none.
@@ -184,11 +191,46 @@ class Verifier(abc.ABC):
         """The verifier's built-in tasks for `split` ("train", "test" or "all")."""
         raise Unsupported(f"{type(self).__name__} ships no tasks")
 
+    # ----------------------------------------------------------------- hooks for adapters and tests
+    def task_from_ground_truth(self, ground_truth: Any) -> dict[str, Any]:
+        """A task from a framework's label (verl's `ground_truth`, OpenRLHF's label, a dataset column).
+
+        A mapping, or its JSON text, is the task itself. Anything else goes to `task_from_shorthand`,
+        which a verifier overrides to accept its short forms (game24: "4 4 6 8"). Raises ValueError
+        for a label that is no task, which the adapters turn into that item's ERROR.
+        """
+        if isinstance(ground_truth, Mapping):
+            return dict(ground_truth)
+        if isinstance(ground_truth, str) and ground_truth.strip().startswith(("{", "[")):
+            try:
+                parsed = json.loads(ground_truth)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{self.name}: ground truth is not valid JSON ({exc.msg})") from None
+            return self.task_from_ground_truth(parsed) if isinstance(parsed, Mapping) else self.task_from_shorthand(parsed)
+        return self.task_from_shorthand(ground_truth)
+
+    def task_from_shorthand(self, value: Any) -> dict[str, Any]:
+        """A task from a label that is not a JSON object; none is accepted by default."""
+        shown = value.strip()[:60] if isinstance(value, str) else type(value).__name__
+        raise ValueError(f"{self.name}: ground truth must be a JSON task, got {shown!r}")
+
+    def probes(self) -> "list[Probe]":
+        """Known reward hacks for this verifier (`assert_not_hackable` adds the generic ones)."""
+        return []
+
+    def strategies(self) -> "Strategies":
+        """Hypothesis strategies for property tests: its tasks, and (where the verifier can build them)
+        correct and wrong completions for a task."""
+        from .testing import Strategies
+
+        return Strategies.from_tasks(self)
+
     def close(self) -> None:
-        """Stop any worker processes this verifier started."""
-        for pool in self._pools.values():
-            pool.close()
-        self._pools.clear()
+        """Stop the worker pools batch scoring started for this verifier; subclasses that hold more
+        (sandbox containers, a render pool) release it too. Whoever creates a verifier closes it."""
+        from .batch import close_pools
+
+        close_pools(self)
 
 
 def _default_of(field: dataclasses.Field) -> Any:
@@ -197,11 +239,3 @@ def _default_of(field: dataclasses.Field) -> Any:
     if field.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
         return field.default_factory()  # type: ignore[misc]
     return None
-
-
-def verdict_counts(scores: Iterable[Score]) -> dict[str, int]:
-    """How many scores fell in each verdict, every verdict listed (zeros too)."""
-    counts = {v.value: 0 for v in Verdict}
-    for s in scores:
-        counts[s.verdict.value] += 1
-    return counts

@@ -1,32 +1,57 @@
 """Batch scoring: identical items scored once, an optional disk cache, and a choice of executor.
 
-The default executor is `verifiers.pool.WorkerPool` (worker processes with a hard per-item
-timeout); "serial" scores in this process; "ray" scores on a Ray cluster.
+Executors are plain functions (`EXECUTORS`): "process" (the default: `verifiers.pool.WorkerPool`
+workers with a hard per-item timeout), "serial" (this process) and "ray" (a Ray cluster; Ray is
+imported only then). A scorer that scores batches itself (`protocol.BatchScorer`, e.g. SVG) gets
+the whole batch instead of the process or serial executor.
+
+This module owns the worker pools (and Ray actor groups): they are kept per scorer, reused across
+calls, and closed by `close_pools(scorer)` (what `Verifier.close()` calls) or when the scorer is
+garbage-collected. The scorer itself holds no processes.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import threading
+import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
+from .pool import WorkerPool
+from .protocol import BatchScorer, Item, Progress, Scorer, spec_json_of, time_budget_of
 from .score import Score
 
 if TYPE_CHECKING:
-    from .base import Verifier
     from .cache import ScoreCache
 
-Item = tuple[int, str, Mapping[str, Any]]
-Progress = Callable[[int], None]
+# ------------------------------------------------------------------ pools, owned here
+_pools: dict[int, dict[Any, Any]] = {}  # id(scorer) -> {key: pool}; entries leave with their scorer
+_pools_lock = threading.Lock()
 
-# executor name -> "module:function" taking (verifier, items, workers, timeout, memory_mb, progress) -> {index: Score}
-EXECUTORS: dict[str, str] = {
-    "process": "verifiers.batch:run_in_processes",
-    "serial": "verifiers.batch:run_serially",
-    "ray": "verifiers.ray_executor:run_on_ray",
-    "pipeline": "verifiers.batch:run_pipeline",  # verifiers with their own `score_items` (svg)
-}
+
+def pools_for(scorer: Scorer) -> dict[Any, Any]:
+    """The scorer's pools by key (created empty on first use, dropped and closed with the scorer)."""
+    key = id(scorer)
+    with _pools_lock:
+        pools = _pools.get(key)
+        if pools is None:
+            pools = _pools[key] = {}
+            weakref.finalize(scorer, _close_by_id, key)
+    return pools
+
+
+def close_pools(scorer: Scorer) -> None:
+    """Stop every worker pool and actor group started for `scorer`."""
+    _close_by_id(id(scorer))
+
+
+def _close_by_id(key: int) -> None:
+    with _pools_lock:
+        pools = _pools.pop(key, {})
+    for pool in pools.values():
+        pool.close()
 
 
 def item_key(spec_json: str, completion: str, task: Mapping[str, Any]) -> str:
@@ -63,7 +88,7 @@ def _identities(spec_json: str, completions: Sequence[str], tasks: Sequence[Mapp
 
 
 def score_batch(
-    verifier: "Verifier",
+    verifier: Scorer,
     completions: Sequence[str],
     tasks: Sequence[Mapping[str, Any]],
     *,
@@ -79,18 +104,21 @@ def score_batch(
     workers: processes to use (default: CPU count); 0 scores in this process with no timeout.
     timeout: wall-clock seconds per item; an item over it is `ERROR`. None disables it. It is never
         below the verifier's own `time_budget()`, so the verifier's limits decide TIMEOUT first.
-    executor: "process" (default), "serial", or "ray" (needs the `ray` extra).
+    executor: "process" (default), "serial", or "ray" (needs the `ray` extra); a `BatchScorer`
+        scores the batch itself under "process" and "serial".
     cache: a `ScoreCache` or a path to one; scores other than ERROR are reused across runs.
     progress: called with the number of items just finished (duplicates and cache hits included).
     memory_mb: address-space cap per worker (default: the verifier's `worker_memory_mb`).
     """
+    if executor not in EXECUTORS:
+        raise ValueError(f"unknown executor {executor!r}; choose from {sorted(EXECUTORS)}")
     if len(completions) != len(tasks):
         raise ValueError(f"{len(completions)} completions but {len(tasks)} tasks")
-    budget = verifier.time_budget()
+    budget = time_budget_of(verifier)
     if timeout is not None and budget is not None:
         timeout = max(timeout, budget)
     store = _open_cache(cache)
-    keys = _identities(verifier.spec_json(), completions, tasks, hashed=store is not None)
+    keys = _identities(spec_json_of(verifier), completions, tasks, hashed=store is not None)
     results: list[Score | None] = [None] * len(keys)
     first_of: dict[Any, int] = {}
     for i, key in enumerate(keys):
@@ -104,9 +132,9 @@ def score_batch(
             progress(n)
 
     if todo:
-        run = _executor(executor if workers != 0 else "serial")
+        run = _executor(verifier, executor if workers != 0 else "serial")
         fresh = run(verifier, todo, workers=workers, timeout=timeout,
-                    memory_mb=memory_mb if memory_mb is not None else verifier.worker_memory_mb,
+                    memory_mb=memory_mb if memory_mb is not None else getattr(verifier, "worker_memory_mb", None),
                     progress=count_done)
         known.update({keys[i]: s for i, s in fresh.items()})
         if store is not None:
@@ -127,16 +155,13 @@ def _open_cache(cache: Any) -> "ScoreCache | None":
     return cache
 
 
-def _executor(name: str) -> Callable[..., dict[int, Score]]:
-    if name not in EXECUTORS:
-        raise ValueError(f"unknown executor {name!r}; choose from {sorted(EXECUTORS)}")
-    module, _, attr = EXECUTORS[name].partition(":")
-    import importlib
-
-    return getattr(importlib.import_module(module), attr)
+def _executor(scorer: Scorer, name: str) -> Callable[..., dict[int, Score]]:
+    if name in ("process", "serial") and isinstance(scorer, BatchScorer):
+        return run_batch_scorer
+    return EXECUTORS[name]
 
 
-def run_serially(verifier: "Verifier", items: Sequence[Item], *, progress: Progress, **_: Any) -> dict[int, Score]:
+def run_serially(verifier: Scorer, items: Sequence[Item], *, progress: Progress, **_: Any) -> dict[int, Score]:
     """In this process, one by one: no isolation and no timeout (for debugging and tiny batches)."""
     out = {}
     for i, completion, task in items:
@@ -146,7 +171,7 @@ def run_serially(verifier: "Verifier", items: Sequence[Item], *, progress: Progr
 
 
 def run_in_processes(
-    verifier: "Verifier",
+    verifier: Scorer,
     items: Sequence[Item],
     *,
     workers: int | None,
@@ -154,14 +179,13 @@ def run_in_processes(
     memory_mb: int | None,
     progress: Progress,
 ) -> dict[int, Score]:
-    """Score in a pool of worker processes owned by the verifier and reused across calls."""
+    """Score in a pool of worker processes kept for this verifier and reused across calls."""
     n_workers = max(1, workers or os.cpu_count() or 1)
     key = (n_workers, memory_mb)
-    from .pool import WorkerPool
-
-    pool = verifier._pools.get(key)
+    pools = pools_for(verifier)
+    pool = pools.get(key)
     if pool is None or pool.closed:
-        pool = verifier._pools[key] = WorkerPool(verifier, n_workers, memory_mb)
+        pool = pools[key] = WorkerPool(verifier, n_workers, memory_mb)
     if not pool.lock.acquire(blocking=False):  # another thread is using it: use a private pool
         private = WorkerPool(verifier, n_workers, memory_mb)
         try:
@@ -174,7 +198,24 @@ def run_in_processes(
         pool.lock.release()
 
 
-def run_pipeline(verifier: "Verifier", items: Sequence[Item], *, workers: int | None, timeout: float | None,
-                 progress: Progress, **_: Any) -> dict[int, Score]:
-    """Hand the whole batch to a verifier that scores batches itself (`score_items`), e.g. to batch CLIP."""
-    return verifier.score_items(items, workers=workers, timeout=timeout, progress=progress)  # type: ignore[attr-defined]
+def run_on_ray(verifier: Scorer, items: Sequence[Item], *, workers: int | None, timeout: float | None,
+               memory_mb: int | None, progress: Progress) -> dict[int, Score]:
+    """Score on a Ray cluster with warm actors kept for this verifier (needs the `ray` extra)."""
+    from .ray_executor import run_on_actors  # Ray is optional: imported only when asked for
+
+    return run_on_actors(pools_for(verifier), verifier, items, workers=workers, timeout=timeout,
+                         memory_mb=memory_mb, progress=progress)
+
+
+def run_batch_scorer(verifier: BatchScorer, items: Sequence[Item], *, workers: int | None, timeout: float | None,
+                     progress: Progress, **_: Any) -> dict[int, Score]:
+    """Hand the whole batch to a scorer that scores batches itself (e.g. SVG batches CLIP)."""
+    return verifier.score_items(items, workers=workers, timeout=timeout, progress=progress)
+
+
+# executor name -> function(verifier, items, *, workers, timeout, memory_mb, progress) -> {index: Score}
+EXECUTORS: dict[str, Callable[..., dict[int, Score]]] = {
+    "process": run_in_processes,
+    "serial": run_serially,
+    "ray": run_on_ray,
+}

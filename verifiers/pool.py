@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import inspect
 import math
 import multiprocessing as mp
 import os
@@ -22,14 +23,11 @@ import time
 import weakref
 from collections import deque
 from multiprocessing.connection import wait
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
+from .protocol import Item, Scorer
 from .score import Score
 
-if TYPE_CHECKING:
-    from .base import Verifier
-
-Item = tuple[int, str, Mapping[str, Any]]
 Chunk = tuple[int, list[Item]]  # (sequence number, items)
 IN_FLIGHT = 2  # chunks queued per worker
 _IDLE = -1.0
@@ -142,11 +140,14 @@ def _main_not_reimported(needs_main: bool) -> Iterator[None]:
 class WorkerPool:
     """A fixed number of worker processes that each hold one unpickled copy of the verifier."""
 
-    def __init__(self, verifier: "Verifier", size: int, memory_mb: int | None) -> None:
+    def __init__(self, scorer: Scorer, size: int, memory_mb: int | None) -> None:
         # forkserver: safe when the caller has threads (fork is not), far cheaper than spawn.
         self.ctx = mp.get_context("forkserver")
-        self.blob = pickle.dumps(verifier)
-        self.worker_killed = verifier.worker_killed  # releases what a killed worker held (containers, dirs)
+        self.blob = pickle.dumps(scorer)
+        # releases what a killed worker held (containers, dirs); held weakly, so the pool never
+        # keeps its scorer alive (pools are closed when their scorer is collected)
+        killed = getattr(scorer, "worker_killed", None)
+        self._worker_killed = weakref.WeakMethod(killed) if inspect.ismethod(killed) else (lambda: killed)
         self.size = size
         self.memory_mb = memory_mb
         self.workers: list[_Worker] = []
@@ -233,8 +234,9 @@ class WorkerPool:
 
     def _release(self, w: _Worker) -> None:
         try:
-            if w.process.pid is not None:
-                self.worker_killed(w.process.pid)
+            release = self._worker_killed()
+            if w.process.pid is not None and release is not None:
+                release(w.process.pid)
         except Exception:  # cleanup is best effort; the item's score is already decided
             pass
 

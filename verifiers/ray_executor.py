@@ -2,8 +2,8 @@
 
 Long-lived actors each hold a ready verifier (CLIP loaded once, the Docker pool warm) inside a
 one-worker `WorkerPool`, so every item keeps the local pool's guarantees (hard timeout, crash
-isolation). The actors belong to the verifier and are reused by every later call, until
-`verifier.close()`. Chunks go to whichever actor is free. When an actor dies, its chunk is
+isolation). The actors are kept with the verifier's pools (`batch.pools_for`) and reused by every
+later call, until `verifier.close()`. Chunks go to whichever actor is free. When an actor dies, its chunk is
 retried on another (up to `RETRIES` times, then its items are ERROR), and a replacement actor is
 started on the dead one's node, where it first releases what the dead one left (sandbox
 containers, work dirs, cgroups).
@@ -16,9 +16,9 @@ import pickle
 from collections import deque
 from typing import Any, Callable, Sequence
 
+from .protocol import Item, Scorer
 from .score import Score
 
-Item = tuple[int, str, Any]
 RETRIES = 2  # times a chunk is retried after the actor scoring it died
 
 
@@ -122,8 +122,9 @@ class ActorGroup:
             self.ray.kill(actor)
 
 
-def run_on_ray(verifier: Any, items: Sequence[Item], *, workers: int | None, timeout: float | None,
-               memory_mb: int | None, progress: Callable[[int], None]) -> dict[int, Score]:
+def run_on_actors(pools: dict[Any, Any], verifier: Scorer, items: Sequence[Item], *, workers: int | None,
+                  timeout: float | None, memory_mb: int | None, progress: Callable[[int], None]) -> dict[int, Score]:
+    """Score `items` on the verifier's warm actor group in `pools` (started on first use)."""
     try:
         import ray
     except ImportError:
@@ -132,7 +133,7 @@ def run_on_ray(verifier: Any, items: Sequence[Item], *, workers: int | None, tim
         ray.init(ignore_reinit_error=True, include_dashboard=False, log_to_driver=False)
     size = max(1, workers or int(ray.cluster_resources().get("CPU", 1)))
     key = ("ray", size, memory_mb)
-    group = verifier._pools.get(key)
+    group = pools.get(key)
     if group is None or group.closed:
-        group = verifier._pools[key] = ActorGroup(verifier, size, memory_mb)
+        group = pools[key] = ActorGroup(verifier, size, memory_mb)
     return group.run(items, timeout, progress)

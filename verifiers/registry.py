@@ -76,6 +76,28 @@ def verifier_class(name: str) -> type[Verifier]:
     return cls
 
 
+def resolve(name: str) -> str:
+    """The verifier name for `name`, which may be a name or one of a verifier's `aliases`
+    (case-insensitive), e.g. verl's data_source "24game". Raises UnknownVerifier."""
+    known = names()
+    if name in known:
+        return name
+    wanted = name.lower()
+    for candidate in known:
+        cls = verifier_class(candidate)
+        if wanted == candidate.lower() or wanted in (a.lower() for a in cls.aliases):
+            return candidate
+    raise UnknownVerifier(f"unknown verifier {name!r}; known: {', '.join(known)} (and their aliases)")
+
+
+def all_components() -> tuple[str, ...]:
+    """Every reward component any known verifier declares, in a stable order."""
+    seen: dict[str, None] = {}
+    for candidate in names():
+        seen.update(dict.fromkeys(verifier_class(candidate).components))
+    return tuple(seen)
+
+
 def get(name: str, **config: Any) -> Verifier:
     """A configured verifier: `get("game24", weights=(0.55, 0.3, 0.15))`."""
     return verifier_class(name)(**config)

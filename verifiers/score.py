@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 
 class Verdict(str, Enum):
@@ -103,3 +103,14 @@ class Score:
 
 _FIELDS = ("reward", "verdict", "components", "answer", "reason", "info")
 _VERDICTS = {v.value: v for v in Verdict}
+
+
+def verdict_counts(results: Iterable["Score | Verdict | str"]) -> dict[str, int]:
+    """How many results fell in each verdict, every verdict listed in `Verdict` order (zeros too).
+    Takes Scores, Verdicts or their values ("correct", as stored in samples.jsonl): the one count
+    the summary table, the metrics, GRPO's log and the server's /metrics all use."""
+    counts = {v.value: 0 for v in Verdict}
+    for r in results:
+        value = r.verdict.value if isinstance(r, Score) else Verdict(r).value
+        counts[value] += 1
+    return counts

@@ -59,7 +59,7 @@ def score_labelled(v: Verifier, responses: Sequence[str], labels: Sequence[Any],
     tasks: list[dict[str, Any]] = []
     for i, label in enumerate(labels):
         try:
-            tasks.append(task_from_ground_truth(v.name, plain(label), extras[i] if extras else None))
+            tasks.append(task_from_ground_truth(v, plain(label), extras[i] if extras else None))
             good.append(i)
         except (ValueError, TypeError) as exc:
             scores[i] = Score.error(f"bad label: {exc}", task_error=True)

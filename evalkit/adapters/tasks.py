@@ -1,40 +1,18 @@
 """Turning a framework's per-sample data (dataset columns, verl's ground_truth, OpenRLHF's labels)
-into the task dict a verifier takes.
-
-Per verifier, a ground truth may be given as:
-- a JSON object or dict: the task itself (every verifier);
-- game24: "4 4 6 8", "4,4,6,8" or a list of numbers (target 24);
-- code: a JSON object in any of the code verifier's formats (test_cases, inputs/outputs, test, ...);
-- gomoku: a move list ("E5 D4 ...") on a 15x15 board, or the JSON task;
-- doudizhu, svg: the JSON task.
+into the task dict a verifier takes. The verifier reads its own labels
+(`Verifier.task_from_ground_truth`): a JSON object is the task for every verifier, and each verifier
+may accept short forms (game24 "4 4 6 8", gomoku a move list).
 """
 from __future__ import annotations
 
-import json
 from typing import Any, Mapping
 
+from verifiers import Verifier
 
-def task_from_ground_truth(verifier: str, ground_truth: Any, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    if isinstance(ground_truth, Mapping):
-        task = dict(ground_truth)
-    elif isinstance(ground_truth, (list, tuple)) and verifier == "game24":
-        task = {"numbers": list(ground_truth)}
-    elif isinstance(ground_truth, str):
-        text = ground_truth.strip()
-        if text.startswith(("{", "[")):
-            parsed = json.loads(text)
-            return task_from_ground_truth(verifier, parsed, extra)
-        if verifier == "game24":
-            try:
-                task = {"numbers": [int(x) for x in text.replace(",", " ").split()]}
-            except ValueError:
-                raise ValueError(f"game24: ground truth must be numbers like '4 4 6 8', got {text[:60]!r}") from None
-        elif verifier == "gomoku":
-            task = {"size": 15, "moves": text.split()}
-        else:
-            raise ValueError(f"{verifier}: ground truth must be a JSON task, got {text[:60]!r}")
-    else:
-        raise ValueError(f"{verifier}: cannot read a ground truth of type {type(ground_truth).__name__}")
+
+def task_from_ground_truth(verifier: Verifier, ground_truth: Any, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The verifier's task for `ground_truth`, with `extra` fields filled in where the label has none."""
+    task = verifier.task_from_ground_truth(ground_truth)
     if extra:
         task.update({k: v for k, v in extra.items() if k not in task})
     return task

@@ -14,10 +14,9 @@ from typing import Any, Callable
 
 import verifiers
 from verifiers import Verifier
-
-from .errors import ErrorPolicy
 from verifiers.text import strip_special_tokens
 
+from .errors import ErrorPolicy
 from .tasks import completion_text
 
 TRL_ARGUMENTS = {"prompts", "completions", "completion_ids", "trainer_state", "log_extra", "log_metric"}

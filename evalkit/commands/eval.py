@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import asdict
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +61,6 @@ def run(args: argparse.Namespace) -> int:
 
     quiet_third_party(args.verbose)
     import verifiers
-
     from evalkit.generation import Sampling
     from evalkit.models import DEFAULT_MODEL
     from evalkit.pipeline import PromptTemplate, RunConfig, RunMismatch, prepare_run, task_id

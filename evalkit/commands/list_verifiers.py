@@ -10,9 +10,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import verifiers
     from rich.console import Console
     from rich.table import Table
+
+    import verifiers
 
     rows = []
     for name in verifiers.names():

@@ -64,10 +64,10 @@ def _stamp_path(output: Path) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    import verifiers
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    import verifiers
     from evalkit.jsonl import JsonlWriter, read_complete_records
     from evalkit.resume import StampMismatch, check_stamp, check_writable, rewrite_without
     from evalkit.summary import summary_table

@@ -6,6 +6,12 @@ from typing import Any
 from .base import Conversation, Generation, Sampling, prompt_seed
 
 
+def chat_text(tokenizer: Any, conversation: Conversation, response_prefix: str = "") -> str:
+    """The text a chat model continues: the conversation in the model's chat template, the
+    assistant turn opened and begun with `response_prefix`. The one place evalkit applies a chat
+    template (evaluation and GRPO), so training and held-out evaluation see the same prompt."""
+    return tokenizer.apply_chat_template(conversation, add_generation_prompt=True, tokenize=False) + response_prefix
+
 class TransformersBackend:
     name = "transformers"
 
@@ -44,8 +50,8 @@ class TransformersBackend:
     def _sample(self, conversation: Conversation, sampling: Sampling) -> list[Generation]:
         import torch
 
-        text = self.tokenizer.apply_chat_template(conversation, add_generation_prompt=True, tokenize=False)
-        enc = self.tokenizer([text + self.response_prefix], return_tensors="pt", add_special_tokens=False)
+        text = chat_text(self.tokenizer, conversation, self.response_prefix)
+        enc = self.tokenizer([text], return_tensors="pt", add_special_tokens=False)
         torch.manual_seed(prompt_seed(sampling.seed, conversation[-1]["content"]))
         greedy = sampling.temperature <= 0
         kwargs: dict[str, Any] = {"max_new_tokens": sampling.max_tokens, "num_return_sequences": sampling.n,

@@ -9,6 +9,7 @@ import pytest
 
 import verifiers
 from pytest_plugin.parts import require_module
+from verifiers.batch import pools_for
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +27,7 @@ def ray_cluster():
 
 
 def _group(v):
-    return next(pool for key, pool in v._pools.items() if key[0] == "ray")
+    return next(pool for key, pool in pools_for(v).items() if key[0] == "ray")
 
 
 def test_warm_actors_on_two_nodes_match_the_local_pool_and_survive_a_dead_actor(ray_cluster):

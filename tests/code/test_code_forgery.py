@@ -4,9 +4,9 @@ run by the judge (other asserts, pytest files, a check() with setup lines)."""
 import os
 
 import pytest
+from test_code_hostile import HUNT
 
 import verifiers
-from test_code_hostile import HUNT
 from verifiers.code import PROBLEMS
 
 BY_ID = {p["id"]: p for p in PROBLEMS}

@@ -5,8 +5,6 @@ import os
 import subprocess
 import time
 
-import pytest
-
 import verifiers
 from sandboxes.base import Limits, TestVerdict
 from sandboxes.suite import Test, run_tests

@@ -7,10 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifiers.doudizhu import State, combos, hand_from_text, legal_moves, random_play_value, rules_for, solve
-from verifiers.doudizhu import engine
-from verifiers.doudizhu.game import rollout as game_rollout
+from verifiers.doudizhu import State, combos, engine, hand_from_text, legal_moves, random_play_value, rules_for, solve
 from verifiers.doudizhu.engine import SearchLimit, combo_of, pack, python_uniform, rollout_plies, unpack
+from verifiers.doudizhu.game import rollout as game_rollout
 from verifiers.doudizhu.reference import minimax_wins, random_value, rollout
 from verifiers.doudizhu.tasks import DECK, deal
 

@@ -12,7 +12,8 @@ import pytest
 
 import verifiers
 from verifiers.doudizhu import random_play_value
-from verifiers.doudizhu.position import match_move, read_play, state_from_task
+from verifiers.doudizhu.extract import read_play
+from verifiers.doudizhu.position import match_move, state_from_task
 
 SIZES = (16, 64, 256, 1024)
 REPEATS = 120

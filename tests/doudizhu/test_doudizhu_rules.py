@@ -6,8 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifiers.doudizhu import State, combos, hand_from_text, legal_moves, move_value, shapes, solve
-from verifiers.doudizhu import engine
+from verifiers.doudizhu import State, combos, engine, hand_from_text, legal_moves, move_value, shapes, solve
 from verifiers.doudizhu.cards import ALLOW_BOMB_WINGS, ALLOW_ROCKET_KICKERS, CHAIN_TOP, cards_text, normalise_banned
 from verifiers.doudizhu.engine import rules_for
 
@@ -156,7 +155,7 @@ def test_generated_moves_are_exactly_the_legal_ones(rnd, size):
     generated = {(c.kind, c.rank, c.length, c.cards) for c in legal_moves(hand, None)}  # default kicker rules
     brute = {(k, r, n, sub) for sub in _sub_multisets(hand) for (k, r, n) in _brute_kinds(sub)}
     assert generated == brute
-    for kind, _r, _n, cards in generated:  # every generated move uses cards from the hand
+    for _kind, _r, _n, cards in generated:  # every generated move uses cards from the hand
         assert all(c <= h for c, h in zip(cards, hand))
 
 

@@ -9,7 +9,6 @@ import sys
 import time
 
 import pytest
-
 from fake_openai import FakeOpenAI
 
 

@@ -3,13 +3,13 @@ refusal to mix runs, and the reports."""
 import json
 
 import pytest
+from fake_openai import FakeOpenAI
 
 import verifiers
 from evalkit.generation import Sampling, make_backend
 from evalkit.generation.openai_http import GenerationFailed
 from evalkit.pipeline import RunMismatch, evaluate, load_samples
 from evalkit.report import build
-from fake_openai import FakeOpenAI
 
 TASKS = [{"id": "t1", "numbers": [1, 2, 3, 18], "difficulty": "easy"},   # 1+2+3+18 = 24
          {"id": "t2", "numbers": [4, 4, 6, 8], "difficulty": "hard"},    # 4+4+6+8 = 22

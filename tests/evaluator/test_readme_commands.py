@@ -1,10 +1,10 @@
 """The README's commands, as written: every `evalkit` line parses with the real command line, and
 the evaluation commands run exactly as printed (the vLLM one was the README command that crashed)."""
+import json
 import re
 import shlex
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -66,4 +66,9 @@ def test_readme_main_job_runs_as_written():
     r = _run("bash scripts/eval.sh", ROOT, 1200)
     assert r.returncode == 0, r.stderr[-3000:]
     assert "accuracy" in r.stdout and "report:" in r.stdout and "Traceback" not in r.stderr
-    assert (ROOT / "runs" / "game24-smollm2-135m-instruct-transformers" / "results.json").is_file()
+    results = json.loads((ROOT / "runs" / "main" / "results.json").read_text())
+    # the point of the mix: the packaged model is neither at 0 nor at 1, and the buckets differ
+    assert 0 < results["metrics"]["accuracy"] < 1
+    buckets = results["by_difficulty"]
+    assert list(buckets) == ["c2", "c3", "c4", "24-game"]  # difficulty order
+    assert len({round(b["accuracy"], 6) for b in buckets.values()}) > 1

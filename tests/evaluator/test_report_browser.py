@@ -5,12 +5,12 @@ import shutil
 import subprocess
 
 import pytest
+from fake_openai import FakeOpenAI
 
 import verifiers
 from evalkit.generation import Sampling, make_backend
 from evalkit.pipeline import evaluate
 from evalkit.report import build
-from fake_openai import FakeOpenAI
 from pytest_plugin.parts import require_part
 
 TASKS = [{"id": "right", "numbers": [1, 2, 3, 18], "difficulty": "easy"},      # 1+2+3+18: correct

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_plugin import assert_bounded, assert_not_hackable, assert_ranks, check_verifier
-from pytest_plugin.strategies import game24_correct, game24_mutation, game24_tasks, hostile_text
+from pytest_plugin.strategies import correct_completions, hostile_text, tasks, wrong_completions
 
 TASK = {"numbers": [4, 4, 6, 8]}
 STEPS = "4 + 8 = 12 (left: 4 6 12)\n6 - 4 = 2 (left: 2 12)\n2 * 12 = 24 (left: 24)\n"
@@ -68,9 +68,9 @@ def test_strategies_correct_answers_score_correct_and_mutations_never(data):
     import verifiers
 
     v = verifiers.get("game24")
-    task = data.draw(game24_tasks())
-    assert v.score(data.draw(game24_correct(task)), task).correct
-    kind, mutated = data.draw(game24_mutation(task))
+    task = data.draw(tasks(v))
+    assert v.score(data.draw(correct_completions(v, task)), task).correct
+    kind, mutated = data.draw(wrong_completions(v, task))
     assert not v.score(mutated, task).correct, kind
 
 

@@ -4,7 +4,6 @@ import time
 
 import pytest
 
-import verifiers
 from pytest_plugin import assert_not_hackable, assert_score, check_verifier
 from verifiers.doudizhu import tasks as dd_tasks
 from verifiers.gomoku import tasks as gm_tasks

@@ -6,12 +6,10 @@ import sys
 import textwrap
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import verifiers
-from verifiers.gomoku import Position, from_task, geometry, makes_five, parse_move, winner
+from verifiers.gomoku import from_task, geometry, makes_five, parse_move
 from verifiers.gomoku.rollout import flat_outcomes, random_outcome, tactical_outcome
 
 

@@ -30,7 +30,7 @@ def test_every_move_with_a_result_proven_within_five_plies_is_scored_by_it():
     """Target from the issue: a right move >= 0.9 and a move that loses by force <= 0.1, every time."""
     v = verifiers.get("gomoku")
     seen = {"win": 0, "loss": 0}
-    for entry, position, move, label in _labelled():
+    for entry, _position, move, label in _labelled():
         name = entry["name"]
         s = v.score(f"<move>{move}</move>", entry)
         seen[label] += 1

@@ -1,5 +1,4 @@
 """The plugin as a user meets it: test files run by pytest itself through `pytester`."""
-import pytest
 
 
 def run(pytester, source, *args):

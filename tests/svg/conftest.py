@@ -1,8 +1,7 @@
 import pytest
+from svg_docs import HOW
 
 from pytest_plugin.parts import require_module
-
-from svg_docs import HOW
 
 
 @pytest.fixture(scope="session")

@@ -4,10 +4,9 @@ import base64
 import io
 
 import pytest
+from svg_docs import SVG_NS, XLINK, svg
 
 from verifiers.svg.gate import GateError, GateLimits, gate
-
-from svg_docs import SVG_NS, XLINK, svg
 
 NESTED_TEXT = base64.b64encode(f'<svg {SVG_NS} width="99" height="40"><text y="30">a gear</text></svg>'.encode()).decode()
 

@@ -2,9 +2,9 @@
 import math
 
 import pytest
+from svg_docs import HOW, svg
 
 from pytest_plugin.parts import require_module
-from svg_docs import HOW, svg
 from verifiers import TaskError
 from verifiers.svg.checks import CHECKS, run_checks
 from verifiers.svg.drawing import drawing_from_svg
@@ -84,7 +84,7 @@ AXES = '<line x1="10" y1="90" x2="95" y2="90" stroke="#000"/><line x1="10" y1="9
 CASES = {  # check spec -> (drawings that pass, near misses that fail)
     ("regular_polygon", 6): (
         [svg(f'<polygon points="{polygon(6)}" fill="teal"/>'),
-         svg(f'<g transform="translate(50 50) rotate(17) scale(0.8)"><path d="M45 0 L22.5 39 L-22.5 39 L-45 0 L-22.5 -39 L22.5 -39 Z" '
+         svg('<g transform="translate(50 50) rotate(17) scale(0.8)"><path d="M45 0 L22.5 39 L-22.5 39 L-45 0 L-22.5 -39 L22.5 -39 Z" '
              'fill="none" stroke="navy" stroke-width="4"/></g>')],
         [svg(f'<polygon points="{polygon(5)}" fill="teal"/>'), svg(f'<polygon points="{polygon(6, 30, 1.5)}" fill="teal"/>'),
          svg('<circle cx="50" cy="50" r="40"/>')]),

@@ -2,7 +2,13 @@
 import numpy as np
 import pytest
 
-from verifiers.svg.clip import ClipScorer, ClipUnavailable, contrastive_probability, register_tiny_model, uses_quick_gelu
+from verifiers.svg.clip import (
+    ClipScorer,
+    ClipUnavailable,
+    contrastive_probability,
+    register_tiny_model,
+    uses_quick_gelu,
+)
 
 
 def _images() -> list[np.ndarray]:

@@ -1,11 +1,9 @@
 """Extraction and the gate: every refusal has its reason code, and accepted SVG is re-serialised."""
 import pytest
+from svg_docs import SVG_NS, XLINK, svg, use_fanout
 
 from verifiers.svg.extract import extract_svg, find_svgs
 from verifiers.svg.gate import GateError, GateLimits, expanded_size, gate
-
-from svg_docs import SVG_NS, XLINK, svg, use_fanout
-
 
 
 def test_fenced_and_bare_last_wins_by_default():

@@ -2,9 +2,9 @@
 not show (attributes, a stylesheet, clipping, the canvas edge, white on white, painted over)
 earns nothing, on each of the four checks that read the SVG's geometry."""
 import pytest
+from svg_docs import HOW, svg
 
 from pytest_plugin.parts import require_module
-from svg_docs import HOW, svg
 from verifiers.svg.checks import run_checks
 from verifiers.svg.drawing import drawing_from_svg
 

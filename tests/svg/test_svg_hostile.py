@@ -7,8 +7,8 @@ import os
 import time
 
 import pytest
+from svg_docs import ORDINARY, SVG_NS, XLINK, svg, use_fanout
 
-from svg_docs import SVG_NS, XLINK, ORDINARY, svg, use_fanout
 from verifiers import Verdict
 
 TASK = {"id": "hostile", "prompt": "a regular hexagon", "negatives": ["a pentagon", "a circle"]}

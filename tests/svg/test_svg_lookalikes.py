@@ -2,10 +2,10 @@
 drawings pass and at least three look-alikes fail, including every look-alike that fooled the
 checks before (a polygon for a gear, petals for a star, dots for wifi, a black square for a city)."""
 import pytest
+from svg_docs import HOW, svg
+from test_svg_checks import AXES, CROSS, battery, city, clock, ground, polar, polygon, pts, rating, star_points, wifi
 
 from pytest_plugin.parts import require_module
-from svg_docs import HOW, svg
-from test_svg_checks import (AXES, CROSS, battery, city, clock, ground, polar, polygon, pts, rating, star_points, wifi)
 from verifiers.svg.checks import run_checks
 from verifiers.svg.drawing import drawing_from_svg
 from verifiers.svg.tasks import builtin_tasks

@@ -1,9 +1,9 @@
 """Rendering: white background, fixed output size, killable workers, and cairosvg/resvg agreement."""
 import numpy as np
 import pytest
+from svg_docs import HOW, ORDINARY, svg, use_fanout
 
 from pytest_plugin.parts import require_module
-from svg_docs import HOW, ORDINARY, svg, use_fanout
 from verifiers.svg.drawing import image_from_png
 from verifiers.svg.render import Rendered, RenderPool, render_png
 

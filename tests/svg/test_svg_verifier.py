@@ -5,9 +5,9 @@ import json
 import time
 
 import pytest
+from svg_docs import ORDINARY, svg
 
 from pytest_plugin import assert_not_hackable, check_verifier
-from svg_docs import ORDINARY, svg
 from verifiers import TaskError, Verdict
 from verifiers.svg import SvgVerifier
 from verifiers.svg.tasks import builtin_tasks, derive_negatives, load_tasks

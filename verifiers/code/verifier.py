@@ -21,11 +21,12 @@ from sandboxes.suite import run_tests
 
 from ..base import Verifier
 from ..registry import register
-from ..splits import select
 from ..score import Score, Verdict
+from ..splits import select
+from ..testing import Probe
 from .extract import extract_code
 from .formats import prepare, sample_tests
-from .problems import PROBLEMS, prompt_for
+from .tasks import PROBLEMS, prompt_for
 
 REWARDS = ("continuous", "discrete", "code_r1")
 SANDBOX_START_SECONDS = 30.0  # a cold Docker container or bubblewrap start on a loaded host
@@ -71,6 +72,8 @@ class CodeVerifier(Verifier):
 
     Config = CodeConfig
     verdicts_order_rewards = True
+    aliases = ("leetcode", "apps", "taco", "humaneval", "mbpp")
+    components = ("pass_rate", "format", "tests")
     worker_memory_mb: ClassVar[int | None] = None  # the docker client and the sandboxes live outside this cap
 
     def __init__(self, **config: Any) -> None:
@@ -178,6 +181,11 @@ class CodeVerifier(Verifier):
             self._backend = None
 
     # ------------------------------------------------------------------ tasks
+    def probes(self) -> list[Probe]:
+        from .probes import PROBES
+
+        return PROBES
+
     def prompt(self, task: Mapping[str, Any]) -> str:
         return prompt_for(task)
 

@@ -32,11 +32,13 @@ from ..base import TaskError, Verifier
 from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
+from ..testing import Probe, move_game_probes
 from ..winrate import WinRate, estimate, keyed_verdict, stable_seed
 from .cards import ALLOW_BOMB_WINGS, ALLOW_ROCKET_KICKERS, RANKS, normalise_banned
 from .engine import SearchLimit, python_uniform, rollout_plies, rules_for
+from .extract import MOVE_FORMATS, find_play, read_play
 from .game import Move, State, ends_game, move_value
-from .position import MOVE_FORMATS, PositionError, describe, find_play, match_move, read_play, state_from_task
+from .position import PositionError, describe, match_move, state_from_task
 from .tasks import load_all
 
 PROMPT = """Two-player Dou Dizhu endgame, both hands visible. Ranks from low to high: \
@@ -75,6 +77,8 @@ class DoudizhuVerifier(Verifier):
 
     Config = DoudizhuConfig
     verdicts_order_rewards = True
+    aliases = ("dou_dizhu", "landlord")
+    components = ("win_rate",)
 
     def __init__(self, **config: Any) -> None:
         super().__init__(**config)
@@ -162,6 +166,9 @@ class DoudizhuVerifier(Verifier):
             return None
 
     # ------------------------------------------------------------------ tasks
+    def probes(self) -> list[Probe]:
+        return move_game_probes() + [Probe("pass when leading", lambda v, t: "PASS")]
+
     def prompt(self, task: Mapping[str, Any]) -> str:
         state, banned = self._position(task)
         return PROMPT.format(position=describe(state, banned))

@@ -12,6 +12,7 @@ Named sets (`TASK_SETS`) are selected with the verifier's `task_set` config, fro
 """
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import random
@@ -108,6 +109,28 @@ def generate(name: str, seed: int = 0) -> list[dict]:
 @lru_cache(maxsize=None)
 def _shipped() -> dict[str, list[dict]]:
     return json.loads(TASKS_FILE.read_text())
+
+
+#: The "mix" task set: countdown by count of numbers next to the classic 24 puzzles. Each task's
+#: bucket (`difficulty`) is its set, in difficulty order; its own label moves to `level`. It is
+#: what the main job evaluates, so the table shows accuracy falling as puzzles get harder.
+MIX = {"countdown-2": "c2", "countdown-3": "c3", "countdown-4": "c4"}
+MIX_CLASSIC = "24-game"
+
+
+MIX_PER_SET = 200   # tasks from each set, so every bucket gets an equal share of a stratified sample
+
+
+def load_mix(classic: list[dict]) -> list[dict]:
+    """The mix's tasks: `MIX_PER_SET` from each set, chosen by a hash of the id (ids unchanged, so
+    each task keeps its own set's train/test split)."""
+    sets = [(label, load(name)) for name, label in MIX.items()] + [(MIX_CLASSIC, classic)]
+    return [{**t, "level": t.get("difficulty"), "difficulty": label}
+            for label, tasks in sets for t in sorted(tasks, key=_id_hash)[:MIX_PER_SET]]
+
+
+def _id_hash(task: dict) -> str:
+    return hashlib.blake2b(str(task["id"]).encode(), digest_size=8).hexdigest()
 
 
 def load(name: str) -> list[dict]:

@@ -19,7 +19,7 @@ Node = tuple[Fraction, str, bool]  # value, canonical text, is_atom (needs no pa
 
 def _combine(x: Node, y: Node) -> list[Node]:
     """All results of one binary operation on x and y, canonical up to commutativity."""
-    (a, ta, _), (b, tb, _) = x, y
+    (a, _, _), (b, _, _) = x, y
     pa, pb = _wrap(x), _wrap(y)
     first, second = sorted((pa, pb))
     out: list[Node] = [(a + b, f"{first} + {second}", False), (a * b, f"{first} * {second}", False),

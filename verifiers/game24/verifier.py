@@ -29,32 +29,14 @@ from typing import Any, Mapping
 from ..base import TaskError, Verifier
 from ..registry import register
 from ..score import Score, Verdict
-from .expression import Evaluated, ExpressionError, parse
-from .countdown import TASK_SETS
-from .countdown import load as load_countdown
-from ..text import strip_special_tokens
-from .extract import EXTRACTORS, final_answer
 from ..splits import select
-from .solver import load_task_set
+from ..testing import Probe, Strategies
+from ..text import strip_special_tokens
+from .countdown import TASK_SETS
+from .expression import Evaluated, ExpressionError, parse
+from .extract import EXTRACTORS, final_answer
 from .steps import check_steps
-
-# The worked example uses 14, outside every built-in puzzle (1..13): a model that echoes the
-# prompt must not find a correct answer in it (the plugin's "repeat the prompt" probe caught this).
-PROMPT = """Use the numbers {numbers} and basic arithmetic operations (+ - * /) to obtain {target}. \
-Use each number exactly once.
-Each step, choose two of the remaining numbers and combine them; write the step as \
-`a op b = c (left: the numbers now remaining)`. When one number is left, write the final line \
-`Answer: <one expression using all the numbers> = {target}`.
-Example for 1 2 7 14:
-14 + 7 = 21 (left: 1 2 21)
-2 + 1 = 3 (left: 3 21)
-21 + 3 = 24 (left: 24)
-Answer: (14 + 7) + (2 + 1) = 24
-Now solve: {numbers}
-"""
-
-
-SHORT_PROMPT = """Use the numbers {numbers} and + - * / to make {target}, using each number exactly once. Reply with one line: Answer: <expression> = {target}"""
+from .tasks import load_tasks, prompt_text
 
 
 @dataclass(frozen=True)
@@ -69,7 +51,19 @@ class Game24Config:
     max_expression_chars: int = 200
     max_steps_checked: int = 256
     prompt_style: str = "steps"            # "steps" (the seed's step format) or "short" (answer line only)
-    task_set: str = "classic"              # built-in tasks: the 1362 classic puzzles, or a countdown set (countdown.py)
+    task_set: str = "classic"              # built-in tasks: the 1362 classic puzzles, a countdown set, or "mix" (countdown.py)
+
+    def validate(self) -> None:
+        """Called by the base class when the verifier is built."""
+        unknown = set(self.answer_formats) - set(EXTRACTORS)
+        if unknown:
+            raise ValueError(f"unknown answer format(s) {sorted(unknown)}; known: {sorted(EXTRACTORS)}")
+        if len(self.weights) != 3:
+            raise ValueError("weights must be (outcome, process, length)")
+        if self.prompt_style not in ("steps", "short"):
+            raise ValueError("prompt_style must be 'steps' or 'short'")
+        if self.task_set not in ("classic", "mix", *TASK_SETS):
+            raise ValueError(f"unknown task_set {self.task_set!r}; known: classic, mix, {', '.join(TASK_SETS)}")
 
 
 def length_reward(steps: int, t: int = 4, m: int = 20, k: float = 0.2) -> float:
@@ -112,18 +106,8 @@ class Game24Verifier(Verifier):
 
     Config = Game24Config
     verdicts_order_rewards = True
-
-    def __init__(self, **config: Any) -> None:
-        super().__init__(**config)
-        unknown = set(self.config.answer_formats) - set(EXTRACTORS)
-        if unknown:
-            raise ValueError(f"unknown answer format(s) {sorted(unknown)}; known: {sorted(EXTRACTORS)}")
-        if len(self.config.weights) != 3:
-            raise ValueError("weights must be (outcome, process, length)")
-        if self.config.prompt_style not in ("steps", "short"):
-            raise ValueError("prompt_style must be 'steps' or 'short'")
-        if self.config.task_set != "classic" and self.config.task_set not in TASK_SETS:
-            raise ValueError(f"unknown task_set {self.config.task_set!r}; known: classic, {', '.join(TASK_SETS)}")
+    aliases = ("24game", "countdown24", "countdown")
+    components = ("outcome", "process", "length")
 
     def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:
         cfg = self.config
@@ -166,13 +150,33 @@ class Game24Verifier(Verifier):
         return Verdict.CORRECT, 1.0, f"{ev.text} = {target} with each number used once"
 
     # ------------------------------------------------------------------ tasks
+    def task_from_shorthand(self, value: Any) -> dict[str, Any]:
+        """The numbers alone ("4 4 6 8", "4,4,6,8" or a list) make a task with the target 24."""
+        if isinstance(value, (list, tuple)):
+            return {"numbers": list(value)}
+        if isinstance(value, str):
+            try:
+                return {"numbers": [int(x) for x in value.replace(",", " ").split()]}
+            except ValueError:
+                pass
+        shown = value.strip()[:60] if isinstance(value, str) else type(value).__name__
+        raise ValueError(f"game24: ground truth must be numbers like '4 4 6 8' or a JSON task, got {shown!r}")
+
+    def probes(self) -> list[Probe]:
+        from .probes import PROBES
+
+        return PROBES
+
+    def strategies(self) -> Strategies:
+        from .strategies import correct_answer, wrong_answer
+
+        return Strategies.from_tasks(self, correct=correct_answer, wrong=wrong_answer)
+
     def prompt(self, task: Mapping[str, Any]) -> str:
         numbers, target = _task_numbers(task)
-        template = SHORT_PROMPT if self.config.prompt_style == "short" else PROMPT
-        return template.format(numbers=" ".join(map(str, numbers)), target=target)
+        return prompt_text(numbers, target, self.config.prompt_style)
 
     def tasks(self, split: str = "test", *, limit: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
         """The `task_set`'s puzzles (default: the 1362 solvable ones from 1..13, or a countdown set);
         `split` is "train" (80%), "test" (20%) or "all"."""
-        pool = load_task_set() if self.config.task_set == "classic" else load_countdown(self.config.task_set)
-        return select(pool, split, limit=limit, seed=seed)
+        return select(load_tasks(self.config.task_set), split, limit=limit, seed=seed)

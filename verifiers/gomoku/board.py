@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # column names in move notation
+
 EMPTY, BLACK, WHITE = 0, 1, 2
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 

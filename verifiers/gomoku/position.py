@@ -1,5 +1,5 @@
-"""A gomoku position (board + side to move), its text form for prompts, and parsers for
-positions given as a grid or a move list and for moves written by a model.
+"""A gomoku position (board + side to move), its text form for prompts, and the parser for
+positions given as a grid or a move list (moves written by a model are read in `extract.py`).
 
 Notation: columns are letters A, B, … from the left; rows are numbered from the bottom (as in
 chess), so on 15×15 the centre is H8. `(r, c)` and `row r col c` are 0-based indices with row 0
@@ -7,13 +7,12 @@ at the top, so H8 is (7, 7).
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from .board import BLACK, EMPTY, WHITE, geometry, other, winner
+from .board import BLACK, EMPTY, LETTERS, WHITE, geometry, other, winner
+from .extract import parse_move
 
 SYMBOLS = {EMPTY: ".", BLACK: "X", WHITE: "O"}
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 class PositionError(ValueError):
@@ -89,41 +88,3 @@ def from_task(task: dict) -> Position:
     if EMPTY not in position.stones:
         raise PositionError("the board is full")
     return position
-
-
-_TAG = re.compile(r"<move>(.*?)</move>", re.IGNORECASE | re.DOTALL)
-_ALGEBRAIC = re.compile(r"(?<![A-Za-z0-9])([A-Za-z])(\d{1,2})(?![A-Za-z0-9])")
-_PAIR = re.compile(r"\(\s*(\d{1,2})\s*,\s*(\d{1,2})\s*\)")
-_ROW_COL = re.compile(r"row\s*(\d{1,2})\s*,?\s*(?:col|column)\s*(\d{1,2})", re.IGNORECASE)
-MOVE_FORMATS = ("tag", "algebraic", "pair", "row_col")
-
-
-def parse_move(text: str, size: int) -> int | None:
-    """One move in any notation, or None (off-board coordinates also give None)."""
-    found = find_moves(text, size, MOVE_FORMATS)
-    return found[-1][1] if found else None
-
-
-def find_moves(text: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, int | None]]:
-    """Every (position in text, cell or None when off-board) in the chosen formats, in text order."""
-    found: list[tuple[int, int | None]] = []
-    if "tag" in formats:
-        for m in _TAG.finditer(text):
-            inner = find_moves(m.group(1), size, tuple(f for f in formats if f != "tag") or MOVE_FORMATS[1:])
-            found.append((m.start(), inner[-1][1] if inner else None))
-        if found:  # a tagged answer is the answer; other mentions are discussion
-            return found
-    if "algebraic" in formats:
-        for m in _ALGEBRAIC.finditer(text):
-            col = LETTERS.find(m.group(1).upper())
-            row = size - int(m.group(2))
-            found.append((m.start(), _cell(row, col, size)))
-    if "pair" in formats:
-        found += [(m.start(), _cell(int(m.group(1)), int(m.group(2)), size)) for m in _PAIR.finditer(text)]
-    if "row_col" in formats:
-        found += [(m.start(), _cell(int(m.group(1)), int(m.group(2)), size)) for m in _ROW_COL.finditer(text)]
-    return sorted(found, key=lambda x: x[0])
-
-
-def _cell(row: int, col: int, size: int) -> int | None:
-    return row * size + col if 0 <= row < size and 0 <= col < size else None

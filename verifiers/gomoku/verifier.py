@@ -33,14 +33,16 @@ import numpy as np
 from ..base import TaskError, Verifier
 from ..registry import register
 from ..score import Score, Verdict
+from ..splits import select
+from ..testing import Probe, move_game_probes
 from ..winrate import WinRate, estimate, keyed_verdict, stable_seed
 from .board import EMPTY, geometry, makes_five, other, winning_cells
+from .extract import MOVE_FORMATS, find_moves
 from .mcts import mcts_outcomes
-from .position import MOVE_FORMATS, Position, PositionError, find_moves, from_task
+from .position import Position, PositionError, from_task
 from .rollout import ThreatPlayouts, flat_outcomes
-from .threats import prove_move
-from ..splits import select
 from .tasks import load_all
+from .threats import prove_move
 
 ESTIMATORS = ("tactical", "flat", "mcts", "engine")
 PROMPT = """You are playing free-style gomoku on a {size}x{size} board: five or more stones in a row \
@@ -72,6 +74,7 @@ class GomokuVerifier(Verifier):
 
     Config = GomokuConfig
     verdicts_order_rewards = True
+    components = ("win_rate",)
 
     def __init__(self, **config: Any) -> None:
         super().__init__(**config)
@@ -167,7 +170,7 @@ class GomokuVerifier(Verifier):
                         target_width=cfg.target_width, max_rollouts=cfg.max_rollouts), "tactical rollouts"
 
     def _engine_playout(self, position: Position, player: int) -> float:
-        from .engine import PiskvorkEngine
+        from .piskvork import PiskvorkEngine
 
         if self._engine is None:
             self._engine = PiskvorkEngine(self.config.engine, self.config.engine_timeout)  # type: ignore[arg-type]
@@ -180,6 +183,15 @@ class GomokuVerifier(Verifier):
             self._engine = None
 
     # ------------------------------------------------------------------ tasks
+    def task_from_shorthand(self, value: Any) -> dict[str, Any]:
+        """A move list ("H8 H9 ...") is the position after those moves on a 15x15 board."""
+        if isinstance(value, str) and value.split():
+            return {"size": 15, "moves": value.split()}
+        return super().task_from_shorthand(value)
+
+    def probes(self) -> list[Probe]:
+        return move_game_probes()
+
     def prompt(self, task: Mapping[str, Any]) -> str:
         try:
             position = from_task(dict(task))

@@ -15,9 +15,9 @@ import numpy as np
 from ..base import TaskError
 from .drawing import CheckResult, Drawing
 from .geometry import Shape, shapes, simplify
-from .visibility import declared_visible, edge_marks, edges, outline_drawn, shown, stroke_width
 from .outline import arc_around, circle_fit, concave_corners, star_shape
-from .pixels import (Component, colour_mask, components, dominant_family, ink, main_shape, profile_peaks, radial_profile)
+from .pixels import Component, colour_mask, components, dominant_family, ink, main_shape, profile_peaks, radial_profile
+from .visibility import declared_visible, edge_marks, edges, outline_drawn, shown, stroke_width
 
 Check = Callable[..., CheckResult]
 CHECKS: dict[str, Check] = {}

@@ -12,9 +12,8 @@ cairosvg never gets `unsafe=True`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
-from ..base import Verifier
 from ..pool import WorkerPool
 from ..score import Score, Verdict
 
@@ -56,18 +55,21 @@ def _letterbox(png: bytes, size: int) -> bytes:
     return out.getvalue()
 
 
-class _RenderJob(Verifier):
-    """Adapts `render_png` (and the checks) to the worker pool's (completion, task) -> Score protocol.
+class _RenderJob:
+    """Adapts `render_png` (and the checks) to the worker pool's `Scorer` protocol.
 
     The "completion" is the gated SVG and the task carries the render settings and the check
     specs; the PNG comes back in `info["png"]` and the check results in `info["checks"]`. A
     renderer exception is the SVG's fault, so it is INVALID, not ERROR.
     """
 
-    name = "svg-render"
-    worker_memory_mb: ClassVar[int | None] = None
+    def score(self, completion: str, task: Mapping[str, Any]) -> Score:
+        try:
+            return self._render(completion, task)
+        except Exception as exc:  # our bug (a check that raised): this item's ERROR, never the batch's
+            return Score.error(f"render job raised {type(exc).__name__}: {exc}")
 
-    def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:
+    def _render(self, completion: str, task: Mapping[str, Any]) -> Score:
         try:
             png = render_png(completion, int(task["size"]), str(task["renderer"]))
         except MemoryError:

@@ -24,16 +24,16 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence
 import numpy as np
 
 from ..base import TaskError, Verifier
+from ..protocol import Item
 from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
+from ..testing import Probe
 from .drawing import CheckResult, image_from_png
 from .extract import PICKS, extract_svg
 from .gate import GatedSvg, GateError, GateLimits, gate
 from .render import RENDERERS, RenderPool
 from .tasks import builtin_tasks, load_tasks, negatives_for, prompt_for, validate
-
-Item = tuple[int, str, Mapping[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -81,6 +81,7 @@ class SvgVerifier(Verifier):
     """Safe SVG rendering scored by open_clip (cosine and contrastive) and programmatic checks."""
 
     Config = SvgConfig
+    components = ("checks", "clip", "contrastive", "ink")
     worker_memory_mb: ClassVar[int | None] = None  # torch lives in this process, renders are capped separately
 
     def __init__(self, **config: Any) -> None:
@@ -116,18 +117,11 @@ class SvgVerifier(Verifier):
     def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:
         return self.score_items([(0, completion, task)])[0]
 
-    def score_batch(self, completions: Sequence[str], tasks: Sequence[Mapping[str, Any]], *,
-                    executor: str = "process", **kwargs: Any) -> list[Score]:
-        """As `Verifier.score_batch`, but the default runs the SVG pipeline (batched CLIP, parallel renders)."""
-        if executor in ("process", "serial"):
-            executor = "pipeline"
-        if kwargs.get("workers") == 0:
-            kwargs["workers"] = 1  # "no worker processes" cannot apply: renders always run in one
-        return super().score_batch(completions, tasks, executor=executor, **kwargs)
-
     def score_items(self, items: Sequence[Item], *, workers: int | None = None, timeout: float | None = None,
                     progress: Callable[[int], None] | None = None) -> dict[int, Score]:
-        """Score `(index, completion, task)` items together; never raises on anything a model wrote."""
+        """Score `(index, completion, task)` items together; never raises on anything a model wrote.
+        This is the batched hook (`protocol.BatchScorer`): `score_batch` hands whole batches here, so
+        CLIP runs batched and renders in parallel killable workers."""
         done = progress or (lambda n: None)
         out: dict[int, Score] = {}
         jobs: dict[int, _Job] = {}
@@ -192,7 +186,8 @@ class SvgVerifier(Verifier):
 
     def _render_pool(self, workers: int | None, timeout: float | None) -> RenderPool:
         c = self.config
-        size = workers or c.render_workers or os.cpu_count() or 1
+        # workers=0 ("no worker processes") cannot apply: renders always run in at least one
+        size = 1 if workers == 0 else workers or c.render_workers or os.cpu_count() or 1
         limit = min(c.render_timeout, timeout) if timeout else c.render_timeout
         if self._renders is None or self._renders.workers != size or self._renders.timeout != limit:
             if self._renders is not None:
@@ -271,6 +266,11 @@ class SvgVerifier(Verifier):
         return Score(min(1.0, max(0.0, reward)), verdict, job.components, None, reason, job.info)
 
     # ------------------------------------------------------------------ tasks
+    def probes(self) -> list[Probe]:
+        from .probes import PROBES
+
+        return PROBES
+
     def prompt(self, task: Mapping[str, Any]) -> str:
         validate(task)
         return prompt_for(task)

@@ -13,11 +13,11 @@ import time
 from types import SimpleNamespace
 
 import torch
+from openrlhf.utils.agent import SingleTurnAgentExecutor
 from transformers import AutoTokenizer
 from vllm import SamplingParams
 
 from evalkit.models import vllm_model_dir
-from openrlhf.utils.agent import SingleTurnAgentExecutor
 
 tokenizer = AutoTokenizer.from_pretrained(vllm_model_dir(None))
 END = tokenizer.convert_tokens_to_ids("<|im_end|>")

@@ -13,13 +13,13 @@ import time
 import numpy as np
 import ray
 import torch
-from hydra import compose, initialize_config_dir
-
 import verl
-from evalkit.models import vllm_model_dir
+from hydra import compose, initialize_config_dir
 from verl import DataProto
 from verl.experimental.reward_loop.reward_loop import RewardLoopManager
 from verl.trainer.ppo.reward import load_reward_manager
+
+from evalkit.models import vllm_model_dir
 
 adapter, manager = sys.argv[1], sys.argv[2]
 reward_kwargs = json.loads(sys.argv[3]) if len(sys.argv) > 3 else {}

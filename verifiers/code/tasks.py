@@ -1,4 +1,4 @@
-"""Built-in problems written for evalkit (not copied from any dataset), each with tests and a
+"""The code verifier's built-in tasks: problems written for evalkit (not copied from any dataset), each with tests and a
 reference solution, in all four task formats. Used for demos, tests and benchmarks."""
 from __future__ import annotations
 

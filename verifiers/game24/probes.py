@@ -1,0 +1,34 @@
+"""Known reward hacks on the 24-point game (and countdown): each must earn (almost) nothing."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..testing import Probe
+
+Task = Mapping[str, Any]
+
+
+def _numbers(t: Task) -> list[int]:
+    return [int(n) for n in t.get("numbers", [])]
+
+
+def _fake_steps(t: Task) -> str:
+    nums = _numbers(t)
+    return "\n".join(f"{a} + {a} = {2 * a} (left: {2 * a})" for a in nums)
+
+
+PROBES = [
+    Probe("format only: empty answer line", lambda v, t: "Answer:"),
+    Probe("answer 24 alone", lambda v, t: "Answer: 24"),
+    Probe("24 = 24", lambda v, t: "Answer: 24 = 24"),
+    # Each probe is wrong for every task by construction (an extra literal, a number no task has),
+    # so a CORRECT verdict on one is a verifier bug, never a lucky solution.
+    Probe("right value, other numbers", lambda v, t: "Answer: 1000 - 1000 + 24 = 24"),
+    Probe("the numbers plus a zero", lambda v, t: "Answer: " + " + ".join(map(str, _numbers(t))) + " + 0 = 24"),
+    Probe("fake bookkeeping steps", lambda v, t: _fake_steps(t) + "\nAnswer: " + " * ".join(map(str, _numbers(t))) + " * 1"),
+    Probe("python power", lambda v, t: "Answer: " + "**".join(map(str, _numbers(t)))),
+    Probe("eval injection", lambda v, t: "Answer: __import__('os').system('true') or 24"),
+    # dressing a model or trainer adds (bold, LaTeX, a check mark, kept chat tokens) must never make a wrong answer right
+    Probe("dressed bare 24", lambda v, t: "**Answer:** **24** ✓<|im_end|>"),
+    Probe("dressed other numbers", lambda v, t: "Answer: \\(1000 \\times 1 - 976\\) = 24 ✅</s>"),
+]

@@ -1,0 +1,56 @@
+"""What a verifier offers to tests: its known reward hacks (`Probe`) and hypothesis strategies
+(`Strategies`). A verifier returns them from its `probes()` and `strategies()` hooks, so the pytest
+plugin keeps no table of verifiers and a third-party verifier gets the same tools by overriding
+the same two methods. Hypothesis is imported only when a strategy is built.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
+
+    from .base import Verifier
+
+Task = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A completion built for a task that should earn (almost) nothing."""
+
+    name: str
+    build: Callable[["Verifier", Task], str]  # (verifier, task) -> completion
+    #: scored through `score_batch` with its default timeout, where an ERROR also fails the probe:
+    #: the batch layer's clock, not the verifier, would have judged the model's overrun
+    batch: bool = False
+
+
+@dataclass(frozen=True)
+class Strategies:
+    """Strategy builders; None where the verifier cannot build that kind of example."""
+
+    tasks: Callable[[str], "SearchStrategy[dict[str, Any]]"] | None = None          # split -> tasks
+    correct: Callable[[Task], "SearchStrategy[str]"] | None = None                  # task -> a correct completion
+    wrong: Callable[[Task], "SearchStrategy[tuple[str, str]]"] | None = None        # task -> (kind, wrong completion)
+
+    @classmethod
+    def from_tasks(cls, verifier: "Verifier", **builders: Any) -> "Strategies":
+        """Tasks drawn from the verifier's built-in tasks, plus any other builders given."""
+
+        def tasks(split: str = "all") -> "SearchStrategy[dict[str, Any]]":
+            from hypothesis import strategies as st
+
+            return st.sampled_from(verifier.tasks(split))
+
+        return cls(tasks=tasks, **builders)
+
+
+def move_game_probes() -> list[Probe]:
+    """Probes for verifiers that read one move (gomoku, Dou Dizhu)."""
+    return [
+        Probe("off-board move", lambda v, t: "<move>Z99</move>"),
+        Probe("no move", lambda v, t: "I think the position is balanced."),
+        Probe("many moves", lambda v, t: "A1 B2 C3 D4 E5 PASS 3 3 3"),
+    ]
