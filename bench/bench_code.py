@@ -3,6 +3,7 @@ the warm Docker pool (one serving runner per container), one fresh container per
 bubblewrap backend, and a plain unisolated subprocess (the floor).
 Targets: warm pool >= 10x fresh containers; local backend within 3x of the floor.
 """
+
 from __future__ import annotations
 
 import time
@@ -41,19 +42,41 @@ def main() -> dict:
     fresh = DockerBackend(pool_size=0)
     local, floor = LocalBackend(), LocalBackend(confined=False)
     try:
-        rates = {"docker_warm_pool": _rate(warm), "docker_fresh_container": _rate(fresh, 12.0),
-                 "local_bubblewrap": _rate(local), "plain_subprocess": _rate(floor)}
+        rates = {
+            "docker_warm_pool": _rate(warm),
+            "docker_fresh_container": _rate(fresh, 12.0),
+            "local_bubblewrap": _rate(local),
+            "plain_subprocess": _rate(floor),
+        }
     finally:
         for b in (warm, fresh, local, floor):
             b.close()
-    figures = {**rates, "warm_over_fresh": rates["docker_warm_pool"] / rates["docker_fresh_container"],
-               "floor_over_local": rates["plain_subprocess"] / rates["local_bubblewrap"]}
-    table = [("backend", "solutions/s (32 tests each)", "ratio"),
-             ("Docker, warm pool (a serving runner per container)", f"{rates['docker_warm_pool']:.2f}", f"{figures['warm_over_fresh']:.1f}x fresh (target >= 10x)"),
-             ("Docker, fresh container per solution", f"{rates['docker_fresh_container']:.2f}", "1.0x"),
-             ("local (bubblewrap)", f"{rates['local_bubblewrap']:.2f}", f"takes {figures['floor_over_local']:.2f}x the floor's time (target <= 3x)"),
-             ("plain subprocess, no isolation (floor)", f"{rates['plain_subprocess']:.2f}", "")]
-    write_results("code", figures, table, notes="One solution at a time on 2 CPU cores; each solution runs in a fresh program process, judged from another.")
+    figures = {
+        **rates,
+        "warm_over_fresh": rates["docker_warm_pool"] / rates["docker_fresh_container"],
+        "floor_over_local": rates["plain_subprocess"] / rates["local_bubblewrap"],
+    }
+    table = [
+        ("backend", "solutions/s (32 tests each)", "ratio"),
+        (
+            "Docker, warm pool (a serving runner per container)",
+            f"{rates['docker_warm_pool']:.2f}",
+            f"{figures['warm_over_fresh']:.1f}x fresh (target >= 10x)",
+        ),
+        ("Docker, fresh container per solution", f"{rates['docker_fresh_container']:.2f}", "1.0x"),
+        (
+            "local (bubblewrap)",
+            f"{rates['local_bubblewrap']:.2f}",
+            f"takes {figures['floor_over_local']:.2f}x the floor's time (target <= 3x)",
+        ),
+        ("plain subprocess, no isolation (floor)", f"{rates['plain_subprocess']:.2f}", ""),
+    ]
+    write_results(
+        "code",
+        figures,
+        table,
+        notes="One solution at a time on 2 CPU cores; each solution runs in a fresh program process, judged from another.",
+    )
     return figures
 
 

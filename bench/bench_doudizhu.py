@@ -9,6 +9,7 @@
 - The rollout reward against the exact minimax values on the built-in 5-card tasks, and the
   variance saved by common random numbers.
 """
+
 from __future__ import annotations
 
 import math
@@ -31,8 +32,8 @@ from verifiers.doudizhu.verifier import DoudizhuVerifier
 
 SIZES = (5, 8, 10)
 DEALS = 5
-CAP_S = 20.0        # per exact solve
-BUDGET_10_S = 5.0   # the 10-card solve should stay under this (reported, not asserted)
+CAP_S = 20.0  # per exact solve
+BUDGET_10_S = 5.0  # the 10-card solve should stay under this (reported, not asserted)
 
 
 def _per_second(step: Callable[[], int], seconds: float = 1.5) -> float:
@@ -48,8 +49,10 @@ def rollout_speed(cards: int) -> dict[str, float]:
     rules, uniform, plies = rules_for(frozenset()), python_uniform(0), rollout_plies(me, them)
     rules.rollouts(me, them, beat, 2000, uniform, plies)  # warm the move tables
     rng = random.Random(0)
-    return {"engine": _per_second(lambda: len(rules.rollouts(me, them, beat, 500, uniform, plies))),
-            "reference": _per_second(lambda: (rollout(state, rng), 1)[1])}
+    return {
+        "engine": _per_second(lambda: len(rules.rollouts(me, them, beat, 500, uniform, plies))),
+        "reference": _per_second(lambda: (rollout(state, rng), 1)[1]),
+    }
 
 
 def _solve_child(solver: str, cards: int, seed: int, out: "mp.Queue") -> None:
@@ -83,7 +86,10 @@ def estimator_rmse(sizes=(16, 64, 256, 1024), repeats: int = 100) -> tuple[dict[
     exact = 1.0 - random_play_value(state.after(move))
     rmse = {}
     for n in sizes:
-        errors = [DoudizhuVerifier(mode="rollout", rollouts=n, seed=s).win_rate(state, move).mean - exact for s in range(repeats)]
+        errors = [
+            DoudizhuVerifier(mode="rollout", rollouts=n, seed=s).win_rate(state, move).mean - exact
+            for s in range(repeats)
+        ]
         rmse[n] = math.sqrt(float(np.mean(np.square(errors))))
     return rmse, exact
 
@@ -108,8 +114,14 @@ def reward_quality(rollouts: int | None, prefix: str | tuple[str, ...] = "doudiz
         lose_rewards += bad
         pairs += len(good) * len(bad)
         misordered += sum(b >= g for g in good for b in bad)
-    return {"tasks": len(tasks), "argmax_wins": picked, "seconds_per_score": (time.perf_counter() - start) / scored, "mean_reward_winning": float(np.mean(win_rewards)),
-            "mean_reward_losing": float(np.mean(lose_rewards)), "misordered_pairs": misordered / pairs}
+    return {
+        "tasks": len(tasks),
+        "argmax_wins": picked,
+        "seconds_per_score": (time.perf_counter() - start) / scored,
+        "mean_reward_winning": float(np.mean(win_rewards)),
+        "mean_reward_losing": float(np.mean(lose_rewards)),
+        "misordered_pairs": misordered / pairs,
+    }
 
 
 def crn_variance_ratio(repeats: int = 100) -> float:
@@ -120,7 +132,10 @@ def crn_variance_ratio(repeats: int = 100) -> float:
         a, b = [m for m in legal_moves(state.me, state.to_beat) if m is not None][:2]
         shared, independent = [], []
         for s in range(repeats):
-            v, w = DoudizhuVerifier(mode="rollout", rollouts=64, seed=s), DoudizhuVerifier(mode="rollout", rollouts=64, seed=s + 10_000)
+            v, w = (
+                DoudizhuVerifier(mode="rollout", rollouts=64, seed=s),
+                DoudizhuVerifier(mode="rollout", rollouts=64, seed=s + 10_000),
+            )
             first = v.win_rate(state, a).mean
             shared.append(first - v.win_rate(state, b).mean)
             independent.append(first - w.win_rate(state, b).mean)
@@ -164,8 +179,12 @@ def main() -> dict:
         for impl in ("engine", "reference"):
             figures[f"rollouts_per_s_{impl}"] = {n: speed[n][impl] for n in SIZES}
         table.append(("rollouts/s, plain State rollout (reference)", *(f"{speed[n]['reference']:,.0f}" for n in SIZES)))
-        table.append(("rollouts/s, packed engine", *(f"{speed[n]['engine']:,.0f} ({speed[n]['engine'] / speed[n]['reference']:.1f}x)"
-                                                     for n in SIZES)))
+        table.append(
+            (
+                "rollouts/s, packed engine",
+                *(f"{speed[n]['engine']:,.0f} ({speed[n]['engine'] / speed[n]['reference']:.1f}x)" for n in SIZES),
+            )
+        )
         solve: dict[str, dict[int, list[float | None]]] = {"engine": {}, "reference": {}}
         for n in SIZES:
             for impl in solve:
@@ -177,8 +196,11 @@ def main() -> dict:
                 times = solve[impl][n]
                 done = [t for t in times if t is not None]
                 over = len(times) - len(done)
-                figures[f"solve_s_{impl}_{n}"] = {"median": statistics.median(done) if done else None,
-                                                  "max": max(done) if done else None, "over_cap": over}
+                figures[f"solve_s_{impl}_{n}"] = {
+                    "median": statistics.median(done) if done else None,
+                    "max": max(done) if done else None,
+                    "over_cap": over,
+                }
                 cell = f"{statistics.median(done):.3f} / {max(done):.3f} s" if done else "-"
                 cells.append(cell + (f", {over} over {CAP_S:.0f} s" if over else ""))
             table.append((f"exact solve, {label} (median / max of {DEALS} deals, cold)", *cells))
@@ -200,16 +222,30 @@ def main() -> dict:
     for n, err in rmse.items():
         table.append((str(n), f"{err:.4f}", f"{math.sqrt(exact * (1 - exact) / n):.4f}", ""))
     table.append(("", "", "", ""))
-    table.append(("5-card tasks, mode / rollouts n", "argmax is a winning play", "mean reward win / lose",
-                  "misordered (win, lose) pairs, ms per score"))
+    table.append(
+        (
+            "5-card tasks, mode / rollouts n",
+            "argmax is a winning play",
+            "mean reward win / lose",
+            "misordered (win, lose) pairs, ms per score",
+        )
+    )
     for n, q in quality.items():
-        table.append((n, f"{q['argmax_wins']} / {q['tasks']}", f"{q['mean_reward_winning']:.3f} / {q['mean_reward_losing']:.3f}",
-                      f"{q['misordered_pairs']:.1%}, {1000 * q['seconds_per_score']:.2f} ms"))
+        table.append(
+            (
+                n,
+                f"{q['argmax_wins']} / {q['tasks']}",
+                f"{q['mean_reward_winning']:.3f} / {q['mean_reward_losing']:.3f}",
+                f"{q['misordered_pairs']:.1%}, {1000 * q['seconds_per_score']:.2f} ms",
+            )
+        )
     image = plot_rmse(rmse, exact)
-    notes = (f"Common random numbers (the stream is seeded from the position, not the move) cut the variance of "
-             f"the reward difference between two plays by {figures['crn_variance_ratio']:.1f}x (median of 5 tasks, "
-             f"64 rollouts). 10-card solves {'stay within' if figures['solve_10_within_budget'] else 'EXCEED'} the "
-             f"{BUDGET_10_S:.0f} s budget." + (f" Error plot: {image}." if image else ""))
+    notes = (
+        f"Common random numbers (the stream is seeded from the position, not the move) cut the variance of "
+        f"the reward difference between two plays by {figures['crn_variance_ratio']:.1f}x (median of 5 tasks, "
+        f"64 rollouts). 10-card solves {'stay within' if figures['solve_10_within_budget'] else 'EXCEED'} the "
+        f"{BUDGET_10_S:.0f} s budget." + (f" Error plot: {image}." if image else "")
+    )
     write_results("doudizhu", figures, table, notes=notes)
     return figures
 

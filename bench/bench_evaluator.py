@@ -3,6 +3,7 @@
   `backend.generate()` of the same samples with the same backend and seeds (target <= 1.1x);
 - vLLM against transformers, output tokens per second, same prompts and model.
 """
+
 from __future__ import annotations
 
 import os
@@ -44,17 +45,31 @@ def main() -> dict:
     vllm_s, vllm_tokens = _timed_generate(vl, conversations)
     vl.close()
 
-    figures = {"bare_generate_s": bare_s, "evaluate_s": eval_s, "evaluate_over_bare": eval_s / bare_s,
-               "transformers_tokens_per_s": hf_tokens / bare_s, "vllm_tokens_per_s": vllm_tokens / vllm_s,
-               "vllm_over_transformers": (vllm_tokens / vllm_s) / (hf_tokens / bare_s), "vllm_load_s": vllm_load_s,
-               "samples": N_TASKS * SAMPLING.n, "max_tokens": SAMPLING.max_tokens}
-    table = [("measure", "value", "ratio"),
-             ("bare transformers generate, 32 samples", f"{bare_s:.1f} s", "1.00"),
-             ("evalkit evaluate(), same samples", f"{eval_s:.1f} s", f"{eval_s / bare_s:.2f}x (target <= 1.1x)"),
-             ("transformers output tokens/s", f"{hf_tokens / bare_s:.0f}", "1.00"),
-             ("vLLM (CPU) output tokens/s", f"{vllm_tokens / vllm_s:.0f}", f"{figures['vllm_over_transformers']:.2f}x"),
-             ("vLLM engine load", f"{vllm_load_s:.0f} s", "")]
-    write_results("evaluator", figures, table, notes="SmolLM2-135M-Instruct, 8 game24 prompts x 4 samples, 64 new tokens, 2 CPU cores.")
+    figures = {
+        "bare_generate_s": bare_s,
+        "evaluate_s": eval_s,
+        "evaluate_over_bare": eval_s / bare_s,
+        "transformers_tokens_per_s": hf_tokens / bare_s,
+        "vllm_tokens_per_s": vllm_tokens / vllm_s,
+        "vllm_over_transformers": (vllm_tokens / vllm_s) / (hf_tokens / bare_s),
+        "vllm_load_s": vllm_load_s,
+        "samples": N_TASKS * SAMPLING.n,
+        "max_tokens": SAMPLING.max_tokens,
+    }
+    table = [
+        ("measure", "value", "ratio"),
+        ("bare transformers generate, 32 samples", f"{bare_s:.1f} s", "1.00"),
+        ("evalkit evaluate(), same samples", f"{eval_s:.1f} s", f"{eval_s / bare_s:.2f}x (target <= 1.1x)"),
+        ("transformers output tokens/s", f"{hf_tokens / bare_s:.0f}", "1.00"),
+        ("vLLM (CPU) output tokens/s", f"{vllm_tokens / vllm_s:.0f}", f"{figures['vllm_over_transformers']:.2f}x"),
+        ("vLLM engine load", f"{vllm_load_s:.0f} s", ""),
+    ]
+    write_results(
+        "evaluator",
+        figures,
+        table,
+        notes="SmolLM2-135M-Instruct, 8 game24 prompts x 4 samples, 64 new tokens, 2 CPU cores.",
+    )
     return figures
 
 

@@ -4,6 +4,7 @@ on the same distinct final-answer completions in one run; and score_batch agains
 The two baselines are re-implemented here from their published behaviour (see
 shared/research/grpo_24.md) so that the comparison runs offline; they are not used anywhere else.
 """
+
 from __future__ import annotations
 
 import random
@@ -51,7 +52,11 @@ def make_inputs(n: int, seed: int = 0) -> tuple[list[str], list[dict]]:
     for i in range(n):
         task = tasks[i % len(tasks)]
         kind = rng.random()
-        expr = task["solution"] if kind < 0.6 else ("(" + task["solution"] + ") + 1" if kind < 0.8 else f"{i + 2} * 1 + 24 - {i + 2}")
+        expr = (
+            task["solution"]
+            if kind < 0.6
+            else ("(" + task["solution"] + ") + 1" if kind < 0.8 else f"{i + 2} * 1 + 24 - {i + 2}")
+        )
         completions.append(f"Attempt {i}: I combine the numbers.\nAnswer: {expr} = 24")
         chosen.append(task)
     return completions, chosen
@@ -62,8 +67,9 @@ def main() -> dict:
     completions, tasks = make_inputs(1362)
     numbers = [t["numbers"] for t in tasks]
     # parse() caches answer lines (GRPO groups repeat them); empty it so every repeat is cold work.
-    ours = rate(lambda: [v.score(c, t) for c, t in zip(completions, tasks)], len(completions), repeat=5,
-                setup=parse.cache_clear)
+    ours = rate(
+        lambda: [v.score(c, t) for c, t in zip(completions, tasks)], len(completions), repeat=5, setup=parse.cache_clear
+    )
     tiny = rate(lambda: [tinyzero_check(c, n) for c, n in zip(completions, numbers)], len(completions), repeat=5)
     k = 200  # sympy is slow: fewer items, same kind
     tot = rate(lambda: [tot_check(c, n) for c, n in zip(completions[:k], numbers[:k])], k, repeat=1)
@@ -87,26 +93,44 @@ def main() -> dict:
     assert batch == loop, "score_batch must equal a loop over score"
 
     figures = {
-        "ours_per_s": ours, "tot_sympy_per_s": tot, "tinyzero_eval_per_s": tiny,
-        "speedup_vs_tot": ours / tot, "time_ratio_vs_tinyzero": tiny / ours,
+        "ours_per_s": ours,
+        "tot_sympy_per_s": tot,
+        "tinyzero_eval_per_s": tiny,
+        "speedup_vs_tot": ours / tot,
+        "time_ratio_vs_tinyzero": tiny / ours,
         "agreement_with_tot_on_200": agree / k,
-        "batch_100k_s": batch_s, "batch_warm_100k_s": warm_s, "loop_100k_s": loop_s,
-        "batch_speedup_vs_loop": loop_s / batch_s, "warm_batch_speedup_vs_loop": loop_s / warm_s,
+        "batch_100k_s": batch_s,
+        "batch_warm_100k_s": warm_s,
+        "loop_100k_s": loop_s,
+        "batch_speedup_vs_loop": loop_s / batch_s,
+        "warm_batch_speedup_vs_loop": loop_s / warm_s,
     }
     table = [
         ("check", "scores/s", "relative"),
         ("evalkit game24 (safe, exact, steps)", f"{ours:,.0f}", "1.00"),
         ("Tree-of-Thoughts (sympy.simplify)", f"{tot:,.0f}", f"ours {ours / tot:.0f}x faster"),
         ("TinyZero (whitelist + eval, unsafe)", f"{tiny:,.0f}", f"ours takes {tiny / ours:.2f}x its time"),
-        ("score_batch, 100k items, pool start included", f"{len(big_c) / batch_s:,.0f}",
-         f"{loop_s / batch_s:.2f}x a plain loop's speed ({batch_s:.2f} s vs {loop_s:.2f} s)"),
-        ("score_batch, 100k items, pool already warm", f"{len(big_c) / warm_s:,.0f}",
-         f"{loop_s / warm_s:.2f}x a plain loop's speed ({warm_s:.2f} s vs {loop_s:.2f} s)"),
+        (
+            "score_batch, 100k items, pool start included",
+            f"{len(big_c) / batch_s:,.0f}",
+            f"{loop_s / batch_s:.2f}x a plain loop's speed ({batch_s:.2f} s vs {loop_s:.2f} s)",
+        ),
+        (
+            "score_batch, 100k items, pool already warm",
+            f"{len(big_c) / warm_s:,.0f}",
+            f"{loop_s / warm_s:.2f}x a plain loop's speed ({warm_s:.2f} s vs {loop_s:.2f} s)",
+        ),
     ]
-    write_results("game24", figures, table, notes=(
-        "Targets: >= 15x the ToT check; <= 2x TinyZero's time; score_batch no slower than a loop. "
-        "score_batch also pays for hard per-item timeouts, dedup and crash isolation; on 2 cores the "
-        "parent's share of the work (IPC, rebuilding scores) leaves little room for a parallel gain."))
+    write_results(
+        "game24",
+        figures,
+        table,
+        notes=(
+            "Targets: >= 15x the ToT check; <= 2x TinyZero's time; score_batch no slower than a loop. "
+            "score_batch also pays for hard per-item timeouts, dedup and crash isolation; on 2 cores the "
+            "parent's share of the work (IPC, rebuilding scores) leaves little room for a parallel gain."
+        ),
+    )
     return figures
 
 

@@ -10,6 +10,7 @@
   score on the built-in tasks.
 Dou Dizhu has its own benchmark, bench/bench_doudizhu.py.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -44,8 +45,12 @@ def reference_playout(board: list[int], size: int, to_move: int, rng: random.Ran
                 if not stone:
                     continue
                 for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                    if all(0 <= r + dr * k < size and 0 <= c + dc * k < size and board[(r + dr * k) * size + c + dc * k] == stone
-                           for k in range(5)):
+                    if all(
+                        0 <= r + dr * k < size
+                        and 0 <= c + dc * k < size
+                        and board[(r + dr * k) * size + c + dc * k] == stone
+                        for k in range(5)
+                    ):
                         return stone
         player = 3 - player
 
@@ -93,9 +98,13 @@ def proven_accuracy() -> dict[str, dict[str, float]]:
                 hits[kind][0] += reward >= 0.9 if kind == "win" else reward <= 0.1
                 hits[kind][1] += 1
         seconds = time.perf_counter() - start
-        out[label] = {"wins_at_least_0.9": hits["win"][0] / hits["win"][1], "wins": hits["win"][1],
-                      "losses_at_most_0.1": hits["loss"][0] / hits["loss"][1], "losses": hits["loss"][1],
-                      "ms_per_score": 1000 * seconds / (hits["win"][1] + hits["loss"][1])}
+        out[label] = {
+            "wins_at_least_0.9": hits["win"][0] / hits["win"][1],
+            "wins": hits["win"][1],
+            "losses_at_most_0.1": hits["loss"][0] / hits["loss"][1],
+            "losses": hits["loss"][1],
+            "ms_per_score": 1000 * seconds / (hits["win"][1] + hits["loss"][1]),
+        }
     return out
 
 
@@ -108,8 +117,13 @@ def _timed(v: Any, jobs: Iterable[tuple[str, dict]]) -> dict[str, float]:
         times.append(time.perf_counter() - start)
         proven += s.info["proven"]
     times.sort()
-    return {"scores": len(times), "proven": proven, "median_ms": 1000 * times[len(times) // 2],
-            "p95_ms": 1000 * times[int(len(times) * 0.95)], "max_ms": 1000 * times[-1]}
+    return {
+        "scores": len(times),
+        "proven": proven,
+        "median_ms": 1000 * times[len(times) // 2],
+        "p95_ms": 1000 * times[int(len(times) * 0.95)],
+        "max_ms": 1000 * times[-1],
+    }
 
 
 def builtin_cost(per_task: int = 6) -> dict[str, float]:
@@ -137,10 +151,19 @@ def midgame_cost(positions: int = 12, per_position: int = 8) -> dict[str, float]
         for size in (9, 15):
             geo = geometry(size)
             for position in itertools.islice(random_positions(size, rng), positions // 2):
-                task = {"size": size, "board": ["".join(".XO"[s] for s in position.stones[r * size:(r + 1) * size])
-                                                for r in range(size)], "to_move": "XO"[position.to_move - 1]}
-                near = [c for c in range(size * size) if position.stones[c] == EMPTY and any(
-                    position.stones[x] != EMPTY for pair in geo.rays[c] for line in pair for x in line[:1])]
+                task = {
+                    "size": size,
+                    "board": [
+                        "".join(".XO"[s] for s in position.stones[r * size : (r + 1) * size]) for r in range(size)
+                    ],
+                    "to_move": "XO"[position.to_move - 1],
+                }
+                near = [
+                    c
+                    for c in range(size * size)
+                    if position.stones[c] == EMPTY
+                    and any(position.stones[x] != EMPTY for pair in geo.rays[c] for line in pair for x in line[:1])
+                ]
                 for cell in rng.sample(near, min(per_position, len(near))):
                     yield position.name(cell), task
 
@@ -153,30 +176,55 @@ def main() -> dict:
     g9, g15 = _gomoku(9), _gomoku(15)
     for name in ("reference", "sequential", "vectorised", "tactical"):
         figures[f"gomoku_{name}_9"], figures[f"gomoku_{name}_15"] = g9[name], g15[name]
-        label = {"reference": "reference playouts/s (copy + full scan)", "sequential": "ours, incremental check",
-                 "vectorised": "ours, vectorised flat", "tactical": "ours, threat-aware tactical playouts"}[name]
-        ratio = "" if name == "reference" else f" ({g9[name] / g9['reference']:.0f}x / {g15[name] / g15['reference']:.0f}x)"
+        label = {
+            "reference": "reference playouts/s (copy + full scan)",
+            "sequential": "ours, incremental check",
+            "vectorised": "ours, vectorised flat",
+            "tactical": "ours, threat-aware tactical playouts",
+        }[name]
+        ratio = (
+            "" if name == "reference" else f" ({g9[name] / g9['reference']:.0f}x / {g15[name] / g15['reference']:.0f}x)"
+        )
         table.append((label + ratio, f"{g9[name]:,.0f}", f"{g15[name]:,.0f}"))
     accuracy = proven_accuracy()
     figures["proven_accuracy"] = accuracy
     table.append(("", "", ""))
-    table.append(("proven positions (minimax, 5 plies): configuration", "wins scored >= 0.9 / losses <= 0.1",
-                  "ms per score"))
+    table.append(
+        ("proven positions (minimax, 5 plies): configuration", "wins scored >= 0.9 / losses <= 0.1", "ms per score")
+    )
     for label, a in accuracy.items():
-        table.append((label, f"{a['wins_at_least_0.9']:.0%} of {a['wins']} / {a['losses_at_most_0.1']:.0%} of {a['losses']}",
-                      f"{a['ms_per_score']:.0f}"))
+        table.append(
+            (
+                label,
+                f"{a['wins_at_least_0.9']:.0%} of {a['wins']} / {a['losses_at_most_0.1']:.0%} of {a['losses']}",
+                f"{a['ms_per_score']:.0f}",
+            )
+        )
     cost = builtin_cost()
     figures["builtin_cost"] = cost
-    table.append(("built-in tasks, default config: ms per score (median / p95 / max)",
-                  f"{cost['median_ms']:.0f} / {cost['p95_ms']:.0f} / {cost['max_ms']:.0f}",
-                  f"{cost['proven']} of {cost['scores']} proven"))
+    table.append(
+        (
+            "built-in tasks, default config: ms per score (median / p95 / max)",
+            f"{cost['median_ms']:.0f} / {cost['p95_ms']:.0f} / {cost['max_ms']:.0f}",
+            f"{cost['proven']} of {cost['scores']} proven",
+        )
+    )
     mid = midgame_cost()
     figures["midgame_cost"] = mid
-    table.append(("random mid-game positions, default config: ms per score (median / p95 / max)",
-                  f"{mid['median_ms']:.0f} / {mid['p95_ms']:.0f} / {mid['max_ms']:.0f}",
-                  f"{mid['proven']} of {mid['scores']} proven"))
-    write_results("games", figures, table, notes="Target: gomoku playouts at least 20x the reference; on proven "
-                  "positions, 100% of wins >= 0.9 and of losses <= 0.1 with the default config.")
+    table.append(
+        (
+            "random mid-game positions, default config: ms per score (median / p95 / max)",
+            f"{mid['median_ms']:.0f} / {mid['p95_ms']:.0f} / {mid['max_ms']:.0f}",
+            f"{mid['proven']} of {mid['scores']} proven",
+        )
+    )
+    write_results(
+        "games",
+        figures,
+        table,
+        notes="Target: gomoku playouts at least 20x the reference; on proven "
+        "positions, 100% of wins >= 0.9 and of losses <= 0.1 with the default config.",
+    )
     return figures
 
 

@@ -1,6 +1,7 @@
 """Scoring on Ray against actor count, side by side in one run: the local process pool, then warm
 Ray actors (1 and 2) on a two-node local cluster (one CPU per node), first call (actors start and
 load the verifier) and later calls (warm). Items: game24 answers, half right."""
+
 from __future__ import annotations
 
 import time
@@ -17,7 +18,9 @@ def main() -> dict:
 
     v = verifiers.get("game24")
     tasks = (v.tasks("all") * 5)[:ITEMS]
-    completions = [f"Answer: {t['solution']} " + " " * (i % 7) if i % 2 else f"Answer: 1 + {i}" for i, t in enumerate(tasks)]
+    completions = [
+        f"Answer: {t['solution']} " + " " * (i % 7) if i % 2 else f"Answer: 1 + {i}" for i, t in enumerate(tasks)
+    ]
     figures: dict = {}
     start = time.perf_counter()
     v.score_batch(completions, tasks, workers=2)
@@ -47,10 +50,20 @@ def main() -> dict:
     for actors in (1, 2):
         for phase in ("first", "warm"):
             rate = figures[f"ray_{actors}_{phase}"]
-            table.append((f"Ray, {actors} actor(s), {'first call (actors start)' if phase == 'first' else 'warm'}",
-                          f"{rate:,.0f}", f"{rate / base:.2f}x"))
-    write_results("ray", figures, table, notes=f"{ITEMS} game24 items; a two-node local Ray cluster, one CPU per node, "
-                  "on a 2-core machine: the figures show the executor's overhead and warm reuse, not scaling.")
+            table.append(
+                (
+                    f"Ray, {actors} actor(s), {'first call (actors start)' if phase == 'first' else 'warm'}",
+                    f"{rate:,.0f}",
+                    f"{rate / base:.2f}x",
+                )
+            )
+    write_results(
+        "ray",
+        figures,
+        table,
+        notes=f"{ITEMS} game24 items; a two-node local Ray cluster, one CPU per node, "
+        "on a 2-core machine: the figures show the executor's overhead and warm reuse, not scaling.",
+    )
     return figures
 
 

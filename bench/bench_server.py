@@ -1,5 +1,6 @@
 """Load test of `evalkit serve` on loopback: N concurrent clients for a bounded time, every answer
 checked (nothing lost), p50/p95 latency. The server runs in this process on 127.0.0.1 only."""
+
 from __future__ import annotations
 
 import threading
@@ -23,8 +24,10 @@ def load_test(url: str, clients: int = 8, seconds: float = 5.0, items_per_reques
         with httpx.Client(timeout=30) as http:
             i = 0
             while time.monotonic() < stop and i < 10_000:  # bounded in time and in count
-                items = [{**ITEM, "completion": f"client {k}, request {i}, item {j}\n{ITEM['completion']}"}
-                         for j in range(items_per_request)]
+                items = [
+                    {**ITEM, "completion": f"client {k}, request {i}, item {j}\n{ITEM['completion']}"}
+                    for j in range(items_per_request)
+                ]
                 start = time.perf_counter()
                 r = http.post(f"{url}/score", json={"verifier": "game24", "items": items})
                 elapsed = time.perf_counter() - start
@@ -32,7 +35,9 @@ def load_test(url: str, clients: int = 8, seconds: float = 5.0, items_per_reques
                     latencies.append(elapsed)
                     if r.status_code != 200:
                         failed += 1
-                    elif len(r.json()["scores"]) != items_per_request or any(s["verdict"] != "correct" for s in r.json()["scores"]):
+                    elif len(r.json()["scores"]) != items_per_request or any(
+                        s["verdict"] != "correct" for s in r.json()["scores"]
+                    ):
                         lost += items_per_request
                 i += 1
 
@@ -42,10 +47,15 @@ def load_test(url: str, clients: int = 8, seconds: float = 5.0, items_per_reques
     for t in threads:
         t.join()
     latencies.sort()
-    return {"requests": len(latencies), "failed": failed, "lost_items": lost, "clients": clients,
-            "items_per_s": len(latencies) * items_per_request / seconds,
-            "p50_s": latencies[len(latencies) // 2] if latencies else 0.0,
-            "p95_s": latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))] if latencies else 0.0}
+    return {
+        "requests": len(latencies),
+        "failed": failed,
+        "lost_items": lost,
+        "clients": clients,
+        "items_per_s": len(latencies) * items_per_request / seconds,
+        "p50_s": latencies[len(latencies) // 2] if latencies else 0.0,
+        "p95_s": latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))] if latencies else 0.0,
+    }
 
 
 def main() -> dict:
@@ -64,11 +74,19 @@ def main() -> dict:
     finally:
         srv.should_exit = True
         thread.join(10)
-    table = [("measure", "value"), ("clients", str(report["clients"])), ("requests (16 items each)", str(report["requests"])),
-             ("failed requests", str(report["failed"])), ("lost items", str(report["lost_items"])),
-             ("items scored/s", f"{report['items_per_s']:.0f}"), ("p50 latency", f"{report['p50_s'] * 1000:.0f} ms"),
-             ("p95 latency", f"{report['p95_s'] * 1000:.0f} ms")]
-    write_results("server", report, table, notes="game24 over HTTP on 127.0.0.1, 10 s, 2 CPU cores shared by clients and server.")
+    table = [
+        ("measure", "value"),
+        ("clients", str(report["clients"])),
+        ("requests (16 items each)", str(report["requests"])),
+        ("failed requests", str(report["failed"])),
+        ("lost items", str(report["lost_items"])),
+        ("items scored/s", f"{report['items_per_s']:.0f}"),
+        ("p50 latency", f"{report['p50_s'] * 1000:.0f} ms"),
+        ("p95 latency", f"{report['p95_s'] * 1000:.0f} ms"),
+    ]
+    write_results(
+        "server", report, table, notes="game24 over HTTP on 127.0.0.1, 10 s, 2 CPU cores shared by clients and server."
+    )
     return report
 
 

@@ -5,6 +5,7 @@ call at a time; where the time goes in a batch; and cairosvg against resvg per r
 CLIP is open_clip's ViT-B-32 architecture with random weights: exactly the compute of the real
 model (no weights can be downloaded here), so the speed figures hold for real weights.
 """
+
 from __future__ import annotations
 
 import statistics
@@ -29,7 +30,9 @@ def _workload() -> tuple[list[str], list[dict]]:
     for k in range(BATCH):
         task = tasks[k % len(tasks)]
         shade = f"#{(k * 37) % 256:02x}{(k * 91) % 256:02x}{(k * 53) % 256:02x}"
-        completions.append(f"Here is my drawing.\n```svg\n{task['reference'].replace('#222', shade, 1)}\n```\n<!-- {k} -->")
+        completions.append(
+            f"Here is my drawing.\n```svg\n{task['reference'].replace('#222', shade, 1)}\n```\n<!-- {k} -->"
+        )
         chosen.append(task)
     return completions, chosen
 
@@ -78,27 +81,56 @@ def main() -> dict:
         t5 = time.perf_counter()
     finally:
         verifier.close()
-    stages = {"extract + gate": t1 - t0, "render (2 killable workers)": t2 - t1, "decode PNG": t3 - t2,
-              "CLIP image encoding (ViT-B-32)": t4 - t3, "programmatic checks": t5 - t4}
+    stages = {
+        "extract + gate": t1 - t0,
+        "render (2 killable workers)": t2 - t1,
+        "decode PNG": t3 - t2,
+        "CLIP image encoding (ViT-B-32)": t4 - t3,
+        "programmatic checks": t5 - t4,
+    }
     total = sum(stages.values())
 
     svgs = [t["reference"] for t in builtin_tasks()]
     cairo_ms = _median_ms(lambda s: render_png(s, 256, "cairosvg"), svgs)
     resvg_ms = _median_ms(lambda s: render_png(s, 256, "resvg"), svgs)
 
-    figures = {"batch": BATCH, "batched_svgs_per_s": batch_rate, "single_svgs_per_s": single_rate, "batch_speedup": batch_rate / single_rate,
-               "stage_seconds": stages, "render_share": stages["render (2 killable workers)"] / total,
-               "cairosvg_ms_median": cairo_ms, "resvg_ms_median": resvg_ms, "resvg_speedup": cairo_ms / resvg_ms}
-    table = [("measure", "value", "ratio"),
-             (f"end to end, score_batch of {BATCH}", f"{batch_rate:.1f} SVGs/s", f"{figures['batch_speedup']:.1f}x one at a time"),
-             ("end to end, one score() at a time", f"{single_rate:.1f} SVGs/s", "1.0x")]
-    table += [(f"batch stage: {name}", f"{1000 * sec / BATCH:.1f} ms/SVG", f"{sec / total:.0%} of the stages")
-              for name, sec in stages.items()]
-    table += [("render, cairosvg (median of the 23 references, in process)", f"{cairo_ms:.1f} ms", "1.0x"),
-              ("render, resvg (same)", f"{resvg_ms:.1f} ms", f"{figures['resvg_speedup']:.2f}x cairosvg's speed")]
-    write_results("svg", figures, table, notes=(
-        f"{BATCH} distinct SVGs (the 23 seed-prompt references, recoloured), 256x256 renders, CLIP = open_clip "
-        "ViT-B-32 architecture with random weights (the real model's compute), fp32 on 2 shared CPU cores."))
+    figures = {
+        "batch": BATCH,
+        "batched_svgs_per_s": batch_rate,
+        "single_svgs_per_s": single_rate,
+        "batch_speedup": batch_rate / single_rate,
+        "stage_seconds": stages,
+        "render_share": stages["render (2 killable workers)"] / total,
+        "cairosvg_ms_median": cairo_ms,
+        "resvg_ms_median": resvg_ms,
+        "resvg_speedup": cairo_ms / resvg_ms,
+    }
+    table = [
+        ("measure", "value", "ratio"),
+        (
+            f"end to end, score_batch of {BATCH}",
+            f"{batch_rate:.1f} SVGs/s",
+            f"{figures['batch_speedup']:.1f}x one at a time",
+        ),
+        ("end to end, one score() at a time", f"{single_rate:.1f} SVGs/s", "1.0x"),
+    ]
+    table += [
+        (f"batch stage: {name}", f"{1000 * sec / BATCH:.1f} ms/SVG", f"{sec / total:.0%} of the stages")
+        for name, sec in stages.items()
+    ]
+    table += [
+        ("render, cairosvg (median of the 23 references, in process)", f"{cairo_ms:.1f} ms", "1.0x"),
+        ("render, resvg (same)", f"{resvg_ms:.1f} ms", f"{figures['resvg_speedup']:.2f}x cairosvg's speed"),
+    ]
+    write_results(
+        "svg",
+        figures,
+        table,
+        notes=(
+            f"{BATCH} distinct SVGs (the 23 seed-prompt references, recoloured), 256x256 renders, CLIP = open_clip "
+            "ViT-B-32 architecture with random weights (the real model's compute), fp32 on 2 shared CPU cores."
+        ),
+    )
     return figures
 
 

@@ -1,4 +1,5 @@
 """Helpers every benchmark shares: timing and writing results (JSON for machines, Markdown for people)."""
+
 from __future__ import annotations
 
 import json
@@ -26,7 +27,11 @@ def rate(fn: Callable[[], Any], items: int, repeat: int = 3, setup: Callable[[],
 def write_results(name: str, figures: dict[str, Any], table: list[tuple[str, ...]], notes: str = "") -> None:
     """Write bench/results/NAME.json and NAME.md (a table whose first row is the header)."""
     RESULTS.mkdir(parents=True, exist_ok=True)
-    meta = {"machine": platform.machine(), "python": platform.python_version(), "when": time.strftime("%Y-%m-%d %H:%M:%S")}
+    meta = {
+        "machine": platform.machine(),
+        "python": platform.python_version(),
+        "when": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }
     (RESULTS / f"{name}.json").write_text(json.dumps({**figures, "meta": meta}, indent=2) + "\n")
     header, *rows = table
     lines = [f"# {name}", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]

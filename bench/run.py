@@ -1,5 +1,6 @@
 """Run every benchmark (`python -m bench.run`, or `python -m bench.run game24 svg` for some) and
-collect their Markdown tables into bench/results/SUMMARY.md."""
+collect their Markdown tables into bench/results/SUMMARY.md and the README (`bench/readme.py`)."""
+
 from __future__ import annotations
 
 import importlib
@@ -8,13 +9,14 @@ import time
 import traceback
 from pathlib import Path
 
+from bench import readme
 from bench.common import RESULTS
 
 HERE = Path(__file__).resolve().parent
 
 
 def main(names: list[str]) -> int:
-    available = sorted(p.stem[len("bench_"):] for p in HERE.glob("bench_*.py"))
+    available = sorted(p.stem[len("bench_") :] for p in HERE.glob("bench_*.py"))
     chosen = names or available
     failed = []
     for name in chosen:
@@ -28,6 +30,7 @@ def main(names: list[str]) -> int:
         print(f"=== bench {name}: {time.perf_counter() - start:.0f} s", flush=True)
     parts = [(RESULTS / f"{n}.md").read_text() for n in available if (RESULTS / f"{n}.md").exists()]
     (RESULTS / "SUMMARY.md").write_text("# Benchmark results\n\n" + "\n".join(parts))
+    readme.update()
     if failed:
         print(f"failed: {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0

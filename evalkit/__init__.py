@@ -2,6 +2,7 @@
 
 It builds on the `verifiers` package (the score API) and never the other way round.
 """
+
 import os as _os
 import sys as _sys
 

@@ -2,6 +2,7 @@
 `add_arguments(parser)` and `run(args) -> int`. Modules import heavy libraries inside `run`,
 so `evalkit --help` stays fast.
 """
+
 from __future__ import annotations
 
 import argparse

@@ -15,6 +15,7 @@ Advantages (`advantage=`), and what an all-equal group gets under each:
 Loss aggregation: "sequence" (mean over each completion's tokens, then over completions: the
 seed's formula) or "token" (all tokens of the batch weigh the same).
 """
+
 from __future__ import annotations
 
 import json
@@ -38,36 +39,36 @@ EPS = 1e-4
 class GRPOConfig:
     verifier: str = "game24"
     verifier_config: dict[str, Any] = field(default_factory=dict)
-    model: str | None = None               # None: the packaged SmolLM2-135M-Instruct
+    model: str | None = None  # None: the packaged SmolLM2-135M-Instruct
     split: str = "train"
     steps: int = 100
-    batch_prompts: int = 12                # B
-    group_size: int = 8                    # G
+    batch_prompts: int = 12  # B
+    group_size: int = 8  # G
     learning_rate: float = 2e-6
-    beta: float = 0.01                     # k3 KL coefficient
+    beta: float = 0.01  # k3 KL coefficient
     epsilon: float = 0.2
-    epsilon_high: float | None = None      # DAPO's clip-higher; None: same as epsilon
+    epsilon_high: float | None = None  # DAPO's clip-higher; None: same as epsilon
     temperature: float = 0.7
     top_p: float = 0.9
     max_new_tokens: int = 1024
-    response_prefix: str = ""              # text the assistant turn starts with (e.g. "<think>" or "Answer:")
+    response_prefix: str = ""  # text the assistant turn starts with (e.g. "<think>" or "Answer:")
     advantage: str = "momentum"
     momentum_start: float = 0.0
     momentum_step: float = 0.02
     momentum_max: float = 0.2
-    loss_aggregation: str = "sequence"     # or "token"
+    loss_aggregation: str = "sequence"  # or "token"
     updates_per_batch: int = 1
     grad_accumulation: int = 1
     max_grad_norm: float = 1.0
     mask_truncated: bool = False
-    error_policy: str = "drop"             # or "zero": what an ERROR score (a verifier failure) becomes
+    error_policy: str = "drop"  # or "zero": what an ERROR score (a verifier failure) becomes
     eval_every: int = 10
     eval_tasks: int = 16
     eval_samples: int = 2
     save_every: int = 10
     seed: int = 0
     threads: int | None = None
-    tensorboard: bool = False              # also log scalars to run_dir/tensorboard (log.jsonl stays the record)
+    tensorboard: bool = False  # also log scalars to run_dir/tensorboard (log.jsonl stays the record)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "GRPOConfig":
@@ -128,8 +129,14 @@ def completion_width(completion_mask: Any) -> int:
     return int(completion_mask.shape[1] - completion_mask.any(0).float().argmax())
 
 
-def sequence_logprobs(model: Any, input_ids: Any, attention_mask: Any, completion_mask: Any, temperature: float,
-                      with_entropy: bool = False) -> Any:
+def sequence_logprobs(
+    model: Any,
+    input_ids: Any,
+    attention_mask: Any,
+    completion_mask: Any,
+    temperature: float,
+    with_entropy: bool = False,
+) -> Any:
     """Log-probabilities of the completion tokens under `model` (temperature-scaled, as sampled),
     shape [batch, completion_width]; with `with_entropy`, also each position's entropy (detached),
     the number that shows a policy collapsing. Logits are computed for the completion positions
@@ -148,7 +155,9 @@ def sequence_logprobs(model: Any, input_ids: Any, attention_mask: Any, completio
     return logp, entropy
 
 
-def grpo_loss(logp: Any, old_logp: Any, ref_logp: Any, adv: Any, mask: Any, cfg: GRPOConfig) -> tuple[Any, dict[str, float]]:
+def grpo_loss(
+    logp: Any, old_logp: Any, ref_logp: Any, adv: Any, mask: Any, cfg: GRPOConfig
+) -> tuple[Any, dict[str, float]]:
     """Clipped surrogate minus beta * k3 KL; `mask` marks completion tokens that count."""
     import torch
 
@@ -206,27 +215,47 @@ class GRPOTrainer:
         from evalkit.generation.hf import chat_text
 
         cfg, tok = self.cfg, self.tokenizer
-        texts = [chat_text(tok, [{"role": "user", "content": self.verifier.prompt(t)}], cfg.response_prefix) for t in tasks]
+        texts = [
+            chat_text(tok, [{"role": "user", "content": self.verifier.prompt(t)}], cfg.response_prefix) for t in tasks
+        ]
         enc = tok(texts, return_tensors="pt", padding=True, add_special_tokens=False)
         self.policy.eval()
         with torch.no_grad():
-            out = self.policy.generate(**enc, do_sample=True, temperature=cfg.temperature, top_p=cfg.top_p,
-                                       max_new_tokens=cfg.max_new_tokens, num_return_sequences=cfg.group_size,
-                                       pad_token_id=tok.pad_token_id)
+            out = self.policy.generate(
+                **enc,
+                do_sample=True,
+                temperature=cfg.temperature,
+                top_p=cfg.top_p,
+                max_new_tokens=cfg.max_new_tokens,
+                num_return_sequences=cfg.group_size,
+                pad_token_id=tok.pad_token_id,
+            )
         prompt_len = enc["input_ids"].shape[1]
         completion = out[:, prompt_len:]
-        is_end = (completion == tok.eos_token_id)
+        is_end = completion == tok.eos_token_id
         finished = is_end.any(1)
-        first_end = torch.where(finished, is_end.float().argmax(1), torch.full_like(finished, completion.shape[1], dtype=torch.long))
+        first_end = torch.where(
+            finished, is_end.float().argmax(1), torch.full_like(finished, completion.shape[1], dtype=torch.long)
+        )
         positions = torch.arange(completion.shape[1])[None, :]
         completion_mask = (positions <= first_end[:, None]).long()  # up to and including the end token
         attention = torch.cat([enc["attention_mask"].repeat_interleave(cfg.group_size, 0), completion_mask], 1)
-        texts = [cfg.response_prefix + tok.decode(row[: int(m.sum())], skip_special_tokens=True)
-                 for row, m in zip(completion, completion_mask)]
-        full_mask = torch.cat([torch.zeros_like(enc["attention_mask"]).repeat_interleave(cfg.group_size, 0), completion_mask], 1)
-        return {"input_ids": out, "attention_mask": attention, "completion_mask": full_mask, "texts": texts,
-                "lengths": completion_mask.sum(1).tolist(), "truncated": (~finished).tolist(),
-                "tasks": [t for t in tasks for _ in range(cfg.group_size)]}
+        texts = [
+            cfg.response_prefix + tok.decode(row[: int(m.sum())], skip_special_tokens=True)
+            for row, m in zip(completion, completion_mask)
+        ]
+        full_mask = torch.cat(
+            [torch.zeros_like(enc["attention_mask"]).repeat_interleave(cfg.group_size, 0), completion_mask], 1
+        )
+        return {
+            "input_ids": out,
+            "attention_mask": attention,
+            "completion_mask": full_mask,
+            "texts": texts,
+            "lengths": completion_mask.sum(1).tolist(),
+            "truncated": (~finished).tolist(),
+            "tasks": [t for t in tasks for _ in range(cfg.group_size)],
+        }
 
     def rewards(self, batch: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, list[Score]]:
         """Scores -> (rewards, keep mask). ERROR scores are dropped (or zeroed), and always counted."""
@@ -248,8 +277,11 @@ class GRPOTrainer:
         with torch.no_grad():
             ref_logp = sequence_logprobs(self.reference, ids, attn, batch["completion_mask"], cfg.temperature)
             # one update per batch is on-policy: the old log-probs are the current ones (detached below)
-            old_logp = (sequence_logprobs(self.policy, ids, attn, batch["completion_mask"], cfg.temperature)
-                        if cfg.updates_per_batch > 1 else None)
+            old_logp = (
+                sequence_logprobs(self.policy, ids, attn, batch["completion_mask"], cfg.temperature)
+                if cfg.updates_per_batch > 1
+                else None
+            )
         self.policy.train()
         n = ids.shape[0]
         micro = math.ceil(n / cfg.grad_accumulation)
@@ -259,8 +291,14 @@ class GRPOTrainer:
             total = 0.0
             for start in range(0, n, micro):
                 part = slice(start, start + micro)
-                logp, entropy = sequence_logprobs(self.policy, ids[part], attn[part], batch["completion_mask"][part],
-                                                  cfg.temperature, with_entropy=True)
+                logp, entropy = sequence_logprobs(
+                    self.policy,
+                    ids[part],
+                    attn[part],
+                    batch["completion_mask"][part],
+                    cfg.temperature,
+                    with_entropy=True,
+                )
                 old = logp.detach() if old_logp is None else old_logp[part]
                 loss, info = grpo_loss(logp, old, ref_logp[part], adv_t[part], mask[part], cfg)
                 info["entropy"] = float((entropy * mask[part]).sum() / mask[part].sum().clamp(min=1))
@@ -288,8 +326,16 @@ class GRPOTrainer:
         self.step += 1
         return self._log_line(rewards, scores, batch, logs, t1 - t0, t2 - t1, t3 - t2)
 
-    def _log_line(self, rewards: np.ndarray, scores: list[Score], batch: dict[str, Any], logs: dict[str, float],
-                  gen_s: float, score_s: float, update_s: float) -> dict[str, Any]:
+    def _log_line(
+        self,
+        rewards: np.ndarray,
+        scores: list[Score],
+        batch: dict[str, Any],
+        logs: dict[str, float],
+        gen_s: float,
+        score_s: float,
+        update_s: float,
+    ) -> dict[str, Any]:
         lengths = np.asarray(batch["lengths"])
         components: dict[str, list[float]] = {}
         for s in scores:
@@ -297,16 +343,30 @@ class GRPOTrainer:
                 components.setdefault(k, []).append(v)
         groups = rewards.reshape(-1, self.cfg.group_size)
         verdicts = verdict_counts(scores)
-        return {"step": self.step, "reward_mean": float(rewards.mean()), "reward_std": float(rewards.std()),
-                # groups whose rewards are all equal give zero advantage: no learning signal from them
-                "frac_reward_zero_std": float(np.mean(groups.std(axis=1) < 1e-9)),
-                "components": {k: float(np.mean(v)) for k, v in components.items()},
-                "accuracy": verdicts["correct"] / len(scores), "invalid": verdicts["invalid"] / len(scores),
-                "verdicts": verdicts,
-                "incompletion": float(np.mean(batch["truncated"])), "error_rate": float(np.mean([s.is_error for s in scores])),
-                "length_mean": float(lengths.mean()), "length_p50": float(np.median(lengths)), "length_max": int(lengths.max()),
-                "lengths": lengths.tolist(), "momentum": self.stats.momentum(self.cfg), "running_mean": self.stats.mean,
-                "running_std": self.stats.std, **logs, "generate_s": gen_s, "score_s": score_s, "update_s": update_s}
+        return {
+            "step": self.step,
+            "reward_mean": float(rewards.mean()),
+            "reward_std": float(rewards.std()),
+            # groups whose rewards are all equal give zero advantage: no learning signal from them
+            "frac_reward_zero_std": float(np.mean(groups.std(axis=1) < 1e-9)),
+            "components": {k: float(np.mean(v)) for k, v in components.items()},
+            "accuracy": verdicts["correct"] / len(scores),
+            "invalid": verdicts["invalid"] / len(scores),
+            "verdicts": verdicts,
+            "incompletion": float(np.mean(batch["truncated"])),
+            "error_rate": float(np.mean([s.is_error for s in scores])),
+            "length_mean": float(lengths.mean()),
+            "length_p50": float(np.median(lengths)),
+            "length_max": int(lengths.max()),
+            "lengths": lengths.tolist(),
+            "momentum": self.stats.momentum(self.cfg),
+            "running_mean": self.stats.mean,
+            "running_std": self.stats.std,
+            **logs,
+            "generate_s": gen_s,
+            "score_s": score_s,
+            "update_s": update_s,
+        }
 
     # -------------------------------------------------------------- evaluation, checkpoints
     def evaluate(self) -> dict[str, float]:
@@ -316,27 +376,49 @@ class GRPOTrainer:
         from evalkit.metrics import summarise
         from evalkit.pipeline import evaluate, load_samples
 
-        backend = TransformersBackend.from_model(self.policy, self.tokenizer, name=f"policy@{self.step}",
-                                                 response_prefix=self.cfg.response_prefix)
+        backend = TransformersBackend.from_model(
+            self.policy, self.tokenizer, name=f"policy@{self.step}", response_prefix=self.cfg.response_prefix
+        )
         out = self.run_dir / "eval" / f"step-{self.step:05d}"
-        sampling = Sampling(n=self.cfg.eval_samples, temperature=self.cfg.temperature, top_p=self.cfg.top_p,
-                            max_tokens=self.cfg.max_new_tokens, seed=self.cfg.seed)
+        sampling = Sampling(
+            n=self.cfg.eval_samples,
+            temperature=self.cfg.temperature,
+            top_p=self.cfg.top_p,
+            max_tokens=self.cfg.max_new_tokens,
+            seed=self.cfg.seed,
+        )
         evaluate(self.verifier, self.eval_tasks, backend, sampling, out)
         summary = summarise(load_samples(out))
-        return {"eval_step": self.step, "eval_reward": summary.mean_reward, "eval_reward_low": summary.reward_low,
-                "eval_reward_high": summary.reward_high, "eval_accuracy": summary.accuracy,
-                "eval_accuracy_low": summary.accuracy_low, "eval_accuracy_high": summary.accuracy_high,
-                "eval_invalid": summary.verdicts["invalid"] / max(1, summary.samples), "eval_samples": summary.samples}
+        return {
+            "eval_step": self.step,
+            "eval_reward": summary.mean_reward,
+            "eval_reward_low": summary.reward_low,
+            "eval_reward_high": summary.reward_high,
+            "eval_accuracy": summary.accuracy,
+            "eval_accuracy_low": summary.accuracy_low,
+            "eval_accuracy_high": summary.accuracy_high,
+            "eval_invalid": summary.verdicts["invalid"] / max(1, summary.samples),
+            "eval_samples": summary.samples,
+        }
 
     def save(self) -> Path:
         import torch
 
         path = self.run_dir / "checkpoint.pt"
         tmp = path.with_suffix(".tmp")
-        torch.save({"policy": self.policy.state_dict(), "optimizer": self.optimizer.state_dict(),
-                    "stats": asdict(self.stats), "step": self.step, "rng": self.rng.getstate(),
-                    "torch_rng": torch.get_rng_state(), "numpy_rng": np.random.get_state(),
-                    "config": asdict(self.cfg)}, tmp)
+        torch.save(
+            {
+                "policy": self.policy.state_dict(),
+                "optimizer": self.optimizer.state_dict(),
+                "stats": asdict(self.stats),
+                "step": self.step,
+                "rng": self.rng.getstate(),
+                "torch_rng": torch.get_rng_state(),
+                "numpy_rng": np.random.get_state(),
+                "config": asdict(self.cfg),
+            },
+            tmp,
+        )
         tmp.replace(path)
         return path
 
@@ -381,6 +463,7 @@ def train(cfg: GRPOConfig, run_dir: Path, resume: bool = True, progress: Any = N
     board = _tensorboard(run_dir) if cfg.tensorboard else None
     try:
         with JsonlWriter(log_path) as log:
+
             def record(line: dict[str, Any]) -> None:
                 log.write(line)
                 if board is not None:

@@ -2,6 +2,7 @@
 output lengths by step) and Figure 3 (accuracy, incompletion and error rates over steps), plus
 the reward curve with held-out evaluations, and the training dynamics (loss, KL, grad norm, clip
 fraction, entropy, the share of groups with no reward spread)."""
+
 from __future__ import annotations
 
 import json
@@ -47,8 +48,12 @@ def plot_run(run_dir: Path) -> list[Path]:
     plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(7, 4))
-    for key, label, color in (("accuracy", "accuracy", "#2a9d8f"), ("incompletion", "incompletion", "#e9c46a"),
-                              ("invalid", "format failures (invalid)", "#8d99ae"), ("error_rate", "error rate", "#e76f51")):
+    for key, label, color in (
+        ("accuracy", "accuracy", "#2a9d8f"),
+        ("incompletion", "incompletion", "#e9c46a"),
+        ("invalid", "format failures (invalid)", "#8d99ae"),
+        ("error_rate", "error rate", "#e76f51"),
+    ):
         if all(key in r for r in steps):  # runs logged before a rate was added lack it
             ax.plot(xs, [r[key] for r in steps], label=label, color=color)
     ax.set_ylim(0, 1)
@@ -64,9 +69,18 @@ def plot_run(run_dir: Path) -> list[Path]:
     ax.plot(xs, [r["reward_mean"] for r in steps], color="#bbbbbb", label="training batch mean reward")
     if evals:
         ex = [e["eval_step"] for e in evals]
-        ax.errorbar(ex, [e["eval_reward"] for e in evals],
-                    yerr=[[e["eval_reward"] - e["eval_reward_low"] for e in evals], [e["eval_reward_high"] - e["eval_reward"] for e in evals]],
-                    color="#264653", marker="o", capsize=3, label="held-out mean reward (95% CI)")
+        ax.errorbar(
+            ex,
+            [e["eval_reward"] for e in evals],
+            yerr=[
+                [e["eval_reward"] - e["eval_reward_low"] for e in evals],
+                [e["eval_reward_high"] - e["eval_reward"] for e in evals],
+            ],
+            color="#264653",
+            marker="o",
+            capsize=3,
+            label="held-out mean reward (95% CI)",
+        )
     ax.set_xlabel("step")
     ax.set_ylabel("reward")
     ax.set_title("Reward")
@@ -79,9 +93,14 @@ def plot_run(run_dir: Path) -> list[Path]:
     if evals and all("eval_accuracy_low" in e for e in evals):
         made.append(_heldout(plt, evals, run_dir / "heldout.png"))
 
-    panels = [("loss", "loss"), ("kl", "KL to the reference (k3)"), ("grad_norm", "grad norm (before clipping)"),
-              ("clip_fraction", "clip fraction"), ("entropy", "token entropy"),
-              ("frac_reward_zero_std", "groups with zero reward spread")]
+    panels = [
+        ("loss", "loss"),
+        ("kl", "KL to the reference (k3)"),
+        ("grad_norm", "grad norm (before clipping)"),
+        ("clip_fraction", "clip fraction"),
+        ("entropy", "token entropy"),
+        ("frac_reward_zero_std", "groups with zero reward spread"),
+    ]
     fig, axes = plt.subplots(2, 3, figsize=(11, 5.5))
     for ax, (key, title) in zip(axes.flat, panels):
         values = [(r["step"], r[key]) for r in steps if key in r]
@@ -101,11 +120,19 @@ def _heldout(plt: Any, evals: list[dict], path: Path) -> Path:
     """Held-out accuracy (Wilson 95% interval) and mean reward (bootstrap 95% interval) by step."""
     ex = [e["eval_step"] for e in evals]
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
-    for ax, key, title, color in ((left, "eval_accuracy", "held-out accuracy (correct answers)", "#2a9d8f"),
-                                  (right, "eval_reward", "held-out mean reward", "#264653")):
+    for ax, key, title, color in (
+        (left, "eval_accuracy", "held-out accuracy (correct answers)", "#2a9d8f"),
+        (right, "eval_reward", "held-out mean reward", "#264653"),
+    ):
         values = [e[key] for e in evals]
-        ax.fill_between(ex, [e[f"{key}_low"] for e in evals], [e[f"{key}_high"] for e in evals], color=color, alpha=0.2,
-                        label="95% interval")
+        ax.fill_between(
+            ex,
+            [e[f"{key}_low"] for e in evals],
+            [e[f"{key}_high"] for e in evals],
+            color=color,
+            alpha=0.2,
+            label="95% interval",
+        )
         ax.plot(ex, values, color=color, marker="o")
         ax.set_ylim(0, 1)
         ax.set_xlabel("step")

@@ -1,4 +1,5 @@
 """Append-only JSONL files that survive interruption: a rerun picks up where the last one stopped."""
+
 from __future__ import annotations
 
 import json

@@ -11,6 +11,7 @@
 - accuracy: share of samples scored CORRECT (= pass@1); incompletion: share that hit the length
   limit; error rate: share whose verdict is ERROR (the verifier failed, not the model).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -108,13 +109,13 @@ class Summary:
     mean_reward: float
     reward_low: float
     reward_high: float
-    accuracy_stderr: float    # standard errors over per-task means: samples of one task are not independent
+    accuracy_stderr: float  # standard errors over per-task means: samples of one task are not independent
     reward_stderr: float
-    accuracy_low: float       # Wilson 95% interval
+    accuracy_low: float  # Wilson 95% interval
     accuracy_high: float
     verdicts: dict[str, int]  # correct / partial / incorrect / invalid / timeout / error
     pass_at: dict[int, float]
-    maj_at: dict[int, float | None]   # None where answers cannot vote (e.g. drawings)
+    maj_at: dict[int, float | None]  # None where answers cannot vote (e.g. drawings)
     length_mean: float
     length_p50: float
     length_p90: float
@@ -145,24 +146,52 @@ def summarise(records: Sequence[dict[str, Any]], ks: Sequence[int] | None = None
     rewards = [r["score"]["reward"] for r in records if r["score"]["verdict"] != "error"]
     lengths = np.asarray([r["tokens"] for r in records], dtype=float)
     mean, low, high = mean_interval(rewards)
-    pass_at = {k: float(np.mean([pass_at_k(len(v), sum(x["score"]["verdict"] == "correct" for x in v), k)
-                                 for v in by_task.values()])) for k in ks}
+    pass_at = {
+        k: float(
+            np.mean(
+                [pass_at_k(len(v), sum(x["score"]["verdict"] == "correct" for x in v), k) for v in by_task.values()]
+            )
+        )
+        for k in ks
+    }
     votes = any(r["score"].get("answer") is not None for r in records)
     maj: dict[int, float | None] = {  # None (shown as n/a): no sample has an answer that can vote
-        k: float(np.mean([maj_at_k([x["score"].get("answer") for x in sorted(v, key=lambda x: x["sample"])],
-                                   [x["score"]["verdict"] == "correct" for x in sorted(v, key=lambda x: x["sample"])], k)
-                          for v in by_task.values()])) if votes else None for k in ks}
+        k: float(
+            np.mean(
+                [
+                    maj_at_k(
+                        [x["score"].get("answer") for x in sorted(v, key=lambda x: x["sample"])],
+                        [x["score"]["verdict"] == "correct" for x in sorted(v, key=lambda x: x["sample"])],
+                        k,
+                    )
+                    for v in by_task.values()
+                ]
+            )
+        )
+        if votes
+        else None
+        for k in ks
+    }
     n = max(1, len(records))
     per_task_correct = [np.mean([x["score"]["verdict"] == "correct" for x in v]) for v in by_task.values()]
-    per_task_reward = [np.mean(r) for r in ([x["score"]["reward"] for x in v if x["score"]["verdict"] != "error"]
-                                            for v in by_task.values()) if r]
+    per_task_reward = [
+        np.mean(r)
+        for r in ([x["score"]["reward"] for x in v if x["score"]["verdict"] != "error"] for v in by_task.values())
+        if r
+    ]
     return Summary(
-        tasks=len(by_task), samples=len(records),
+        tasks=len(by_task),
+        samples=len(records),
         accuracy=verdicts.count("correct") / n,
         incompletion=sum(r["finish_reason"] == "length" for r in records) / n,
         error_rate=verdicts.count("error") / n,
-        mean_reward=mean, reward_low=low, reward_high=high, pass_at=pass_at, maj_at=maj,
-        accuracy_stderr=_stderr(per_task_correct), reward_stderr=_stderr(per_task_reward),
+        mean_reward=mean,
+        reward_low=low,
+        reward_high=high,
+        pass_at=pass_at,
+        maj_at=maj,
+        accuracy_stderr=_stderr(per_task_correct),
+        reward_stderr=_stderr(per_task_reward),
         accuracy_low=wilson(verdicts.count("correct"), len(records))[0],
         accuracy_high=wilson(verdicts.count("correct"), len(records))[1],
         verdicts=verdict_counts(verdicts),

@@ -6,6 +6,7 @@ GGUF file: no hub download is ever needed for the default path.
   quantisation entry, the dequantised weights as safetensors, the tokenizer) and caches it.
 `model` arguments also take any local Hugging Face folder, or a hub id when the user is online.
 """
+
 from __future__ import annotations
 
 import os

@@ -8,6 +8,7 @@ sample that scored ERROR (the verifier failed, not the model), and drops a torn 
 interrupted run, so nothing is repeated and nothing is lost. A run folder holding another run
 (verifier, config, model, backend, sampling, prompt template) is refused before any work.
 """
+
 from __future__ import annotations
 
 import json
@@ -80,8 +81,10 @@ def prepare_run(run_dir: Path, config: RunConfig, *, overwrite: bool = False) ->
         old["verifier"] = _with_default_config(old.get("verifier") or {})
         difference = first_difference({k: v for k, v in old.items() if k != "task_ids"}, config.key())
         if difference:
-            raise RunMismatch(f"{run_dir} holds a different run ({difference}); rerun with --overwrite to start "
-                              "afresh, or use another --run-dir")
+            raise RunMismatch(
+                f"{run_dir} holds a different run ({difference}); rerun with --overwrite to start "
+                "afresh, or use another --run-dir"
+            )
     write_atomically(path, json.dumps(asdict(config), indent=2) + "\n")
 
 
@@ -110,10 +113,20 @@ def task_prompt(verifier: Verifier, task: Mapping[str, Any]) -> str:
     return given if isinstance(given, str) and given.strip() else verifier.prompt(task)
 
 
-def evaluate(verifier: Verifier, tasks: Sequence[Mapping[str, Any]], backend: Backend, sampling: Sampling,
-             run_dir: Path, *, prompts_per_batch: int = 8, workers: int | None = None, timeout: float = 30.0,
-             on_samples: Callable[[int], None] | None = None, template: PromptTemplate = PromptTemplate(),
-             overwrite: bool = False) -> dict[str, float]:
+def evaluate(
+    verifier: Verifier,
+    tasks: Sequence[Mapping[str, Any]],
+    backend: Backend,
+    sampling: Sampling,
+    run_dir: Path,
+    *,
+    prompts_per_batch: int = 8,
+    workers: int | None = None,
+    timeout: float = 30.0,
+    on_samples: Callable[[int], None] | None = None,
+    template: PromptTemplate = PromptTemplate(),
+    overwrite: bool = False,
+) -> dict[str, float]:
     """Generate and score until every task has `sampling.n` samples in `run_dir/samples.jsonl`.
     Returns seconds spent generating and waiting on scoring and tokens generated, for the report.
     The caller keeps the verifier (and closes it)."""
@@ -133,7 +146,7 @@ def evaluate(verifier: Verifier, tasks: Sequence[Mapping[str, Any]], backend: Ba
         on_samples(sum(min(c, sampling.n) for tid, c in counts.items() if tid not in partial))
 
     timing = {"generate_s": 0.0, "score_wait_s": 0.0, "tokens": 0}
-    batches = [todo[k:k + prompts_per_batch] for k in range(0, len(todo), prompts_per_batch)]
+    batches = [todo[k : k + prompts_per_batch] for k in range(0, len(todo), prompts_per_batch)]
     with ThreadPoolExecutor(max_workers=1) as scorer, JsonlWriter(run_dir / SAMPLES) as out:
         futures: list[Future] = []
         try:
@@ -146,8 +159,19 @@ def evaluate(verifier: Verifier, tasks: Sequence[Mapping[str, Any]], backend: Ba
                 completions = [g.text for gens in generations for g in gens]
                 flat_tasks = [t for (_, t), gens in zip(batch, generations) for _ in gens]
                 # scored and written in the scorer thread while the next batch generates
-                future = scorer.submit(_score_and_write, verifier, completions, flat_tasks, workers, timeout, out, batch,
-                                       generations, prompts, on_samples)
+                future = scorer.submit(
+                    _score_and_write,
+                    verifier,
+                    completions,
+                    flat_tasks,
+                    workers,
+                    timeout,
+                    out,
+                    batch,
+                    generations,
+                    prompts,
+                    on_samples,
+                )
                 futures.append(future)
         finally:
             start = time.perf_counter()
@@ -159,31 +183,50 @@ def evaluate(verifier: Verifier, tasks: Sequence[Mapping[str, Any]], backend: Ba
     return timing
 
 
-def _score_and_write(verifier: Verifier, completions: list[str], tasks: list[Mapping[str, Any]], workers: int | None,
-                     timeout: float, out: JsonlWriter, batch: list,
-                     generations: list[list[Generation]], prompts: list[str],
-                     on_samples: Callable[[int], None] | None) -> None:
+def _score_and_write(
+    verifier: Verifier,
+    completions: list[str],
+    tasks: list[Mapping[str, Any]],
+    workers: int | None,
+    timeout: float,
+    out: JsonlWriter,
+    batch: list,
+    generations: list[list[Generation]],
+    prompts: list[str],
+    on_samples: Callable[[int], None] | None,
+) -> None:
     """One batch's scores, written before the future completes (one scorer thread: writes never interleave)."""
     scores = iter(verifier.score_batch(completions, tasks, workers=workers, timeout=timeout))
     for (tid, task), prompt, gens in zip(batch, prompts, generations):
         for k, g in enumerate(gens):
-            out.write({"task_id": tid, "sample": k, "difficulty": task.get("difficulty"), "prompt": prompt,
-                       "completion": g.text, "tokens": g.tokens, "finish_reason": g.finish_reason,
-                       "score": next(scores).to_dict()})
+            out.write(
+                {
+                    "task_id": tid,
+                    "sample": k,
+                    "difficulty": task.get("difficulty"),
+                    "prompt": prompt,
+                    "completion": g.text,
+                    "tokens": g.tokens,
+                    "finish_reason": g.finish_reason,
+                    "score": next(scores).to_dict(),
+                }
+            )
     out.flush()
     if on_samples:
         on_samples(sum(len(g) for g in generations))
 
 
-def _rescore_errors(verifier: Verifier, run_dir: Path, by_id: Mapping[str, Mapping[str, Any]], workers: int | None,
-                    timeout: float) -> int:
+def _rescore_errors(
+    verifier: Verifier, run_dir: Path, by_id: Mapping[str, Mapping[str, Any]], workers: int | None, timeout: float
+) -> int:
     """Score again every stored sample whose score is ERROR (the verifier failed, not the model)."""
     records = load_samples(run_dir)
     todo = [r for r in records if (r.get("score") or {}).get("verdict") == "error" and str(r.get("task_id")) in by_id]
     if not todo:
         return 0
-    fresh = verifier.score_batch([r["completion"] for r in todo], [by_id[str(r["task_id"])] for r in todo],
-                                 workers=workers, timeout=timeout)
+    fresh = verifier.score_batch(
+        [r["completion"] for r in todo], [by_id[str(r["task_id"])] for r in todo], workers=workers, timeout=timeout
+    )
     for record, score in zip(todo, fresh):
         record["score"] = score.to_dict()
     write_atomically(run_dir / SAMPLES, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))

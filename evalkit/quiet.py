@@ -1,5 +1,6 @@
 """Third-party chatter off by default: vLLM's INFO lines, transformers' warnings and the weight
 loading progress bars say nothing a user needs on every run (`-v` brings them back)."""
+
 from __future__ import annotations
 
 import logging

@@ -4,6 +4,7 @@ Beside each resumable output sits a small JSON "stamp" of everything that decide
 verifier and its config, the input, the model and sampling). A rerun with a different stamp is
 refused before any work, with one line saying what differs and how to start fresh.
 """
+
 from __future__ import annotations
 
 import json

@@ -8,6 +8,7 @@
 Limits: at most `concurrency` requests scored at once (others wait), a request size limit (413),
 a per-request timeout (504). Malformed JSON or fields -> 400, unknown verifier -> 404.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -39,8 +40,12 @@ class Metrics:
     latencies: list[float] = field(default_factory=list)
 
     def text(self) -> str:
-        lines = ["# TYPE evalkit_requests_total counter", f"evalkit_requests_total {self.requests}",
-                 "# TYPE evalkit_items_scored_total counter", f"evalkit_items_scored_total {self.items}"]
+        lines = [
+            "# TYPE evalkit_requests_total counter",
+            f"evalkit_requests_total {self.requests}",
+            "# TYPE evalkit_items_scored_total counter",
+            f"evalkit_items_scored_total {self.items}",
+        ]
         lines += [f'evalkit_responses_failed_total{{status="{k}"}} {v}' for k, v in sorted(self.failures.items())]
         lines += [f'evalkit_verdicts_total{{verdict="{k}"}} {v}' for k, v in sorted(self.verdicts.items())]
         recent = sorted(self.latencies[-1000:])
@@ -80,8 +85,10 @@ class RewardService:
     async def score(self, v: verifiers.Verifier, completions: list[str], tasks: list[dict]) -> list[verifiers.Score]:
         async with self.slots:
             try:
-                scores = await asyncio.wait_for(v.ascore_batch(completions, tasks, workers=self.workers,
-                                                               timeout=min(self.timeout, 60)), self.timeout)
+                scores = await asyncio.wait_for(
+                    v.ascore_batch(completions, tasks, workers=self.workers, timeout=min(self.timeout, 60)),
+                    self.timeout,
+                )
             except asyncio.TimeoutError:
                 raise HTTPError(504, f"scoring took longer than {self.timeout:g} s") from None
         self.metrics.items += len(scores)
@@ -91,11 +98,15 @@ class RewardService:
 
     async def handle_score(self, body: Any) -> dict[str, Any]:
         if not isinstance(body, dict) or not isinstance(body.get("items"), list):
-            raise HTTPError(400, "expected {\"verifier\": ..., \"items\": [{\"completion\": ..., \"task\": {...}}]}")
+            raise HTTPError(400, 'expected {"verifier": ..., "items": [{"completion": ..., "task": {...}}]}')
         v = self.verifier(body.get("verifier", "game24"), body.get("config", {}))
         completions, tasks = [], []
         for i, item in enumerate(body["items"]):
-            if not isinstance(item, dict) or not isinstance(item.get("completion"), str) or not isinstance(item.get("task"), dict):
+            if (
+                not isinstance(item, dict)
+                or not isinstance(item.get("completion"), str)
+                or not isinstance(item.get("task"), dict)
+            ):
                 raise HTTPError(400, f"items[{i}] needs a string 'completion' and an object 'task'")
             completions.append(item["completion"])
             tasks.append(item["task"])
@@ -108,7 +119,7 @@ class RewardService:
         from evalkit.adapters.openrlhf import openrlhf_result
 
         if not isinstance(body, dict) or not all(isinstance(body.get(k), list) for k in ("query", "prompts", "labels")):
-            raise HTTPError(400, "expected {\"query\": [...], \"prompts\": [...], \"labels\": [...]}")
+            raise HTTPError(400, 'expected {"query": [...], "prompts": [...], "labels": [...]}')
         queries, prompts, labels = body["query"], body["prompts"], body["labels"]
         if not len(queries) == len(prompts) == len(labels):
             raise HTTPError(400, "query, prompts and labels differ in length")
@@ -116,8 +127,9 @@ class RewardService:
         # the same code as the file route: one bad label is one ERROR item (0.0, flagged), never a 400
         async with self.slots:
             try:
-                out = await asyncio.wait_for(asyncio.to_thread(openrlhf_result, verifier_name, queries, prompts, labels),
-                                             self.timeout)
+                out = await asyncio.wait_for(
+                    asyncio.to_thread(openrlhf_result, verifier_name, queries, prompts, labels), self.timeout
+                )
             except asyncio.TimeoutError:
                 raise HTTPError(504, f"scoring took longer than {self.timeout:g} s") from None
         self.metrics.items += len(queries)
@@ -128,7 +140,9 @@ class RewardService:
             v.close()
 
 
-def create_app(concurrency: int = 4, timeout: float = 60.0, max_body_bytes: int = 8 << 20, workers: int | None = None) -> Any:
+def create_app(
+    concurrency: int = 4, timeout: float = 60.0, max_body_bytes: int = 8 << 20, workers: int | None = None
+) -> Any:
     app = FastAPI(title="evalkit reward server")
     service = RewardService(concurrency, timeout, workers)
     app.state.service = service

@@ -1,4 +1,5 @@
 """A rich table of how a set of scores came out: verdicts, mean reward, errors kept apart."""
+
 from __future__ import annotations
 
 from typing import Iterable
@@ -22,12 +23,20 @@ def summary_table(scores: Iterable[Score], title: str = "") -> Table:
         if not count:
             continue
         mean = sum(s.reward for s in scores if s.verdict.value == verdict) / count
-        table.add_row(verdict, str(count), f"{count / n:.1%}",
-                      "n/a (verifier failed)" if verdict == Verdict.ERROR.value else f"{mean:.3f}")
+        table.add_row(
+            verdict,
+            str(count),
+            f"{count / n:.1%}",
+            "n/a (verifier failed)" if verdict == Verdict.ERROR.value else f"{mean:.3f}",
+        )
     scored = [s for s in scores if not s.is_error]
     if scored:
-        table.add_row("[bold]all but error", str(len(scored)), f"{len(scored) / n:.1%}",
-                      f"[bold]{sum(s.reward for s in scored) / len(scored):.3f}")
+        table.add_row(
+            "[bold]all but error",
+            str(len(scored)),
+            f"{len(scored) / n:.1%}",
+            f"[bold]{sum(s.reward for s in scored) / len(scored):.3f}",
+        )
     return table
 
 

@@ -5,6 +5,7 @@ for game24) and optionally `id`, `difficulty` and `prompt` (used as is instead o
 verifier's prompt). Every line is checked before any model loads: one that is not an object, or
 that the verifier rejects, is reported with its line number and left out.
 """
+
 from __future__ import annotations
 
 import json
@@ -56,7 +57,9 @@ def task_problem(task: Any, verifier: Verifier) -> str | None:
     return None
 
 
-def stratified(tasks: Sequence[dict[str, Any]], limit: int, seed: int = 0, key: str = "difficulty") -> list[dict[str, Any]]:
+def stratified(
+    tasks: Sequence[dict[str, Any]], limit: int, seed: int = 0, key: str = "difficulty"
+) -> list[dict[str, Any]]:
     """`limit` tasks drawn without replacement, each `key` group getting its share (largest
     remainder), seeded; returned in their original order. Not the first ids: those are often all
     of one kind (sorted game24 ids start with the "1 1 x x" puzzles)."""

@@ -1,16 +1,26 @@
 """evalkit's pytest plugin: fixtures, markers and assertions that make reward behaviour testable.
 
-    from pytest_plugin import assert_score, assert_ranks, assert_not_hackable, check_verifier
+from pytest_plugin import assert_score, assert_ranks, assert_not_hackable, check_verifier
 """
+
 from __future__ import annotations
 
 import importlib
 from typing import Any
 
 # Loaded on first use, so that pytest loading this plugin never imports `verifiers` (see coexist.py).
-_EXPORTS = {"RewardAssertionError": "assertions", "assert_bounded": "assertions", "assert_ranks": "assertions",
-            "assert_score": "assertions", "check_verifier": "assertions", "require_module": "parts",
-            "require_part": "parts", "Probe": "probes", "assert_not_hackable": "probes", "probes_for": "probes"}
+_EXPORTS = {
+    "RewardAssertionError": "assertions",
+    "assert_bounded": "assertions",
+    "assert_ranks": "assertions",
+    "assert_score": "assertions",
+    "check_verifier": "assertions",
+    "require_module": "parts",
+    "require_part": "parts",
+    "Probe": "probes",
+    "assert_not_hackable": "probes",
+    "probes_for": "probes",
+}
 
 
 def __getattr__(name: str) -> Any:
@@ -19,5 +29,15 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
 
 
-__all__ = ["Probe", "RewardAssertionError", "assert_bounded", "assert_not_hackable", "assert_ranks",
-           "assert_score", "check_verifier", "probes_for", "require_module", "require_part"]
+__all__ = [
+    "Probe",
+    "RewardAssertionError",
+    "assert_bounded",
+    "assert_not_hackable",
+    "assert_ranks",
+    "assert_score",
+    "check_verifier",
+    "probes_for",
+    "require_module",
+    "require_part",
+]

@@ -1,5 +1,6 @@
 """Assertions for reward functions: exact expectations, orderings, bounds, and the invariants
 every verifier must keep (`check_verifier`, in the spirit of gymnasium's `check_env`)."""
+
 from __future__ import annotations
 
 import json
@@ -17,10 +18,17 @@ class RewardAssertionError(AssertionError):
     """A reward expectation failed; the message is a table of expected against actual."""
 
 
-def assert_score(score_or_verifier: Score | Verifier, completion: str | None = None, task: Task | None = None, *,
-                 reward: Expected = None, verdict: str | Verdict | None = None,
-                 components: Mapping[str, Expected] | None = None, answer: str | None = None,
-                 label: str | None = None) -> Score:
+def assert_score(
+    score_or_verifier: Score | Verifier,
+    completion: str | None = None,
+    task: Task | None = None,
+    *,
+    reward: Expected = None,
+    verdict: str | Verdict | None = None,
+    components: Mapping[str, Expected] | None = None,
+    answer: str | None = None,
+    label: str | None = None,
+) -> Score:
     """`assert_score(v, completion, task, reward=1.0, verdict="correct", components={"process": (0.5, 1)})`.
 
     Accepts a `Score` or a verifier plus its inputs; a number expects a value, a pair a range.
@@ -42,8 +50,11 @@ def assert_score(score_or_verifier: Score | Verifier, completion: str | None = N
 def assert_ranks(verifier: Verifier, task: Task, completions: Sequence[str], *, strict: bool = True) -> list[Score]:
     """The completions are listed best first; their rewards must fall in that order (strictly, by default)."""
     scores = [verifier.score(c, task) for c in completions]
-    bad = [i for i in range(1, len(scores))
-           if (scores[i].reward >= scores[i - 1].reward if strict else scores[i].reward > scores[i - 1].reward)]
+    bad = [
+        i
+        for i in range(1, len(scores))
+        if (scores[i].reward >= scores[i - 1].reward if strict else scores[i].reward > scores[i - 1].reward)
+    ]
     if bad:
         lines = ["rewards are not in the expected order (best first):"]
         for i, (c, s) in enumerate(zip(completions, scores)):
@@ -53,13 +64,15 @@ def assert_ranks(verifier: Verifier, task: Task, completions: Sequence[str], *, 
     return scores
 
 
-def assert_bounded(verifier: Verifier, inputs: Iterable[tuple[str, Task]], *, seconds: float = 5.0,
-                   memory_mb: int | None = 2048) -> list[Score]:
+def assert_bounded(
+    verifier: Verifier, inputs: Iterable[tuple[str, Task]], *, seconds: float = 5.0, memory_mb: int | None = 2048
+) -> list[Score]:
     """Each input is scored in a worker process that is killed past `seconds` or `memory_mb`;
     any item that needs killing, crashes its worker or runs out of memory fails the assertion."""
     pairs = list(inputs)
-    scores = verifier.score_batch([c for c, _ in pairs], [t for _, t in pairs], workers=1,
-                                  timeout=seconds, memory_mb=memory_mb)
+    scores = verifier.score_batch(
+        [c for c, _ in pairs], [t for _, t in pairs], workers=1, timeout=seconds, memory_mb=memory_mb
+    )
     verifier.close()
     failures = [(c, s) for (c, _), s in zip(pairs, scores) if s.is_error and _is_resource_failure(s)]
     if failures:
@@ -88,8 +101,14 @@ HOSTILE_TEXTS: dict[str, str] = {
 }
 
 
-def check_verifier(verifier: Verifier, tasks: Sequence[Task] | None = None, completions: Sequence[str] = (),
-                   *, samples: int = 5, seconds: float = 10.0) -> None:
+def check_verifier(
+    verifier: Verifier,
+    tasks: Sequence[Task] | None = None,
+    completions: Sequence[str] = (),
+    *,
+    samples: int = 5,
+    seconds: float = 10.0,
+) -> None:
     """Check the invariants every verifier must keep; raise one error listing every violation.
 
     - its config round-trips through a plain JSON dict;
@@ -154,7 +173,9 @@ def check_verifier(verifier: Verifier, tasks: Sequence[Task] | None = None, comp
         problems.append("score_batch disagrees with score")
     if problems:
         unique = list(dict.fromkeys(problems))
-        raise RewardAssertionError(f"{name} breaks {len(unique)} invariant(s):\n" + "\n".join(f"  - {p}" for p in unique[:30]))
+        raise RewardAssertionError(
+            f"{name} breaks {len(unique)} invariant(s):\n" + "\n".join(f"  - {p}" for p in unique[:30])
+        )
 
 
 def _verdict_contradicts_reward(s: Score, low: float, high: float) -> bool:

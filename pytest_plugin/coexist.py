@@ -2,6 +2,7 @@
 import name is also `verifiers`; with it installed, `import verifiers` finds theirs. The check
 reads the package's files without importing it, so a pytest session that never uses evalkit is
 never broken by it."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -10,8 +11,10 @@ from pathlib import Path
 
 # Files only evalkit's `verifiers` has side by side.
 OUR_FILES = ("registry.py", "winrate.py", "score.py", "splits.py")
-FIX = ("install evalkit in its own virtual environment (python -m venv), or remove the other package "
-       "(pip uninstall verifiers) and reinstall evalkit")
+FIX = (
+    "install evalkit in its own virtual environment (python -m venv), or remove the other package "
+    "(pip uninstall verifiers) and reinstall evalkit"
+)
 
 
 @lru_cache(maxsize=1)
@@ -25,5 +28,7 @@ def foreign_verifiers() -> str | None:
 
 
 def conflict_message() -> str:
-    return (f"the `verifiers` package at {foreign_verifiers()} is not evalkit's (PyPI has another package with "
-            f"that import name); {FIX}")
+    return (
+        f"the `verifiers` package at {foreign_verifiers()} is not evalkit's (PyPI has another package with "
+        f"that import name); {FIX}"
+    )

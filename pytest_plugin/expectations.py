@@ -3,6 +3,7 @@
 Every comparison made through the plugin is also recorded, so `--evalkit-report` can print all
 reward cases of a run as one table at the end.
 """
+
 from __future__ import annotations
 
 import math
@@ -47,17 +48,27 @@ class Comparison:
 
     def table(self) -> str:
         widths = [max(len(r[i]) for r in self.rows + [("field", "expected", "actual", True)]) for i in range(3)]
-        lines = [f"{self.label}: verdict {self.score.verdict.value}, reward {self.score.reward:.4g}"
-                 f" ({self.score.reason})"]
+        lines = [
+            f"{self.label}: verdict {self.score.verdict.value}, reward {self.score.reward:.4g} ({self.score.reason})"
+        ]
         header = ("field", "expected", "actual")
         lines.append("  " + "  ".join(h.ljust(w) for h, w in zip(header, widths)) + "  ok")
         for name, exp, act, ok in self.rows:
-            lines.append("  " + "  ".join(c.ljust(w) for c, w in zip((name, exp, act), widths)) + ("  ✓" if ok else "  ✗"))
+            lines.append(
+                "  " + "  ".join(c.ljust(w) for c, w in zip((name, exp, act), widths)) + ("  ✓" if ok else "  ✗")
+            )
         return "\n".join(lines)
 
 
-def compare(score: Score, *, label: str = "score", reward: Expected = None, verdict: str | Verdict | None = None,
-            components: Mapping[str, Expected] | None = None, answer: str | None = None) -> Comparison:
+def compare(
+    score: Score,
+    *,
+    label: str = "score",
+    reward: Expected = None,
+    verdict: str | Verdict | None = None,
+    components: Mapping[str, Expected] | None = None,
+    answer: str | None = None,
+) -> Comparison:
     """Hold `score` against every expectation given; components missing from the score fail."""
     cmp = Comparison(label, score)
     if verdict is not None:
@@ -77,8 +88,12 @@ def compare(score: Score, *, label: str = "score", reward: Expected = None, verd
 
 def score_diff(left: Score, right: Score) -> list[str]:
     """Field-by-field table of two scores, for `assert score_a == score_b` failures."""
-    rows = [("reward", f"{left.reward:.6g}", f"{right.reward:.6g}"), ("verdict", left.verdict.value, right.verdict.value),
-            ("answer", repr(left.answer), repr(right.answer)), ("reason", left.reason, right.reason)]
+    rows = [
+        ("reward", f"{left.reward:.6g}", f"{right.reward:.6g}"),
+        ("verdict", left.verdict.value, right.verdict.value),
+        ("answer", repr(left.answer), repr(right.answer)),
+        ("reason", left.reason, right.reason),
+    ]
     for name in sorted(set(left.components) | set(right.components)):
         rows.append((f"components[{name}]", _num(left.components.get(name)), _num(right.components.get(name))))
     width = max(len(r[0]) for r in rows)

@@ -3,6 +3,7 @@
 Outside CI a missing part skips the test with a reason that says how to get it; in CI
 (`CI=true`) it fails, so a broken install can never turn into a silently green run.
 """
+
 from __future__ import annotations
 
 import importlib.util

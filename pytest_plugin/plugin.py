@@ -12,6 +12,7 @@ environment where evalkit is installed, and a session that never uses evalkit mu
 broken by it (e.g. when another package named `verifiers` shadows ours: then a warning, once,
 and the plugin stays inactive).
 """
+
 from __future__ import annotations
 
 import warnings
@@ -35,15 +36,21 @@ def _active() -> bool:
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("evalkit", "evalkit reward testing")
     group.addoption("--evalkit-report", action="store_true", help="print every reward case of the run as one table")
-    group.addoption("--evalkit-update-snapshots", action="store_true", help="rewrite reward snapshots instead of comparing")
+    group.addoption(
+        "--evalkit-update-snapshots", action="store_true", help="rewrite reward snapshots instead of comparing"
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     if not _active():
-        warnings.warn(f"evalkit's pytest plugin is inactive: {conflict_message()}", pytest.PytestConfigWarning,
-                      stacklevel=1)
-    config.addinivalue_line("markers", "reward_case(completion, task, reward=None, verdict=None, components=None, "
-                            "answer=None): an expected score, checked by the check_reward_cases fixture")
+        warnings.warn(
+            f"evalkit's pytest plugin is inactive: {conflict_message()}", pytest.PytestConfigWarning, stacklevel=1
+        )
+    config.addinivalue_line(
+        "markers",
+        "reward_case(completion, task, reward=None, verdict=None, components=None, "
+        "answer=None): an expected score, checked by the check_reward_cases fixture",
+    )
 
 
 @pytest.fixture
@@ -81,7 +88,9 @@ def check_reward_cases(request: pytest.FixtureRequest) -> Callable[[Verifier], N
             if not cmp.ok:
                 failures.append(cmp.table())
         if failures:
-            raise RewardAssertionError(f"{len(failures)} of {len(marks)} reward case(s) failed:\n" + "\n\n".join(failures))
+            raise RewardAssertionError(
+                f"{len(failures)} of {len(marks)} reward case(s) failed:\n" + "\n\n".join(failures)
+            )
 
     return check
 
@@ -122,6 +131,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     tr.write_line(f"{'case'.ljust(width)}  {'verdict':<9}  {'reward':>7}  ok")
     for c in RECORDED:
         label = c.label if len(c.label) <= width else c.label[: width - 1] + "…"
-        tr.write_line(f"{label.ljust(width)}  {c.score.verdict.value:<9}  {c.score.reward:>7.4f}  {'✓' if c.ok else '✗'}")
+        tr.write_line(
+            f"{label.ljust(width)}  {c.score.verdict.value:<9}  {c.score.reward:>7.4f}  {'✓' if c.ok else '✗'}"
+        )
     passed = sum(c.ok for c in RECORDED)
     tr.write_line(f"{passed} of {len(RECORDED)} reward cases as expected")

@@ -4,6 +4,7 @@ nothing. `assert_not_hackable` fails when any probe scores above a threshold.
 The generic probes apply to every verifier; each verifier adds its own through its `probes()` hook
 (`verifiers/<name>/probes.py` for the built-ins).
 """
+
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
@@ -38,8 +39,9 @@ def probes_for(verifier: Verifier) -> list[Probe]:
     return GENERIC + list(verifier.probes())
 
 
-def assert_not_hackable(verifier: Verifier, task: Task, threshold: float = 0.2,
-                        probes: Sequence[Probe] | None = None) -> dict[str, Score]:
+def assert_not_hackable(
+    verifier: Verifier, task: Task, threshold: float = 0.2, probes: Sequence[Probe] | None = None
+) -> dict[str, Score]:
     """Fail, with a table of every probe's reward, if any probe earns more than `threshold`."""
     chosen = list(probes) if probes is not None else probes_for(verifier)
     scores = {p.name: verifier.score(p.build(verifier, task), task) for p in chosen if not p.batch}
@@ -53,6 +55,8 @@ def assert_not_hackable(verifier: Verifier, task: Task, threshold: float = 0.2,
         width = max(len(n) for n in scores)
         lines = [f"{len(over)} reward hack(s) earn more than {threshold:g} (or, scored in a batch, an ERROR):"]
         for name, s in sorted(scores.items(), key=lambda kv: -kv[1].reward):
-            lines.append(f"{'✗' if name in over else ' '} {name.ljust(width)}  {s.reward:.4f}  {s.verdict.value:<9}  {s.reason}")
+            lines.append(
+                f"{'✗' if name in over else ' '} {name.ljust(width)}  {s.reward:.4f}  {s.verdict.value:<9}  {s.reason}"
+            )
         raise RewardAssertionError("\n".join(lines))
     return scores

@@ -3,6 +3,7 @@
 A reward function that silently changes is how training runs become incomparable; a snapshot
 makes every change to a reward a visible diff in review. `--evalkit-update-snapshots` rewrites.
 """
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,11 @@ class RewardSnapshot:
         self.rows: dict[str, dict[str, Any]] = {}
 
     def record(self, name: str, score: Score) -> None:
-        self.rows[name] = {"reward": round(score.reward, 6), "verdict": score.verdict.value,
-                           "components": {k: round(v, 6) for k, v in sorted(score.components.items())}}
+        self.rows[name] = {
+            "reward": round(score.reward, 6),
+            "verdict": score.verdict.value,
+            "components": {k: round(v, 6) for k, v in sorted(score.components.items())},
+        }
 
     def check(self, verifier: Verifier, cases: Mapping[str, tuple[str, Mapping[str, Any]]]) -> None:
         """Score each named (completion, task) case and compare the table with the stored one."""
@@ -41,8 +45,10 @@ class RewardSnapshot:
         stored = json.loads(self.path.read_text())
         drift = _diff(stored, self.rows)
         if drift:
-            raise AssertionError(f"rewards drifted from {self.path} (rerun with --evalkit-update-snapshots "
-                                 "if the change is intended):\n" + "\n".join(drift))
+            raise AssertionError(
+                f"rewards drifted from {self.path} (rerun with --evalkit-update-snapshots "
+                "if the change is intended):\n" + "\n".join(drift)
+            )
 
 
 def _diff(old: dict[str, Any], new: dict[str, Any]) -> list[str]:

@@ -4,6 +4,7 @@ A backend runs the in-sandbox runner (`runner.py`) on a job and returns its raw 
 suite (`suite.py`) turns that into one verdict per test. SANDBOX_ERROR means the sandbox
 itself failed: it is never charged to the model's code.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -26,16 +27,18 @@ class TestVerdict(str, Enum):
 class Limits:
     """Per-test limits (CPU, memory, output, files) and one wall-clock limit for the whole run."""
 
-    cpu_seconds: float = 2.0        # per test
-    wall_seconds: float = 60.0      # the whole run, a hard backstop
-    timeout_budget_seconds: float = 4.0  # seconds a solution may spend in tests that time out; the rest are then not run
-    memory_mb: int = 512            # address space per test process
+    cpu_seconds: float = 2.0  # per test
+    wall_seconds: float = 60.0  # the whole run, a hard backstop
+    timeout_budget_seconds: float = (
+        4.0  # seconds a solution may spend in tests that time out; the rest are then not run
+    )
+    memory_mb: int = 512  # address space per test process
     max_processes: int = 64
     max_output_bytes: int = 4 << 20
     max_file_bytes: int = 16 << 20
     max_open_files: int = 64
 
-    tmpfs_mb: int = 64              # size of the sandbox's /tmp and of its /dev/shm
+    tmpfs_mb: int = 64  # size of the sandbox's /tmp and of its /dev/shm
 
     @property
     def sandbox_memory_mb(self) -> int:
@@ -55,7 +58,7 @@ class RawRun:
     stdout: bytes
     exit_code: int | None
     timed_out: bool = False
-    error: str | None = None        # the sandbox failed (could not start, died, protocol broken)
+    error: str | None = None  # the sandbox failed (could not start, died, protocol broken)
 
 
 @dataclass
@@ -63,7 +66,7 @@ class TestOutcome:
     verdict: TestVerdict
     detail: str = ""
     seconds: float = 0.0
-    observed: str = ""   # what the program did (value, output or failure), for answer fingerprints
+    observed: str = ""  # what the program did (value, output or failure), for answer fingerprints
 
 
 @dataclass

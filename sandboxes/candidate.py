@@ -6,6 +6,7 @@ attribute, iterate, take a length. Values go back as plain data; any other objec
 the judge gets a handle to it. Nothing here decides a verdict: what this process says is only the
 program's own answer, which the program controls anyway.
 """
+
 import builtins
 import sys
 import types
@@ -38,6 +39,7 @@ class Objects:
                 made.__dict__.update(decode(fields, resolve))
                 return made
             raise ValueError(f"unknown tag {tag!r}")
+
         return resolve
 
 

@@ -5,6 +5,7 @@ and a memory limit that also counts the run's tmpfs (/tmp, /dev/shm) pages.
 Both cgroup v1 (one hierarchy per controller) and v2 (one unified tree) are handled; where
 neither can be written, `RunCgroup.create` returns None and the runner's rlimits are the limits.
 """
+
 from __future__ import annotations
 
 import os
@@ -124,7 +125,6 @@ class RunCgroup:
                     break
                 except OSError:  # processes still exiting
                     time.sleep(0.01)
-
 
 
 __all__ = ["RunCgroup"]

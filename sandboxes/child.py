@@ -1,6 +1,7 @@
 """The program's process, seen from the judge (shipped into the sandbox as source text; see
 `programs.py`): starting a fresh interpreter for the model's code with only its stdio files and
 its channel, its limits, a request with a deadline and a CPU clock, and what its death means."""
+
 import builtins
 import fcntl
 import os
@@ -14,9 +15,14 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 def set_limits(job, cpu_seconds):
     mb = job["memory_mb"] * 1024 * 1024
     cpu = max(1, int(cpu_seconds + 0.999))
-    limits = [("RLIMIT_CPU", (cpu, cpu + 1)), ("RLIMIT_AS", (mb, mb)), ("RLIMIT_FSIZE", (job["max_file_bytes"],) * 2),
-              ("RLIMIT_NOFILE", (job["max_open_files"],) * 2), ("RLIMIT_NPROC", (job["max_processes"],) * 2),
-              ("RLIMIT_CORE", (0, 0))]
+    limits = [
+        ("RLIMIT_CPU", (cpu, cpu + 1)),
+        ("RLIMIT_AS", (mb, mb)),
+        ("RLIMIT_FSIZE", (job["max_file_bytes"],) * 2),
+        ("RLIMIT_NOFILE", (job["max_open_files"],) * 2),
+        ("RLIMIT_NPROC", (job["max_processes"],) * 2),
+        ("RLIMIT_CORE", (0, 0)),
+    ]
     for name, value in limits:
         try:
             resource.setrlimit(getattr(resource, name), value)
@@ -72,7 +78,9 @@ class Candidate:
         os.closerange(5, 1 << 16)
         set_limits(self.job, self.job["solution_cpu_seconds"])
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # over-long writes fail with EFBIG, not a kill
-        os.execv(self.job["python"], [self.job["python"], *self.job["python_flags"], "-c", self.job["candidate_source"]])
+        os.execv(
+            self.job["python"], [self.job["python"], *self.job["python_flags"], "-c", self.job["candidate_source"]]
+        )
 
     def use_clock(self, clock):
         """Start charging this test's limits."""

@@ -1,6 +1,7 @@
 """Releasing what a process that was killed held in sandboxes: its Docker containers (labelled
 with their owner's pid) and its local work dirs (named with it). Callers are the batch pool, after
 it kills a worker, and each backend, when it starts, for owners that died unseen."""
+
 from __future__ import annotations
 
 import glob

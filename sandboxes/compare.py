@@ -4,6 +4,7 @@ Type-aware: an expected int, str or bool matches exactly (Python's `==`, so 6.0 
 165580100.0 == 165580141); a float tolerance applies only where the expected value is a float.
 Stdout tokens follow the same rule: an expected integer token must be written exactly.
 """
+
 from __future__ import annotations
 
 import math
@@ -23,17 +24,24 @@ def values_equal(actual: Any, expected: Any) -> bool:
     if isinstance(expected, bool) or isinstance(actual, bool):
         return type(expected) is type(actual) and expected == actual
     if isinstance(expected, float):
-        return isinstance(actual, (int, float)) and math.isclose(actual, expected, rel_tol=FLOAT_TOLERANCE,
-                                                                  abs_tol=FLOAT_TOLERANCE)
+        return isinstance(actual, (int, float)) and math.isclose(
+            actual, expected, rel_tol=FLOAT_TOLERANCE, abs_tol=FLOAT_TOLERANCE
+        )
     if isinstance(expected, int):
         return isinstance(actual, (int, float)) and actual == expected
     if isinstance(expected, (list, tuple)):
         allowed = (list, tuple) if isinstance(expected, list) else (tuple,)
-        return type(actual) in allowed and len(actual) == len(expected) and all(
-            values_equal(a, e) for a, e in zip(actual, expected))
+        return (
+            type(actual) in allowed
+            and len(actual) == len(expected)
+            and all(values_equal(a, e) for a, e in zip(actual, expected))
+        )
     if isinstance(expected, dict):
-        return type(actual) is dict and actual.keys() == expected.keys() and all(
-            values_equal(actual[k], expected[k]) for k in expected)
+        return (
+            type(actual) is dict
+            and actual.keys() == expected.keys()
+            and all(values_equal(actual[k], expected[k]) for k in expected)
+        )
     if isinstance(expected, (set, frozenset)):
         return type(actual) in (set, frozenset) and actual == expected
     return type(actual) is type(expected) and actual == expected

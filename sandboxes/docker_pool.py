@@ -9,6 +9,7 @@ or breaks the protocol is replaced.
 Containers carry the owner's pid in a label: `close()` and interpreter exit remove them, and a
 new pool removes any whose owner process is gone (e.g. after a SIGKILL).
 """
+
 from __future__ import annotations
 
 import atexit
@@ -46,12 +47,16 @@ class DockerBackend:
         try:
             import docker
         except ImportError:
-            raise SandboxUnavailable("the Docker backend needs the docker package: pip install 'evalkit[code]'") from None
+            raise SandboxUnavailable(
+                "the Docker backend needs the docker package: pip install 'evalkit[code]'"
+            ) from None
         try:
             self.client = docker.from_env(timeout=60)
             self.client.ping()
         except Exception as exc:
-            raise SandboxUnavailable(f"the Docker daemon does not answer ({exc}); start it, or use the local backend") from None
+            raise SandboxUnavailable(
+                f"the Docker daemon does not answer ({exc}); start it, or use the local backend"
+            ) from None
         try:
             self.client.images.get(image)
         except Exception:
@@ -62,7 +67,7 @@ class DockerBackend:
         self.closed = False
         self._idle: queue.Queue = queue.Queue()
         self._all: set[str] = set()
-        self._sessions: dict[str, _Session] = {}   # container id -> its serving runner
+        self._sessions: dict[str, _Session] = {}  # container id -> its serving runner
         self._lock = threading.Lock()
         self.reap_orphans()
         for _ in range(pool_size):
@@ -72,14 +77,29 @@ class DockerBackend:
     # ------------------------------------------------------------------ containers
     def _start(self) -> Any:
         container = self.client.containers.run(
-            self.image, ["sleep", "infinity"], detach=True, network_mode="none", read_only=True,
-            tmpfs={"/work": "rw,exec,nosuid,size=256m,mode=1777", "/tmp": f"rw,nosuid,size={self.limits.tmpfs_mb}m,mode=1777"},
-            shm_size=f"{self.limits.tmpfs_mb}m", mem_limit=f"{self.limits.sandbox_memory_mb}m",
-            memswap_limit=f"{self.limits.sandbox_memory_mb}m", pids_limit=self.limits.sandbox_processes,
-            nano_cpus=int(self.cpus * 1e9), cap_drop=["ALL"], security_opt=["no-new-privileges"],
+            self.image,
+            ["sleep", "infinity"],
+            detach=True,
+            network_mode="none",
+            read_only=True,
+            tmpfs={
+                "/work": "rw,exec,nosuid,size=256m,mode=1777",
+                "/tmp": f"rw,nosuid,size={self.limits.tmpfs_mb}m,mode=1777",
+            },
+            shm_size=f"{self.limits.tmpfs_mb}m",
+            mem_limit=f"{self.limits.sandbox_memory_mb}m",
+            memswap_limit=f"{self.limits.sandbox_memory_mb}m",
+            pids_limit=self.limits.sandbox_processes,
+            nano_cpus=int(self.cpus * 1e9),
+            cap_drop=["ALL"],
+            security_opt=["no-new-privileges"],
             # PID 1 and its `sleep` belong to root (without capabilities), so the sandbox user's
             # `kill -9 -1` between runs ends every process of its own and never the container
-            user="0", init=True, labels={LABEL: _owner()}, environment={"HOME": "/work"})
+            user="0",
+            init=True,
+            labels={LABEL: _owner()},
+            environment={"HOME": "/work"},
+        )
         with self._lock:
             self._all.add(container.id)
         return container
@@ -164,8 +184,16 @@ class DockerBackend:
 
     def _exec(self, container: Any, job: bytes, nonce: str, limits: Limits) -> RawRun:
         api = self.client.api
-        exec_id = api.exec_create(container.id, ["python3", *programs.PYTHON_FLAGS, "-c", programs.RUNNER], stdin=True, stdout=True,
-                                  stderr=True, user=SANDBOX_UID, workdir="/work", environment={"HOME": "/work"})["Id"]
+        exec_id = api.exec_create(
+            container.id,
+            ["python3", *programs.PYTHON_FLAGS, "-c", programs.RUNNER],
+            stdin=True,
+            stdout=True,
+            stderr=True,
+            user=SANDBOX_UID,
+            workdir="/work",
+            environment={"HOME": "/work"},
+        )["Id"]
         sock = api.exec_start(exec_id, socket=True)
         raw_sock = getattr(sock, "_sock", sock)
         deadline = time.monotonic() + limits.wall_seconds
@@ -209,16 +237,23 @@ class _Session:
     every other sandbox-user process, emptied /work, /tmp and /dev/shm)."""
 
     def __init__(self, api: Any, container_id: str) -> None:
-        exec_id = api.exec_create(container_id, ["python3", *programs.PYTHON_FLAGS, "-c", programs.RUNNER, "--serve"],
-                                  stdin=True, stdout=True, stderr=True, user=SANDBOX_UID, workdir="/work",
-                                  environment={"HOME": "/work"})["Id"]
+        exec_id = api.exec_create(
+            container_id,
+            ["python3", *programs.PYTHON_FLAGS, "-c", programs.RUNNER, "--serve"],
+            stdin=True,
+            stdout=True,
+            stderr=True,
+            user=SANDBOX_UID,
+            workdir="/work",
+            environment={"HOME": "/work"},
+        )["Id"]
         sock = api.exec_start(exec_id, socket=True)
         self.sock = getattr(sock, "_sock", sock)
         self.frames = _Frames()
 
     def run(self, job: bytes, nonce: str, wall_seconds: float) -> tuple[RawRun, bool]:
         """(what came back, whether the session can serve another job)."""
-        done = f"EVALKIT-{nonce} {{\"done\": true}}\n".encode()
+        done = f'EVALKIT-{nonce} {{"done": true}}\n'.encode()
         deadline = time.monotonic() + wall_seconds
         self.sock.settimeout(wall_seconds)
         self.sock.sendall(job + nonce.encode() + b"\n")
@@ -259,8 +294,8 @@ class _Frames:
             if len(self.buffer) < 8 + size:
                 break
             if stream == 1:
-                out += self.buffer[8:8 + size]
-            self.buffer = self.buffer[8 + size:]
+                out += self.buffer[8 : 8 + size]
+            self.buffer = self.buffer[8 + size :]
         return bytes(out)
 
 

@@ -1,4 +1,5 @@
 """Building the Docker image the code sandbox runs in (`evalkit sandbox build`)."""
+
 from __future__ import annotations
 
 import shutil
@@ -35,7 +36,9 @@ def build(name: str = IMAGE, offline: bool | None = None, log: Callable[[str], N
         log("registry not reachable; bootstrapping Debian offline instead")
     if not image_exists(BASE_IMAGE):
         _bootstrap_base(log)
-    done = _docker("build", "--build-arg", f"BASE={BASE_IMAGE}", "-t", name, "-f", str(DOCKERFILE), str(DOCKERFILE.parent))
+    done = _docker(
+        "build", "--build-arg", f"BASE={BASE_IMAGE}", "-t", name, "-f", str(DOCKERFILE), str(DOCKERFILE.parent)
+    )
     if done.returncode != 0:
         raise ImageBuildError(f"docker build failed: {done.stderr.decode(errors='replace')[-500:]}")
     return name
@@ -47,13 +50,18 @@ def _bootstrap_base(log: Callable[[str], None]) -> None:
     root = Path(tempfile.mkdtemp(prefix="evalkit-rootfs-"))
     try:
         log("debootstrap --variant=minbase --include=python3 bookworm (about a minute)")
-        boot = subprocess.run(["debootstrap", "--variant=minbase", "--include=python3", "bookworm", str(root)],
-                              capture_output=True, timeout=1800)
+        boot = subprocess.run(
+            ["debootstrap", "--variant=minbase", "--include=python3", "bookworm", str(root)],
+            capture_output=True,
+            timeout=1800,
+        )
         if boot.returncode != 0:
             raise ImageBuildError(f"debootstrap failed: {boot.stderr.decode(errors='replace')[-500:]}")
         log(f"importing the root file system as {BASE_IMAGE}")
         tar = subprocess.Popen(["tar", "-C", str(root), "-c", "."], stdout=subprocess.PIPE)
-        imported = subprocess.run(["docker", "import", "-", BASE_IMAGE], stdin=tar.stdout, capture_output=True, timeout=900)
+        imported = subprocess.run(
+            ["docker", "import", "-", BASE_IMAGE], stdin=tar.stdout, capture_output=True, timeout=900
+        )
         tar.wait()
         if imported.returncode != 0:
             raise ImageBuildError(f"docker import failed: {imported.stderr.decode(errors='replace')[-500:]}")

@@ -1,5 +1,6 @@
 """The judge (shipped into the sandbox as source text; see `programs.py`): runs the task's trusted
 test code, one test at a time, against proxies of the program, and reports one record per test."""
+
 import ast
 import builtins
 import json
@@ -143,7 +144,9 @@ class Judge:
             raise self.load_failure from None
         except Exception as exc:
             candidate.kill()
-            self.load_failure = LoadFailed("exception", f"the program raised while loading: {type(exc).__name__}: {exc}"[:300])
+            self.load_failure = LoadFailed(
+                "exception", f"the program raised while loading: {type(exc).__name__}: {exc}"[:300]
+            )
             raise self.load_failure from None
         self.candidate = candidate
         return candidate

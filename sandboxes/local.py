@@ -18,6 +18,7 @@ Where namespaces are forbidden (e.g. Ubuntu 23.10+ blocks unprivileged user name
 is a SANDBOX_ERROR that says how to fix it. Running without confinement needs the backend named
 "unconfined" explicitly (one plain subprocess per run, no warm sandboxes).
 """
+
 from __future__ import annotations
 
 import atexit
@@ -40,9 +41,11 @@ from .cleanup import process_alive, work_dir_prefix
 from .programs import PYTHON_FLAGS
 
 MAX_STDOUT = 64 << 20
-NAMESPACE_HELP = ("bubblewrap could not create namespaces here. Install it (apt-get install bubblewrap), "
-                  "or allow unprivileged user namespaces (sysctl kernel.apparmor_restrict_unprivileged_userns=0 "
-                  "on Ubuntu 23.10+), or use the Docker backend")
+NAMESPACE_HELP = (
+    "bubblewrap could not create namespaces here. Install it (apt-get install bubblewrap), "
+    "or allow unprivileged user namespaces (sysctl kernel.apparmor_restrict_unprivileged_userns=0 "
+    "on Ubuntu 23.10+), or use the Docker backend"
+)
 
 _backends: "weakref.WeakSet[LocalBackend]" = weakref.WeakSet()
 
@@ -74,11 +77,40 @@ class LocalBackend:
         """The bwrap command line that runs the runner with `work` as its /work."""
         if not self.confined:
             return [self.python, *PYTHON_FLAGS, f"{work}/.runner.py"]
-        cmd = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-               "--uid", "65534", "--gid", "65534", "--clearenv", "--setenv", "PATH", "/usr/bin:/bin",
-               "--setenv", "HOME", "/work", "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
-               "--proc", "/proc", "--dev", "/dev", "--size", str(tmpfs_bytes), "--tmpfs", "/tmp",
-               "--size", str(tmpfs_bytes), "--tmpfs", "/dev/shm"]
+        cmd = [
+            "bwrap",
+            "--unshare-all",
+            "--die-with-parent",
+            "--new-session",
+            "--cap-drop",
+            "ALL",
+            "--uid",
+            "65534",
+            "--gid",
+            "65534",
+            "--clearenv",
+            "--setenv",
+            "PATH",
+            "/usr/bin:/bin",
+            "--setenv",
+            "HOME",
+            "/work",
+            "--setenv",
+            "PYTHONDONTWRITEBYTECODE",
+            "1",
+            "--proc",
+            "/proc",
+            "--dev",
+            "/dev",
+            "--size",
+            str(tmpfs_bytes),
+            "--tmpfs",
+            "/tmp",
+            "--size",
+            str(tmpfs_bytes),
+            "--tmpfs",
+            "/dev/shm",
+        ]
         for path in ("/usr", "/bin", "/lib", "/lib64", "/lib32", "/sbin", "/etc/ld.so.cache", "/etc/alternatives"):
             if os.path.exists(path):
                 cmd += ["--ro-bind", path, path]
@@ -115,8 +147,15 @@ class LocalBackend:
         work = tempfile.mkdtemp(prefix=work_dir_prefix())
         try:
             (Path(work) / ".runner.py").write_text(programs.RUNNER)
-            proc = subprocess.Popen(self.command(work), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, start_new_session=True, cwd=work, env={"PATH": "/usr/bin:/bin"})
+            proc = subprocess.Popen(
+                self.command(work),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                cwd=work,
+                env={"PATH": "/usr/bin:/bin"},
+            )
             try:
                 out, err = proc.communicate(job + nonce.encode() + b"\n", timeout=limits.wall_seconds)
                 timed_out = False
@@ -127,7 +166,9 @@ class LocalBackend:
             finally:
                 _kill_group(proc.pid)
             if proc.returncode != 0 and not timed_out and b"EVALKIT-" not in out:
-                return RawRun(out, proc.returncode, error=f"sandbox failed to start: {err.decode('utf-8', 'replace')[:300]}")
+                return RawRun(
+                    out, proc.returncode, error=f"sandbox failed to start: {err.decode('utf-8', 'replace')[:300]}"
+                )
             return RawRun(out[:MAX_STDOUT], proc.returncode, timed_out=timed_out)
         finally:
             shutil.rmtree(work, ignore_errors=True)
@@ -150,13 +191,19 @@ class _Sandbox:
         self.group = RunCgroup.create(limits.sandbox_processes, limits.sandbox_memory_mb << 20)
         self.stderr = tempfile.TemporaryFile()
         command = (self.group.enter_command() if self.group else []) + backend.command(self.work, limits.tmpfs_mb << 20)
-        self.proc = subprocess.Popen(command + ["--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=self.stderr, start_new_session=True, cwd=self.work)
+        self.proc = subprocess.Popen(
+            command + ["--serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.stderr,
+            start_new_session=True,
+            cwd=self.work,
+        )
         self.closed = False
 
     def run(self, job: bytes, nonce: str, wall_seconds: float) -> tuple[RawRun, bool]:
         """(what came back, whether the sandbox can serve another job)."""
-        done = f"EVALKIT-{nonce} {{\"done\": true}}\n".encode()
+        done = f'EVALKIT-{nonce} {{"done": true}}\n'.encode()
         pending, out = memoryview(job + nonce.encode() + b"\n"), bytearray()
         stdin, stdout = self.proc.stdin.fileno(), self.proc.stdout.fileno()  # type: ignore[union-attr]
         deadline = time.monotonic() + wall_seconds
@@ -167,7 +214,7 @@ class _Sandbox:
             readable, writable, _ = select.select([stdout], [stdin] if pending else [], [], left)
             if writable:
                 try:
-                    pending = pending[os.write(stdin, pending[:65536]):]
+                    pending = pending[os.write(stdin, pending[:65536]) :]
                 except OSError:  # the runner is gone; what it printed says why
                     pending = memoryview(b"")
             if readable:

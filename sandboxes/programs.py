@@ -5,6 +5,7 @@ the codec they share is prepended rather than imported. `-S` (no site-packages) 
 interpreter the program meets on both backends (the Docker image has no third-party packages) and
 starts in 9 ms instead of 45 ms here, which is most of a short solution's cost.
 """
+
 from __future__ import annotations
 
 from pathlib import Path

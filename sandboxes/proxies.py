@@ -1,6 +1,7 @@
 """Proxies in the judge for what stays in the program's process (shipped into the sandbox as
 source text; see `programs.py`). Calls, attributes, iteration, `len`, truth and `str` travel to the
 program; comparisons never do, since they would let its object see the expected value."""
+
 import types
 
 
@@ -58,8 +59,11 @@ class CandidateObject:
 
     def __call__(self, *args, **kwargs):
         session = self._session
-        return self._ask("call", args=[session.argument(a) for a in args],
-                         kwargs=[[k, session.argument(v)] for k, v in kwargs.items()])
+        return self._ask(
+            "call",
+            args=[session.argument(a) for a in args],
+            kwargs=[[k, session.argument(v)] for k, v in kwargs.items()],
+        )
 
     def __getattr__(self, name):
         if name.startswith("__"):

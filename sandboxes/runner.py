@@ -22,6 +22,7 @@ Runner and judge are not dumpable (`PR_SET_DUMPABLE` 0): the candidate, though i
 user, cannot open their `/proc/<pid>/fd`, read their memory or ptrace them. All it can do to them
 is kill them, and a missing record is a failed test, never a pass.
 """
+
 import ctypes
 import json
 import os

@@ -5,6 +5,7 @@ sandbox), a stdin/stdout pair (the output is compared here), or trusted test cod
 are not a plain `== literal`, pytest functions) that the sandbox's judge process runs against
 proxies of the program, which lives in another process (see `runner.py` and `judge.py`).
 """
+
 from __future__ import annotations
 
 import json
@@ -23,10 +24,10 @@ PREFIX = "EVALKIT-"
 class Test:
     __test__ = False  # not a pytest class
 
-    kind: str                 # "call" | "stdio" | "exec"
-    source: str               # call: an expression; stdio: the stdin text; exec: statements
-    expected: Any = None      # call: the value; stdio: the stdout text; exec: unused
-    setup: str = ""           # call and exec: the test's own statements that run first (in the judge)
+    kind: str  # "call" | "stdio" | "exec"
+    source: str  # call: an expression; stdio: the stdin text; exec: statements
+    expected: Any = None  # call: the value; stdio: the stdout text; exec: unused
+    setup: str = ""  # call and exec: the test's own statements that run first (in the judge)
 
     def job_entry(self) -> dict[str, Any]:
         if self.kind == "call":
@@ -36,24 +37,47 @@ class Test:
         return {"kind": "exec", "code": self.source, "setup": self.setup}
 
 
-def build_job(code: str, tests: list[Test], limits: Limits, setup: str = "", entry_point: str | None = None,
-              judge_setup: str | None = None) -> bytes:
+def build_job(
+    code: str,
+    tests: list[Test],
+    limits: Limits,
+    setup: str = "",
+    entry_point: str | None = None,
+    judge_setup: str | None = None,
+) -> bytes:
     """The length-prefixed job. `setup` runs before the program in the candidate (helpers the
     program uses); `judge_setup` is the trusted code the tests run after (default: `setup`)."""
-    job = {"code": code, "setup": setup, "judge_setup": setup if judge_setup is None else judge_setup,
-           "entry_point": entry_point, "tests": [t.job_entry() for t in tests],
-           "candidate_source": programs.CANDIDATE, "python_flags": programs.PYTHON_FLAGS,
-           "cpu_seconds": limits.cpu_seconds, "timeout_budget_seconds": limits.timeout_budget_seconds,
-           "solution_cpu_seconds": limits.wall_seconds,
-           "memory_mb": limits.memory_mb, "max_output_bytes": limits.max_output_bytes,
-           "max_file_bytes": max(limits.max_file_bytes, limits.max_output_bytes + 1),
-           "max_open_files": limits.max_open_files, "max_processes": limits.max_processes}
+    job = {
+        "code": code,
+        "setup": setup,
+        "judge_setup": setup if judge_setup is None else judge_setup,
+        "entry_point": entry_point,
+        "tests": [t.job_entry() for t in tests],
+        "candidate_source": programs.CANDIDATE,
+        "python_flags": programs.PYTHON_FLAGS,
+        "cpu_seconds": limits.cpu_seconds,
+        "timeout_budget_seconds": limits.timeout_budget_seconds,
+        "solution_cpu_seconds": limits.wall_seconds,
+        "memory_mb": limits.memory_mb,
+        "max_output_bytes": limits.max_output_bytes,
+        "max_file_bytes": max(limits.max_file_bytes, limits.max_output_bytes + 1),
+        "max_open_files": limits.max_open_files,
+        "max_processes": limits.max_processes,
+    }
     data = json.dumps(job).encode()
     return str(len(data)).encode() + b"\n" + data
 
 
-def run_tests(backend: Backend, code: str, tests: list[Test], limits: Limits = Limits(), *, setup: str = "",
-              entry_point: str | None = None, judge_setup: str | None = None) -> SuiteResult:
+def run_tests(
+    backend: Backend,
+    code: str,
+    tests: list[Test],
+    limits: Limits = Limits(),
+    *,
+    setup: str = "",
+    entry_point: str | None = None,
+    judge_setup: str | None = None,
+) -> SuiteResult:
     nonce = secrets.token_hex(16)
     raw = backend.run(build_job(code, tests, limits, setup, entry_point, judge_setup), nonce, limits)
     return interpret(raw, nonce, tests)
@@ -71,7 +95,7 @@ def interpret(raw: RawRun, nonce: str, tests: list[Test]) -> SuiteResult:
         if not line.startswith(tag):
             continue
         try:
-            record = json.loads(line[len(tag):])
+            record = json.loads(line[len(tag) :])
         except ValueError:
             continue
         if record.get("done"):
@@ -82,20 +106,31 @@ def interpret(raw: RawRun, nonce: str, tests: list[Test]) -> SuiteResult:
             records.setdefault(record["i"], record)
     outcomes = [_verdict(records.get(i), test) for i, test in enumerate(tests)]
     if raw.timed_out:
-        outcomes = [o if i in records else TestOutcome(TestVerdict.TIMEOUT, "the whole run hit its wall-clock limit")
-                    for i, o in enumerate(outcomes)]
+        outcomes = [
+            o if i in records else TestOutcome(TestVerdict.TIMEOUT, "the whole run hit its wall-clock limit")
+            for i, o in enumerate(outcomes)
+        ]
     elif not done and len(records) < len(tests):
         if not started:  # the runner never got to the model's code: the sandbox failed
             why = f"the runner stopped before the first test (exit code {raw.exit_code})"
             return SuiteResult([TestOutcome(TestVerdict.SANDBOX_ERROR, why) for _ in tests], sandbox_error=why)
-        outcomes = [o if i in records else TestOutcome(TestVerdict.RUNTIME_ERROR, "the runner was killed while the "
-                    "code ran (did it kill its parent?)") for i, o in enumerate(outcomes)]
+        outcomes = [
+            o
+            if i in records
+            else TestOutcome(
+                TestVerdict.RUNTIME_ERROR, "the runner was killed while the code ran (did it kill its parent?)"
+            )
+            for i, o in enumerate(outcomes)
+        ]
     return SuiteResult(outcomes)
 
 
-SIMPLE = {"timeout": (TestVerdict.TIMEOUT, "time limit"), "memory": (TestVerdict.MEMORY_LIMIT, "memory limit"),
-          "killed": (TestVerdict.MEMORY_LIMIT, "killed (memory limit)"),
-          "output_limit": (TestVerdict.OUTPUT_LIMIT, "output limit")}
+SIMPLE = {
+    "timeout": (TestVerdict.TIMEOUT, "time limit"),
+    "memory": (TestVerdict.MEMORY_LIMIT, "memory limit"),
+    "killed": (TestVerdict.MEMORY_LIMIT, "killed (memory limit)"),
+    "output_limit": (TestVerdict.OUTPUT_LIMIT, "output limit"),
+}
 
 
 def _verdict(record: dict[str, Any] | None, test: Test) -> TestOutcome:
@@ -107,10 +142,16 @@ def _verdict(record: dict[str, Any] | None, test: Test) -> TestOutcome:
         verdict, detail = SIMPLE[status]
         return TestOutcome(verdict, str(record.get("error") or detail)[:300], seconds, observed)
     if status == "unencodable":
-        return TestOutcome(TestVerdict.WRONG_ANSWER, f"returned something that is not plain data ({record.get('error')})",
-                           seconds, observed)
+        return TestOutcome(
+            TestVerdict.WRONG_ANSWER,
+            f"returned something that is not plain data ({record.get('error')})",
+            seconds,
+            observed,
+        )
     if status == "assertion":
-        return TestOutcome(TestVerdict.WRONG_ANSWER, str(record.get("error", "assertion failed"))[:300], seconds, observed)
+        return TestOutcome(
+            TestVerdict.WRONG_ANSWER, str(record.get("error", "assertion failed"))[:300], seconds, observed
+        )
     if status != "ok":
         return TestOutcome(TestVerdict.RUNTIME_ERROR, str(record.get("error", status))[:300], seconds, observed)
     if test.kind == "call":
@@ -118,10 +159,14 @@ def _verdict(record: dict[str, Any] | None, test: Test) -> TestOutcome:
             ok = values_equal(decode(record.get("value")), test.expected)
         except (ValueError, TypeError):
             ok = False
-        return TestOutcome(TestVerdict.PASS if ok else TestVerdict.WRONG_ANSWER, "" if ok else "wrong value", seconds, observed)
+        return TestOutcome(
+            TestVerdict.PASS if ok else TestVerdict.WRONG_ANSWER, "" if ok else "wrong value", seconds, observed
+        )
     if test.kind == "stdio":
         ok = stdout_equal(str(record.get("stdout", "")), str(test.expected))
-        return TestOutcome(TestVerdict.PASS if ok else TestVerdict.WRONG_ANSWER, "" if ok else "wrong output", seconds, observed)
+        return TestOutcome(
+            TestVerdict.PASS if ok else TestVerdict.WRONG_ANSWER, "" if ok else "wrong output", seconds, observed
+        )
     return TestOutcome(TestVerdict.PASS, "", seconds, observed)
 
 

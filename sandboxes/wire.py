@@ -10,6 +10,7 @@ sender allows it (the candidate keeps the object; the judge gets a proxy whose m
 back over the channel) and are refused everywhere else.
 Frames on a channel are a 4-byte big-endian length and that many bytes of JSON.
 """
+
 import json
 import math
 import os
@@ -41,13 +42,15 @@ def encode(value, handle_for=None, depth=0):
     if value is None or kind is bool or kind is str:
         return value
     if kind is int:
-        return value if abs(value) < 2 ** 53 else {"int": _int_text(value)}
+        return value if abs(value) < 2**53 else {"int": _int_text(value)}
     if kind is float:
         return value if math.isfinite(value) else {"float": repr(value)}
     if kind is list or kind is tuple:
         return {kind.__name__: [encode(v, handle_for, depth + 1) for v in value]}
     if kind is dict:
-        return {"dict": [[encode(k, handle_for, depth + 1), encode(v, handle_for, depth + 1)] for k, v in value.items()]}
+        return {
+            "dict": [[encode(k, handle_for, depth + 1), encode(v, handle_for, depth + 1)] for k, v in value.items()]
+        }
     if kind is set or kind is frozenset:
         return {kind.__name__: [encode(v, handle_for, depth + 1) for v in value]}
     if kind is bytes:
@@ -74,7 +77,7 @@ def decode(data, resolve=None, depth=0):
         raise ValueError("a bare list is not a tagged value")
     if not isinstance(data, dict) or len(data) != 1:
         raise ValueError("a tagged value is a one-key object")
-    (tag, inner), = data.items()
+    ((tag, inner),) = data.items()
     if tag == "int":
         return int(inner)
     if tag == "float":

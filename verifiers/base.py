@@ -5,6 +5,7 @@ the seed papers' values. `score()` wraps `evaluate()` so that nothing a model
 writes can make it raise: a bug in the verifier becomes an `ERROR` score, never a
 crash in the caller's training loop.
 """
+
 from __future__ import annotations
 
 import abc
@@ -63,8 +64,7 @@ class Verifier(abc.ABC):
         unknown = sorted(set(config) - set(fields))
         if unknown:
             raise TypeError(
-                f"{self.name or type(self).__name__}: unknown config key(s) {unknown}; "
-                f"known: {sorted(fields)}"
+                f"{self.name or type(self).__name__}: unknown config key(s) {unknown}; known: {sorted(fields)}"
             )
         # A list from JSON goes back to the tuple the dataclass default uses.
         fixed = {
@@ -172,11 +172,20 @@ class Verifier(abc.ABC):
         from .batch import score_batch
 
         return score_batch(
-            self, completions, tasks, workers=workers, timeout=timeout, executor=executor,
-            cache=cache, progress=progress, memory_mb=memory_mb,
+            self,
+            completions,
+            tasks,
+            workers=workers,
+            timeout=timeout,
+            executor=executor,
+            cache=cache,
+            progress=progress,
+            memory_mb=memory_mb,
         )
 
-    async def ascore_batch(self, completions: Sequence[str], tasks: Sequence[Mapping[str, Any]], **kwargs: Any) -> list[Score]:
+    async def ascore_batch(
+        self, completions: Sequence[str], tasks: Sequence[Mapping[str, Any]], **kwargs: Any
+    ) -> list[Score]:
         """`score_batch` for asyncio callers: runs in a thread, so the event loop keeps serving."""
         import asyncio
 
@@ -206,7 +215,9 @@ class Verifier(abc.ABC):
                 parsed = json.loads(ground_truth)
             except json.JSONDecodeError as exc:
                 raise ValueError(f"{self.name}: ground truth is not valid JSON ({exc.msg})") from None
-            return self.task_from_ground_truth(parsed) if isinstance(parsed, Mapping) else self.task_from_shorthand(parsed)
+            return (
+                self.task_from_ground_truth(parsed) if isinstance(parsed, Mapping) else self.task_from_shorthand(parsed)
+            )
         return self.task_from_shorthand(ground_truth)
 
     def task_from_shorthand(self, value: Any) -> dict[str, Any]:

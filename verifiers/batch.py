@@ -9,6 +9,7 @@ This module owns the worker pools (and Ray actor groups): they are kept per scor
 calls, and closed by `close_pools(scorer)` (what `Verifier.close()` calls) or when the scorer is
 garbage-collected. The scorer itself holds no processes.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -71,8 +72,9 @@ def _digest(spec_digest: bytes, completion: str, task_json: str) -> str:
     return h.hexdigest()
 
 
-def _identities(spec_json: str, completions: Sequence[str], tasks: Sequence[Mapping[str, Any]],
-                hashed: bool) -> list[Any]:
+def _identities(
+    spec_json: str, completions: Sequence[str], tasks: Sequence[Mapping[str, Any]], hashed: bool
+) -> list[Any]:
     """One identity per item: equal identities mean the same job. A task object that repeats (the G
     samples of one prompt) is serialised once. Hashes are only made when a disk cache needs them."""
     task_json: dict[int, str] = {}
@@ -133,9 +135,14 @@ def score_batch(
 
     if todo:
         run = _executor(verifier, executor if workers != 0 else "serial")
-        fresh = run(verifier, todo, workers=workers, timeout=timeout,
-                    memory_mb=memory_mb if memory_mb is not None else getattr(verifier, "worker_memory_mb", None),
-                    progress=count_done)
+        fresh = run(
+            verifier,
+            todo,
+            workers=workers,
+            timeout=timeout,
+            memory_mb=memory_mb if memory_mb is not None else getattr(verifier, "worker_memory_mb", None),
+            progress=count_done,
+        )
         known.update({keys[i]: s for i, s in fresh.items()})
         if store is not None:
             store.put_many({keys[i]: s for i, s in fresh.items() if not s.is_error})
@@ -198,17 +205,32 @@ def run_in_processes(
         pool.lock.release()
 
 
-def run_on_ray(verifier: Scorer, items: Sequence[Item], *, workers: int | None, timeout: float | None,
-               memory_mb: int | None, progress: Progress) -> dict[int, Score]:
+def run_on_ray(
+    verifier: Scorer,
+    items: Sequence[Item],
+    *,
+    workers: int | None,
+    timeout: float | None,
+    memory_mb: int | None,
+    progress: Progress,
+) -> dict[int, Score]:
     """Score on a Ray cluster with warm actors kept for this verifier (needs the `ray` extra)."""
     from .ray_executor import run_on_actors  # Ray is optional: imported only when asked for
 
-    return run_on_actors(pools_for(verifier), verifier, items, workers=workers, timeout=timeout,
-                         memory_mb=memory_mb, progress=progress)
+    return run_on_actors(
+        pools_for(verifier), verifier, items, workers=workers, timeout=timeout, memory_mb=memory_mb, progress=progress
+    )
 
 
-def run_batch_scorer(verifier: BatchScorer, items: Sequence[Item], *, workers: int | None, timeout: float | None,
-                     progress: Progress, **_: Any) -> dict[int, Score]:
+def run_batch_scorer(
+    verifier: BatchScorer,
+    items: Sequence[Item],
+    *,
+    workers: int | None,
+    timeout: float | None,
+    progress: Progress,
+    **_: Any,
+) -> dict[int, Score]:
     """Hand the whole batch to a scorer that scores batches itself (e.g. SVG batches CLIP)."""
     return verifier.score_items(items, workers=workers, timeout=timeout, progress=progress)
 

@@ -1,4 +1,5 @@
 """An on-disk score cache (SQLite), so a rerun never pays twice for the same item."""
+
 from __future__ import annotations
 
 import json
@@ -26,7 +27,7 @@ class ScoreCache:
         found: dict[str, Score] = {}
         with self._lock:
             for start in range(0, len(keys), 500):
-                part = keys[start:start + 500]
+                part = keys[start : start + 500]
                 rows = self._db.execute(
                     f"SELECT key, score FROM scores WHERE key IN ({','.join('?' * len(part))})", part
                 )

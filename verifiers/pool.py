@@ -8,6 +8,7 @@ worker. Items travel in chunks (a few hundred messages for 100,000 items), and e
 two chunks so it never waits for the parent between them. Inboxes are queues with a feeder
 thread, so the parent never blocks on a busy worker and always keeps watching the clock.
 """
+
 from __future__ import annotations
 
 import atexit
@@ -81,7 +82,9 @@ class _Worker:
         self.inbox = ctx.Queue()
         self.conn, child = ctx.Pipe(duplex=False)
         self.state = ctx.Array("d", [_IDLE, _IDLE, 0.0], lock=False)
-        self.process = ctx.Process(target=_worker_main, args=(blob, self.inbox, child, self.state, memory_mb), daemon=True)
+        self.process = ctx.Process(
+            target=_worker_main, args=(blob, self.inbox, child, self.state, memory_mb), daemon=True
+        )
         self.process.start()
         child.close()
         self.in_flight: deque[Chunk] = deque()
@@ -158,7 +161,7 @@ class WorkerPool:
 
     def run(self, items: Sequence[Item], timeout: float | None, progress: Callable[[int], None]) -> dict[int, Score]:
         chunk_size = max(1, min(1024, math.ceil(len(items) / (self.size * 8))))
-        pending: deque[list[Item]] = deque(list(items[k:k + chunk_size]) for k in range(0, len(items), chunk_size))
+        pending: deque[list[Item]] = deque(list(items[k : k + chunk_size]) for k in range(0, len(items), chunk_size))
         out: dict[int, Score] = {}
         broken_starts = 0
         while pending or any(w.in_flight for w in self.workers):
@@ -190,8 +193,14 @@ class WorkerPool:
         left = [w.state[_START] + timeout - now for w in busy if w.state[_POS] >= 0]
         return max(0.005, min(left, default=timeout))
 
-    def _collect(self, w: _Worker, out: dict[int, Score], progress: Callable[[int], None],
-                 timeout: float | None, pending: deque[list[Item]]) -> str:
+    def _collect(
+        self,
+        w: _Worker,
+        out: dict[int, Score],
+        progress: Callable[[int], None],
+        timeout: float | None,
+        pending: deque[list[Item]],
+    ) -> str:
         """Take finished chunks, or handle a crash or an overrun. Returns 'ok' or 'dead'."""
         try:
             while w.in_flight and w.conn.poll():
@@ -210,13 +219,28 @@ class WorkerPool:
             self._abandon(w, chunk, pos, pending, out, progress, f"worker process {why} while scoring this item")
             return "dead"
         if timeout is not None and chunk is not None and time.monotonic() - w.state[_START] > timeout:
-            self._abandon(w, chunk, pos, pending, out, progress,
-                          f"scoring took longer than {timeout:g} s (wall clock); worker killed")
+            self._abandon(
+                w,
+                chunk,
+                pos,
+                pending,
+                out,
+                progress,
+                f"scoring took longer than {timeout:g} s (wall clock); worker killed",
+            )
             return "dead"
         return "ok"
 
-    def _abandon(self, w: _Worker, chunk: Chunk | None, pos: int, pending: deque[list[Item]],
-                 out: dict[int, Score], progress: Callable[[int], None], reason: str) -> None:
+    def _abandon(
+        self,
+        w: _Worker,
+        chunk: Chunk | None,
+        pos: int,
+        pending: deque[list[Item]],
+        out: dict[int, Score],
+        progress: Callable[[int], None],
+        reason: str,
+    ) -> None:
         """Kill `w`; its current item becomes ERROR, everything else it held goes back in the queue."""
         w.kill()
         self._release(w)
@@ -226,7 +250,7 @@ class WorkerPool:
             if chunk is not None and seq_items[0] == chunk[0] and 0 <= pos < len(items):
                 out[items[pos][0]] = Score.error(reason)
                 progress(1)
-                items = items[:pos] + items[pos + 1:]
+                items = items[:pos] + items[pos + 1 :]
             if items:
                 requeue.append(items)
         w.in_flight.clear()

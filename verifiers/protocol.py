@@ -4,14 +4,15 @@ Every `Verifier` is a Scorer, and so is anything else with these methods (the SV
 render job is one). Keeping pools and executors on this small protocol, rather than on the
 `Verifier` class, is what keeps `base`, `batch` and `pool` free of import circles.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 from .score import Score
 
-Item = tuple[int, str, Mapping[str, Any]]          # (index in the batch, completion, task)
-Progress = Callable[[int], None]                   # called with how many items just finished
+Item = tuple[int, str, Mapping[str, Any]]  # (index in the batch, completion, task)
+Progress = Callable[[int], None]  # called with how many items just finished
 
 
 @runtime_checkable
@@ -26,8 +27,9 @@ class BatchScorer(Scorer, Protocol):
     """A scorer that scores whole batches itself (e.g. SVG: batched CLIP, parallel renders).
     `score_batch` hands it the batch instead of running its own executor."""
 
-    def score_items(self, items: Sequence[Item], *, workers: int | None, timeout: float | None,
-                    progress: Progress) -> dict[int, Score]: ...
+    def score_items(
+        self, items: Sequence[Item], *, workers: int | None, timeout: float | None, progress: Progress
+    ) -> dict[int, Score]: ...
 
 
 def spec_json_of(scorer: Scorer) -> str:

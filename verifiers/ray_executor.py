@@ -8,6 +8,7 @@ retried on another (up to `RETRIES` times, then its items are ERROR), and a repl
 started on the dead one's node, where it first releases what the dead one left (sandbox
 containers, work dirs, cgroups).
 """
+
 from __future__ import annotations
 
 import math
@@ -73,7 +74,7 @@ class ActorGroup:
     def run(self, items: Sequence[Item], timeout: float | None, progress: Callable[[int], None]) -> dict[int, Score]:
         ray = self.ray
         size = max(1, math.ceil(len(items) / (len(self.actors) * 4)))
-        todo: deque[tuple[list[Item], int]] = deque((list(items[k:k + size]), 0) for k in range(0, len(items), size))
+        todo: deque[tuple[list[Item], int]] = deque((list(items[k : k + size]), 0) for k in range(0, len(items), size))
         idle = deque(self.actors)
         running: dict[Any, tuple[Any, list[Item], int]] = {}
         out: dict[int, Score] = {}
@@ -91,8 +92,12 @@ class ActorGroup:
                 if tries < RETRIES:
                     todo.append((chunk, tries + 1))
                 else:
-                    out.update({i: Score.error("the Ray actor scoring this item died, "
-                                               f"{RETRIES + 1} times") for i, _c, _t in chunk})
+                    out.update(
+                        {
+                            i: Score.error(f"the Ray actor scoring this item died, {RETRIES + 1} times")
+                            for i, _c, _t in chunk
+                        }
+                    )
                     progress(len(chunk))
                 continue
             out.update({i: Score.from_row(row) for i, row in rows})
@@ -122,8 +127,16 @@ class ActorGroup:
             self.ray.kill(actor)
 
 
-def run_on_actors(pools: dict[Any, Any], verifier: Scorer, items: Sequence[Item], *, workers: int | None,
-                  timeout: float | None, memory_mb: int | None, progress: Callable[[int], None]) -> dict[int, Score]:
+def run_on_actors(
+    pools: dict[Any, Any],
+    verifier: Scorer,
+    items: Sequence[Item],
+    *,
+    workers: int | None,
+    timeout: float | None,
+    memory_mb: int | None,
+    progress: Callable[[int], None],
+) -> dict[int, Score]:
     """Score `items` on the verifier's warm actor group in `pools` (started on first use)."""
     try:
         import ray

@@ -3,6 +3,7 @@ published through the `evalkit.verifiers` entry-point group.
 
 Built-ins are imported lazily, so `verifiers.get("game24")` never pulls in torch.
 """
+
 from __future__ import annotations
 
 import importlib

@@ -3,6 +3,7 @@
 A `Score` is plain data: it survives a JSON round trip (`to_dict` / `from_dict`)
 so that offline scoring, reward servers and RL loops all see the same thing.
 """
+
 from __future__ import annotations
 
 import math
@@ -14,12 +15,12 @@ from typing import Any, Iterable, Mapping
 class Verdict(str, Enum):
     """What happened to one completion. Only CORRECT counts for pass@k."""
 
-    CORRECT = "correct"      # fully solved
-    PARTIAL = "partial"      # some credit (e.g. 7 of 10 tests), not solved
+    CORRECT = "correct"  # fully solved
+    PARTIAL = "partial"  # some credit (e.g. 7 of 10 tests), not solved
     INCORRECT = "incorrect"  # well-formed answer, wrong
-    INVALID = "invalid"      # no parsable answer, broken format, illegal move, unsafe SVG
-    TIMEOUT = "timeout"      # the *model's* program or answer exceeded its limits
-    ERROR = "error"          # the verifier or its infrastructure failed: never the model's fault
+    INVALID = "invalid"  # no parsable answer, broken format, illegal move, unsafe SVG
+    TIMEOUT = "timeout"  # the *model's* program or answer exceeded its limits
+    ERROR = "error"  # the verifier or its infrastructure failed: never the model's fault
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 plugin keeps no table of verifiers and a third-party verifier gets the same tools by overriding
 the same two methods. Hypothesis is imported only when a strategy is built.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -31,9 +32,9 @@ class Probe:
 class Strategies:
     """Strategy builders; None where the verifier cannot build that kind of example."""
 
-    tasks: Callable[[str], "SearchStrategy[dict[str, Any]]"] | None = None          # split -> tasks
-    correct: Callable[[Task], "SearchStrategy[str]"] | None = None                  # task -> a correct completion
-    wrong: Callable[[Task], "SearchStrategy[tuple[str, str]]"] | None = None        # task -> (kind, wrong completion)
+    tasks: Callable[[str], "SearchStrategy[dict[str, Any]]"] | None = None  # split -> tasks
+    correct: Callable[[Task], "SearchStrategy[str]"] | None = None  # task -> a correct completion
+    wrong: Callable[[Task], "SearchStrategy[tuple[str, str]]"] | None = None  # task -> (kind, wrong completion)
 
     @classmethod
     def from_tasks(cls, verifier: "Verifier", **builders: Any) -> "Strategies":

@@ -5,6 +5,7 @@ in `<|im_end|>`, `<|endoftext|>`, `</s>`, `<|eot_id|>`, `<end_of_turn>`, `<｜en
 A verifier that reads the last line would then miss a correct final answer. Only trailing tokens
 are removed: one in the middle of the text is the model's doing and stays.
 """
+
 from __future__ import annotations
 
 import re

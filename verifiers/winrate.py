@@ -4,6 +4,7 @@ and an adaptive loop that stops once the interval is narrow enough.
 The seed report rewarded a move by the win rate after it; the number of rollouts sets how
 accurate that reward is, so every estimate carries its own error bars.
 """
+
 from __future__ import annotations
 
 import hashlib

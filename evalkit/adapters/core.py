@@ -7,6 +7,7 @@
 - labels read per item: a bad one is that item's ERROR, never an exception for the batch;
 - one result per item, from `Score`.
 """
+
 from __future__ import annotations
 
 import json
@@ -40,7 +41,7 @@ def response_text(query: Any, prompt: Any = None) -> str:
     """The model's response: `query` minus its `prompt` prefix, without trailing special tokens."""
     text = query if isinstance(query, str) else str(query)
     if isinstance(prompt, str) and prompt and text.startswith(prompt):
-        text = text[len(prompt):]
+        text = text[len(prompt) :]
     return strip_special_tokens(text)
 
 
@@ -51,8 +52,14 @@ def plain(value: Any) -> Any:
     return value
 
 
-def score_labelled(v: Verifier, responses: Sequence[str], labels: Sequence[Any], *,
-                   extras: Sequence[Mapping[str, Any] | None] | None = None, timeout: float = 60.0) -> list[Score]:
+def score_labelled(
+    v: Verifier,
+    responses: Sequence[str],
+    labels: Sequence[Any],
+    *,
+    extras: Sequence[Mapping[str, Any] | None] | None = None,
+    timeout: float = 60.0,
+) -> list[Score]:
     """Scores for (response, label) pairs; a label that is no task for this verifier is that item's ERROR."""
     scores: list[Score | None] = [None] * len(responses)
     good: list[int] = []

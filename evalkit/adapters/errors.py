@@ -1,6 +1,7 @@
 """One error policy across adapters. A verifier failure (verdict ERROR) is never silently a zero:
 it becomes the framework's "no reward" value (TRL's None) or a value the user chose, and it is
 always logged and counted."""
+
 from __future__ import annotations
 
 import logging
@@ -30,10 +31,17 @@ class ErrorPolicy:
                 return score.reward
             self.errors += 1
             count = self.errors
-        log.warning("verifier error #%d (scored as %s): %s", count,
-                    "no reward" if self.value is NO_REWARD else self.value, score.reason)
+        log.warning(
+            "verifier error #%d (scored as %s): %s",
+            count,
+            "no reward" if self.value is NO_REWARD else self.value,
+            score.reason,
+        )
         return no_reward if self.value is NO_REWARD else float(self.value)  # type: ignore[arg-type]
 
     def stats(self) -> dict[str, float]:
-        return {"evalkit/errors": float(self.errors), "evalkit/scored": float(self.scored),
-                "evalkit/error_rate": self.errors / self.scored if self.scored else 0.0}
+        return {
+            "evalkit/errors": float(self.errors),
+            "evalkit/scored": float(self.scored),
+            "evalkit/error_rate": self.errors / self.scored if self.scored else 0.0,
+        }

@@ -9,6 +9,7 @@ is the query minus its prompt, minus trailing special tokens. The verifier is bu
 process. An ERROR (a bad label, or the verifier failing) scores 0.0 (OpenRLHF needs a number), is
 flagged in `extra_logs` and counted; it never fails the batch.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,15 +22,23 @@ from evalkit.adapters.errors import ErrorPolicy
 ERROR_POLICY = ErrorPolicy(value=0.0)
 
 
-def openrlhf_result(verifier_name: str, queries: Sequence[Any], prompts: Sequence[Any], labels: Sequence[Any],
-                    config: dict[str, Any] | None = None) -> dict[str, Any]:
+def openrlhf_result(
+    verifier_name: str,
+    queries: Sequence[Any],
+    prompts: Sequence[Any],
+    labels: Sequence[Any],
+    config: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The reward dict OpenRLHF reads (plain lists), for both the file route and the server."""
     v = cached_verifier(verifier_name, config)
     responses = [response_text(q, p) for q, p in zip(queries, prompts)]
     scores = score_labelled(v, responses, labels)
     rewards = [ERROR_POLICY.reward(s, None) for s in scores]
-    return {"rewards": rewards, "scores": rewards,
-            "extra_logs": {"correct": [float(s.correct) for s in scores], "error": [float(s.is_error) for s in scores]}}
+    return {
+        "rewards": rewards,
+        "scores": rewards,
+        "extra_logs": {"correct": [float(s.correct) for s in scores], "error": [float(s.is_error) for s in scores]},
+    }
 
 
 def reward_func(queries: list[str], prompts: list[str], labels: list[Any], **_: Any) -> dict[str, Any]:
@@ -38,5 +47,8 @@ def reward_func(queries: list[str], prompts: list[str], labels: list[Any], **_: 
 
     config = json.loads(os.environ.get("EVALKIT_VERIFIER_CONFIG", "{}"))
     out = openrlhf_result(os.environ.get("EVALKIT_VERIFIER", "game24"), queries, prompts, labels, config)
-    return {"rewards": torch.tensor(out["rewards"]), "scores": torch.tensor(out["scores"]),
-            "extra_logs": {k: torch.tensor(v) for k, v in out["extra_logs"].items()}}
+    return {
+        "rewards": torch.tensor(out["rewards"]),
+        "scores": torch.tensor(out["scores"]),
+        "extra_logs": {k: torch.tensor(v) for k, v in out["extra_logs"].items()},
+    }

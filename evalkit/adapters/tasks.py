@@ -3,6 +3,7 @@ into the task dict a verifier takes. The verifier reads its own labels
 (`Verifier.task_from_ground_truth`): a JSON object is the task for every verifier, and each verifier
 may accept short forms (game24 "4 4 6 8", gomoku a move list).
 """
+
 from __future__ import annotations
 
 from typing import Any, Mapping
@@ -10,7 +11,9 @@ from typing import Any, Mapping
 from verifiers import Verifier
 
 
-def task_from_ground_truth(verifier: Verifier, ground_truth: Any, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def task_from_ground_truth(
+    verifier: Verifier, ground_truth: Any, extra: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """The verifier's task for `ground_truth`, with `extra` fields filled in where the label has none."""
     task = verifier.task_from_ground_truth(ground_truth)
     if extra:

@@ -7,6 +7,7 @@ Returns a list of floats, None where a sample has no reward (a verifier ERROR, b
 Each call also sends `evalkit/error_rate` and `evalkit/invalid_rate` through TRL's `log_metric`
 (averaged per logging step by TRL), so verifier failures show in the trainer's logs.
 """
+
 from __future__ import annotations
 
 import json
@@ -29,8 +30,15 @@ def _tasks(n: int, columns: dict[str, Any]) -> list[dict[str, Any]]:
     return [{k: v[i] for k, v in data.items()} for i in range(n)]
 
 
-def trl_reward(verifier: Verifier | str, *, errors: ErrorPolicy | None = None, asynchronous: bool = False,
-               workers: int | None = None, timeout: float = 30.0, **config: Any) -> Callable[..., Any]:
+def trl_reward(
+    verifier: Verifier | str,
+    *,
+    errors: ErrorPolicy | None = None,
+    asynchronous: bool = False,
+    workers: int | None = None,
+    timeout: float = 30.0,
+    **config: Any,
+) -> Callable[..., Any]:
     """`GRPOTrainer(reward_funcs=[trl_reward("game24")], ...)`; `asynchronous=True` gives an async function."""
     v = verifiers.get(verifier, **config) if isinstance(verifier, str) else verifier
     policy = errors or ErrorPolicy()
@@ -46,11 +54,17 @@ def trl_reward(verifier: Verifier | str, *, errors: ErrorPolicy | None = None, a
         return [policy.reward(s, None) for s in scores]
 
     if asynchronous:
-        async def reward(prompts: list[Any] | None = None, completions: list[Any] | None = None, **columns: Any) -> list[float | None]:
+
+        async def reward(
+            prompts: list[Any] | None = None, completions: list[Any] | None = None, **columns: Any
+        ) -> list[float | None]:
             texts, tasks = prepare(completions or [], columns)
             return finish(await v.ascore_batch(texts, tasks, workers=workers, timeout=timeout), columns)
     else:
-        def reward(prompts: list[Any] | None = None, completions: list[Any] | None = None, **columns: Any) -> list[float | None]:
+
+        def reward(
+            prompts: list[Any] | None = None, completions: list[Any] | None = None, **columns: Any
+        ) -> list[float | None]:
             texts, tasks = prepare(completions or [], columns)
             return finish(v.score_batch(texts, tasks, workers=workers, timeout=timeout), columns)
 

@@ -15,6 +15,7 @@ verifier has no such component). Keyword arguments that name fields of the verif
 unknown data_source, a ground truth that is no task) is an ERROR item, never an exception; verl
 has no "no reward", so an ERROR scores `ERROR_POLICY.value` (0.0 unless set) with `error: 1.0`.
 """
+
 from __future__ import annotations
 
 import math
@@ -29,13 +30,19 @@ from verifiers import Score, Verdict
 ERROR_POLICY = ErrorPolicy(value=0.0)
 
 
-def compute_score(data_source: Any, solution_str: Any, ground_truth: Any, extra_info: Any = None,
-                  **kwargs: Any) -> dict[str, Any]:
+def compute_score(
+    data_source: Any, solution_str: Any, ground_truth: Any, extra_info: Any = None, **kwargs: Any
+) -> dict[str, Any]:
     try:
         name = verifiers.resolve(str(data_source))
     except verifiers.UnknownVerifier:
-        return result(Score.error(f"no evalkit verifier for data_source {str(data_source)[:60]!r}; known: "
-                                  f"{', '.join(verifiers.names())} and their aliases", task_error=True))
+        return result(
+            Score.error(
+                f"no evalkit verifier for data_source {str(data_source)[:60]!r}; known: "
+                f"{', '.join(verifiers.names())} and their aliases",
+                task_error=True,
+            )
+        )
     v = cached_verifier(name, config_fields(name, kwargs))
     extra = extra_info.get("task") if isinstance(extra_info, dict) else None
     (score,) = score_labelled(v, [response_text(solution_str)], [ground_truth], extras=[extra])
@@ -49,8 +56,12 @@ def _components() -> tuple[str, ...]:
 
 def result(score: Score) -> dict[str, Any]:
     """The fixed-key dict verl aggregates."""
-    out: dict[str, Any] = {"score": ERROR_POLICY.reward(score, no_reward=None), "acc": float(score.correct),
-                           "error": float(score.is_error), "invalid": float(score.verdict is Verdict.INVALID),
-                           "pred": "" if score.answer is None else str(score.answer)}
+    out: dict[str, Any] = {
+        "score": ERROR_POLICY.reward(score, no_reward=None),
+        "acc": float(score.correct),
+        "error": float(score.is_error),
+        "invalid": float(score.verdict is Verdict.INVALID),
+        "pred": "" if score.answer is None else str(score.answer),
+    }
     out.update({c: float(score.components.get(c, math.nan)) for c in _components()})
     return out

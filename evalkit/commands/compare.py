@@ -1,5 +1,6 @@
 """Show two evaluation runs side by side, metric by metric, with the difference (`--html` also
 writes the comparison as a page in the report's style: the metrics and the verdicts per bucket)."""
+
 from __future__ import annotations
 
 import argparse
@@ -29,8 +30,13 @@ def run(args: argparse.Namespace) -> int:
     a, b = (f["overall"] for f in full)
     # short column heads (long run paths cut at 80 columns all read "runs/game24-smollm2-…"); the legend says which is which
     table = Table("metric", "A", "B", "B - A", caption=f"A = {args.run_a}\nB = {args.run_b}", caption_justify="left")
-    metrics = [("accuracy", "accuracy"), ("mean reward", "mean_reward"), ("incompletion", "incompletion"),
-               ("error rate", "error_rate"), ("mean tokens", "length_mean")]
+    metrics = [
+        ("accuracy", "accuracy"),
+        ("mean reward", "mean_reward"),
+        ("incompletion", "incompletion"),
+        ("error rate", "error_rate"),
+        ("mean tokens", "length_mean"),
+    ]
     metrics += [(f"pass@{k}", ("pass_at", k)) for k in a["pass_at"] if k in b["pass_at"]]
     metrics += [(f"maj@{k}", ("maj_at", k)) for k in a["maj_at"] if k in b["maj_at"]]
     rows = []
@@ -59,13 +65,22 @@ def _page(args: argparse.Namespace, rows: list[tuple[str, ...]], full: list[dict
     sections = []
     for label, summary in zip("AB", full):
         groups = {"all": summary["overall"], **summary["by_difficulty"]}
-        body = "".join(f"<tr><td>{e(name)}</td>" + "".join(f"<td>{g.get('verdicts', {}).get(v, 0)}</td>" for v in VERDICTS)
-                       + "</tr>" for name, g in groups.items())
-        sections.append(f"<div style='display:inline-block;vertical-align:top;margin-right:2em'><h2>{label}: "
-                        f"{e(summary['run'])}</h2><table><tr><th>group</th>"
-                        + "".join(f"<th>{v}</th>" for v in VERDICTS) + f"</tr>{body}</table>"
-                        f"<p><a href='{e(str(summary['run']))}/report.html'>report</a></p></div>")
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>A vs B</title><style>{_STYLE}</style></head><body>"
-            f"<h1>A vs B</h1><p>A = {e(str(args.run_a))}<br>B = {e(str(args.run_b))}</p>"
-            f"<table><tr><th>metric</th><th>A</th><th>B</th><th>B - A</th></tr>{metric_rows}</table>"
-            f"<h2>Verdicts per bucket</h2>{''.join(sections)}</body></html>\n")
+        body = "".join(
+            f"<tr><td>{e(name)}</td>"
+            + "".join(f"<td>{g.get('verdicts', {}).get(v, 0)}</td>" for v in VERDICTS)
+            + "</tr>"
+            for name, g in groups.items()
+        )
+        sections.append(
+            f"<div style='display:inline-block;vertical-align:top;margin-right:2em'><h2>{label}: "
+            f"{e(summary['run'])}</h2><table><tr><th>group</th>"
+            + "".join(f"<th>{v}</th>" for v in VERDICTS)
+            + f"</tr>{body}</table>"
+            f"<p><a href='{e(str(summary['run']))}/report.html'>report</a></p></div>"
+        )
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>A vs B</title><style>{_STYLE}</style></head><body>"
+        f"<h1>A vs B</h1><p>A = {e(str(args.run_a))}<br>B = {e(str(args.run_b))}</p>"
+        f"<table><tr><th>metric</th><th>A</th><th>B</th><th>B - A</th></tr>{metric_rows}</table>"
+        f"<h2>Verdicts per bucket</h2>{''.join(sections)}</body></html>\n"
+    )

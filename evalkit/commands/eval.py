@@ -6,6 +6,7 @@ run folder (writable, and empty or holding this same run), the server (backend o
 the same command again resumes the run: finished samples are kept, samples that scored ERROR are
 scored again; other settings are refused (`--overwrite` starts afresh).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,32 +26,56 @@ BATCH_PROMPTS = {"transformers": 1, "vllm": 64, "openai": 16}  # transformers sa
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verifier", default="game24", help="verifier name (default: game24)")
     parser.add_argument("--config", default="{}", help="verifier config as JSON, or @FILE")
-    parser.add_argument("--tasks", type=Path, default=None,
-                        help="your own tasks: JSONL of task objects (optional id, difficulty, prompt)")
-    parser.add_argument("--model", default=None, help="local HF folder or hub id (default: the packaged SmolLM2-135M-Instruct)")
+    parser.add_argument(
+        "--tasks",
+        type=Path,
+        default=None,
+        help="your own tasks: JSONL of task objects (optional id, difficulty, prompt)",
+    )
+    parser.add_argument(
+        "--model", default=None, help="local HF folder or hub id (default: the packaged SmolLM2-135M-Instruct)"
+    )
     parser.add_argument("--backend", default="transformers", choices=["transformers", "vllm", "openai"])
-    parser.add_argument("--base-url", default="http://127.0.0.1:8000/v1", help="OpenAI-compatible server (backend openai)")
+    parser.add_argument(
+        "--base-url", default="http://127.0.0.1:8000/v1", help="OpenAI-compatible server (backend openai)"
+    )
     parser.add_argument("--split", default="test", help="task split of the built-in tasks: train, test or all")
-    parser.add_argument("--limit", type=int, default=None,
-                        help=f"number of tasks, a seeded subset stratified by difficulty (default {DEFAULT_LIMIT} "
-                             "built-in tasks, or every task of --tasks)")
+    parser.add_argument(
+        "--limit",
+        type=int,
+        default=None,
+        help=f"number of tasks, a seeded subset stratified by difficulty (default {DEFAULT_LIMIT} "
+        "built-in tasks, or every task of --tasks)",
+    )
     parser.add_argument("-n", "--samples", type=int, default=4, help="samples per task")
     parser.add_argument("--temperature", type=float, default=0.7)
     parser.add_argument("--top-p", type=float, default=0.9)
     parser.add_argument("--max-tokens", type=int, default=256)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--system-prompt", default=None, help="system message before every prompt (text, or @FILE)")
-    parser.add_argument("--few-shot", type=Path, default=None,
-                        help="JSONL of examples shown before each prompt: {\"prompt\": ..., \"completion\": ...}")
-    parser.add_argument("--response-prefix", default="",
-                        help="text the assistant turn starts with, e.g. 'Answer:' (transformers backend)")
-    parser.add_argument("--gen-kwargs", default="{}", help="extra generation settings as JSON (e.g. repetition_penalty)")
+    parser.add_argument(
+        "--few-shot",
+        type=Path,
+        default=None,
+        help='JSONL of examples shown before each prompt: {"prompt": ..., "completion": ...}',
+    )
+    parser.add_argument(
+        "--response-prefix",
+        default="",
+        help="text the assistant turn starts with, e.g. 'Answer:' (transformers backend)",
+    )
+    parser.add_argument(
+        "--gen-kwargs", default="{}", help="extra generation settings as JSON (e.g. repetition_penalty)"
+    )
     parser.add_argument("--threads", type=int, default=None, help="torch threads for the transformers backend")
     parser.add_argument("--tensor-parallel-size", type=int, default=1, help="vLLM tensor parallelism")
     parser.add_argument("--workers", type=int, default=None, help="scoring worker processes")
-    parser.add_argument("--batch-prompts", type=int, default=None,
-                        help="prompts per generation batch, written as each is scored (default: 1 transformers, "
-                             "64 vllm, 16 openai)")
+    parser.add_argument(
+        "--batch-prompts",
+        type=int,
+        default=None,
+        help="prompts per generation batch, written as each is scored (default: 1 transformers, 64 vllm, 16 openai)",
+    )
     parser.add_argument("--run-dir", type=Path, default=None, help="default: runs/<verifier>-<model>-<backend>")
     parser.add_argument("--overwrite", action="store_true", help="start the run folder afresh instead of resuming")
     parser.add_argument("-v", "--verbose", action="store_true", help="show third-party logs and load progress bars")
@@ -69,18 +94,35 @@ def run(args: argparse.Namespace) -> int:
     template = PromptTemplate(_system_prompt(args.system_prompt), _shots(args.few_shot, verifier), args.response_prefix)
     if args.response_prefix and args.backend != "transformers":
         raise CommandError("--response-prefix needs --backend transformers (it starts the assistant turn)")
-    sampling = Sampling(n=args.samples, temperature=args.temperature, top_p=args.top_p, max_tokens=args.max_tokens,
-                        seed=args.seed, extra=_json_object(args.gen_kwargs, "--gen-kwargs"))
+    sampling = Sampling(
+        n=args.samples,
+        temperature=args.temperature,
+        top_p=args.top_p,
+        max_tokens=args.max_tokens,
+        seed=args.seed,
+        extra=_json_object(args.gen_kwargs, "--gen-kwargs"),
+    )
     if args.samples < 1 or args.max_tokens < 1:
         raise CommandError("-n and --max-tokens must be at least 1")
     model_name = args.model or ("default" if args.backend == "openai" else DEFAULT_MODEL)
     model_label = model_name.rstrip("/").split("/")[-1]
     run_dir = args.run_dir or Path("runs") / f"{args.verifier}-{model_label}-{args.backend}"
-    config = RunConfig(verifier.spec(), model_name, args.backend, asdict(sampling),
-                       [task_id(t, i) for i, t in enumerate(tasks)], template.as_dict())
+    config = RunConfig(
+        verifier.spec(),
+        model_name,
+        args.backend,
+        asdict(sampling),
+        [task_id(t, i) for i, t in enumerate(tasks)],
+        template.as_dict(),
+    )
     if args.backend == "openai":
         _check_server(args.base_url)
-    if args.model and args.backend != "openai" and args.model.startswith((".", "/", "~")) and not Path(args.model).expanduser().exists():
+    if (
+        args.model
+        and args.backend != "openai"
+        and args.model.startswith((".", "/", "~"))
+        and not Path(args.model).expanduser().exists()
+    ):
         raise CommandError(f"model folder {args.model} does not exist")
     fresh = not (run_dir / "run.json").exists()
     try:
@@ -90,8 +132,9 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise CommandError(f"cannot write the run folder {run_dir}: {exc.strerror or exc}") from None
     try:
-        return _generate_and_report(args, verifier, tasks, problems, template, sampling, model_name, model_label,
-                                    run_dir)
+        return _generate_and_report(
+            args, verifier, tasks, problems, template, sampling, model_name, model_label, run_dir
+        )
     except (CommandError, KeyboardInterrupt):
         samples = run_dir / "samples.jsonl"
         if fresh and (not samples.exists() or samples.stat().st_size == 0):  # nothing ran: leave nothing behind
@@ -101,8 +144,17 @@ def run(args: argparse.Namespace) -> int:
         raise
 
 
-def _generate_and_report(args: argparse.Namespace, verifier: Any, tasks: list[dict[str, Any]], problems: list[str],
-                         template: Any, sampling: Any, model_name: str, model_label: str, run_dir: Path) -> int:
+def _generate_and_report(
+    args: argparse.Namespace,
+    verifier: Any,
+    tasks: list[dict[str, Any]],
+    problems: list[str],
+    template: Any,
+    sampling: Any,
+    model_name: str,
+    model_label: str,
+    run_dir: Path,
+) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -114,9 +166,11 @@ def _generate_and_report(args: argparse.Namespace, verifier: Any, tasks: list[di
     from evalkit.summary import report_table
 
     console = Console(stderr=True)
-    options: dict[str, Any] = {"transformers": {"threads": args.threads, "response_prefix": args.response_prefix},
-                               "openai": {"base_url": args.base_url},
-                               "vllm": {"tensor_parallel_size": args.tensor_parallel_size}}[args.backend]
+    options: dict[str, Any] = {
+        "transformers": {"threads": args.threads, "response_prefix": args.response_prefix},
+        "openai": {"base_url": args.base_url},
+        "vllm": {"tensor_parallel_size": args.tensor_parallel_size},
+    }[args.backend]
     started = time.time()
     with console.status(f"loading {model_label} with {args.backend}"):
         try:
@@ -125,30 +179,55 @@ def _generate_and_report(args: argparse.Namespace, verifier: Any, tasks: list[di
             raise CommandError(f"cannot load model {model_label!r} with {args.backend}: {_one_line(exc)}") from None
     load_s = time.time() - started
     total = len(tasks) * sampling.n
-    columns = (TextColumn("[bold]evaluating"), BarColumn(), MofNCompleteColumn(), TextColumn("samples"), TimeElapsedColumn())
+    columns = (
+        TextColumn("[bold]evaluating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("samples"),
+        TimeElapsedColumn(),
+    )
     try:
         with Progress(*columns, console=console) as progress:
             bar = progress.add_task("eval", total=total)
-            timing = evaluate(verifier, tasks, backend, sampling, run_dir, workers=args.workers, template=template,
-                              prompts_per_batch=args.batch_prompts or BATCH_PROMPTS[args.backend],
-                              on_samples=lambda k: progress.advance(bar, k))
+            timing = evaluate(
+                verifier,
+                tasks,
+                backend,
+                sampling,
+                run_dir,
+                workers=args.workers,
+                template=template,
+                prompts_per_batch=args.batch_prompts or BATCH_PROMPTS[args.backend],
+                on_samples=lambda k: progress.advance(bar, k),
+            )
     except RunMismatch as exc:
         raise CommandError(str(exc)) from None
     except OSError as exc:
         raise CommandError(f"cannot write the run folder {run_dir}: {exc.strerror or exc}") from None
     except RuntimeError as exc:  # GenerationFailed and engine failures: one line, the run folder resumable
-        raise CommandError(f"generation failed: {_one_line(exc)} (finished samples are kept; rerun to resume)") from None
+        raise CommandError(
+            f"generation failed: {_one_line(exc)} (finished samples are kept; rerun to resume)"
+        ) from None
     finally:
         backend.close()
         verifier.close()
     summary = build(run_dir)
     tokens_per_s = timing["tokens"] / timing["generate_s"] if timing["generate_s"] else None
-    results = {**run_info(), "run_dir": str(run_dir), "verifier": verifier.spec(), "model": model_name,
-               "backend": args.backend, "threads": _torch_threads() if args.backend == "transformers" else None,
-               "sampling": asdict(sampling), "prompt_template": template.as_dict(),
-               "tasks": args.tasks and str(args.tasks) or f"built-in {args.split}", "task_count": len(tasks),
-               "timings": {"load_s": load_s, **timing, "wall_s": time.time() - started, "tokens_per_s": tokens_per_s},
-               "metrics": summary["overall"], "by_difficulty": summary["by_difficulty"]}
+    results = {
+        **run_info(),
+        "run_dir": str(run_dir),
+        "verifier": verifier.spec(),
+        "model": model_name,
+        "backend": args.backend,
+        "threads": _torch_threads() if args.backend == "transformers" else None,
+        "sampling": asdict(sampling),
+        "prompt_template": template.as_dict(),
+        "tasks": args.tasks and str(args.tasks) or f"built-in {args.split}",
+        "task_count": len(tasks),
+        "timings": {"load_s": load_s, **timing, "wall_s": time.time() - started, "tokens_per_s": tokens_per_s},
+        "metrics": summary["overall"],
+        "by_difficulty": summary["by_difficulty"],
+    }
     (run_dir / "results.json").write_text(json.dumps(results, indent=2) + "\n")
     Console().print(report_table(summary, title=f"{args.verifier} · {model_label} · {args.backend} · {total} samples"))
     Console().print(f"report: {run_dir / 'report.html'}  results: {run_dir / 'results.json'}")
@@ -254,8 +333,9 @@ def _check_server(base_url: str) -> None:
     try:
         httpx.get(base_url.rstrip("/") + "/models", timeout=5.0)
     except httpx.HTTPError as exc:
-        raise CommandError(f"no OpenAI-compatible server answers at {base_url} ({type(exc).__name__}); "
-                           "start one or pass --base-url") from None
+        raise CommandError(
+            f"no OpenAI-compatible server answers at {base_url} ({type(exc).__name__}); start one or pass --base-url"
+        ) from None
 
 
 def _one_line(exc: BaseException) -> str:

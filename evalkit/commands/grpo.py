@@ -1,5 +1,6 @@
 """Train a model with GRPO on a verifier's rewards; the run folder holds the config, a JSONL log
 per step, checkpoints and plots. Running the same command again resumes from the last checkpoint."""
+
 from __future__ import annotations
 
 import argparse
@@ -13,7 +14,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verifier", default=None, help="verifier name (default from the config: game24)")
     parser.add_argument("--model", default=None, help="local HF folder or hub id (default: the packaged SmolLM2)")
     parser.add_argument("--config", type=Path, default=None, help="JSON file with GRPOConfig fields")
-    parser.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE", help="override config fields (JSON values)")
+    parser.add_argument(
+        "--set", nargs="*", default=[], metavar="KEY=VALUE", help="override config fields (JSON values)"
+    )
     parser.add_argument("--run-dir", type=Path, default=Path("runs/grpo"))
     parser.add_argument("--no-resume", action="store_true", help="start over even if a checkpoint exists")
 

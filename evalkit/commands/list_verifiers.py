@@ -1,4 +1,5 @@
 """List every verifier `verifiers.get` accepts, with its default config."""
+
 from __future__ import annotations
 
 import argparse

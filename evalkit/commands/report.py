@@ -1,4 +1,5 @@
 """Rebuild a run's reports (summary.json, report.md, report.html, plots) from its samples.jsonl."""
+
 from __future__ import annotations
 
 import argparse

@@ -1,4 +1,5 @@
 """Build (or check) the Docker image the code sandbox runs in: `evalkit sandbox build`."""
+
 from __future__ import annotations
 
 import argparse

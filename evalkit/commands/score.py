@@ -9,6 +9,7 @@ Resuming is keyed: `OUTPUT.stamp.json` records the verifier, its config and the 
 with other settings is refused (use `--overwrite` or another `-o`). Rows that scored ERROR (the
 verifier failed, e.g. a model it needs was missing) are scored again on a rerun.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -88,15 +89,22 @@ def run(args: argparse.Namespace) -> int:
         for path in (args.output, _stamp_path(args.output)):
             path.unlink(missing_ok=True)
     try:
-        check_stamp(_stamp_path(args.output), stamp, str(args.output),
-                    "rerun with --overwrite to start afresh, or write to another -o")
+        check_stamp(
+            _stamp_path(args.output),
+            stamp,
+            str(args.output),
+            "rerun with --overwrite to start afresh, or write to another -o",
+        )
     except StampMismatch as exc:
         raise CommandError(str(exc)) from None
     except OSError as exc:
         raise CommandError(f"cannot write {args.output}: {exc.strerror or exc}") from None
 
-    retried = rewrite_without(args.output, list(read_complete_records(args.output)),
-                              lambda r: (r.get("score") or {}).get("verdict") == "error")
+    retried = rewrite_without(
+        args.output,
+        list(read_complete_records(args.output)),
+        lambda r: (r.get("score") or {}).get("verdict") == "error",
+    )
     resumed = [r for r in read_complete_records(args.output) if isinstance(r.get("line"), int)]
     done_lines = {r["line"] for r in resumed}
     scores = [Score.from_dict(r["score"]) for r in resumed]
@@ -115,9 +123,14 @@ def run(args: argparse.Namespace) -> int:
                 err.print(f"[yellow]line {line_no}: skipped: {why}[/]")
 
         def flush() -> None:
-            results = verifier.score_batch([b[2] for b in batch], [b[3] for b in batch],
-                                           workers=args.workers, timeout=args.timeout, cache=args.cache,
-                                           progress=lambda n: progress.advance(bar, n))
+            results = verifier.score_batch(
+                [b[2] for b in batch],
+                [b[3] for b in batch],
+                workers=args.workers,
+                timeout=args.timeout,
+                cache=args.cache,
+                progress=lambda n: progress.advance(bar, n),
+            )
             for (line_no, record, _c, _t), s in zip(batch, results):
                 if s.is_error and s.info.get("task_error"):
                     skip(line_no, s.reason)  # the input's fault: reported, not written
@@ -148,8 +161,13 @@ def run(args: argparse.Namespace) -> int:
                 flush()
     verifier.close()
     new = len(scores) - len(resumed)
-    Console().print(summary_table(scores, title=f"{args.verifier}: {len(scores)} rows ({new} scored now, {len(resumed)} "
-                                  f"resumed, {retried} retried after ERROR), {bad} bad line(s)"))
+    Console().print(
+        summary_table(
+            scores,
+            title=f"{args.verifier}: {len(scores)} rows ({new} scored now, {len(resumed)} "
+            f"resumed, {retried} retried after ERROR), {bad} bad line(s)",
+        )
+    )
     if bad > 20:
         err.print(f"[yellow]{bad - 20} more bad line(s) not shown[/]")
     if scores and all(s.is_error for s in scores):

@@ -1,4 +1,5 @@
 """Serve verifiers over HTTP: batch scoring, OpenRLHF's remote reward protocol, health, metrics."""
+
 from __future__ import annotations
 
 import argparse

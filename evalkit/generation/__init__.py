@@ -3,6 +3,7 @@ OpenAI-compatible HTTP server. `make_backend(name, model, **options)` picks one.
 
 Generation never imports a verifier: data flows tasks -> prompts -> generation -> completions -> scores.
 """
+
 from __future__ import annotations
 
 from typing import Any

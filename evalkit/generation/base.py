@@ -1,4 +1,5 @@
 """What every generation backend takes and returns."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -8,6 +8,7 @@ Generator does not use offset"), which killed the engine as soon as a batch held
 tokens than one step takes. Whole prompts per step keep per-prompt seeds (so a resumed run samples
 what an uninterrupted one would) at any batch size.
 Callers must guard their entry point with `if __name__ == "__main__":` (vLLM starts worker processes)."""
+
 from __future__ import annotations
 
 from .base import Conversation, Generation, Sampling, prompt_seed
@@ -16,27 +17,51 @@ from .base import Conversation, Generation, Sampling, prompt_seed
 class VllmBackend:
     name = "vllm"
 
-    def __init__(self, model: str | None = None, tensor_parallel_size: int = 1, gpu_memory_utilization: float = 0.3,
-                 max_model_len: int = 2048, dtype: str = "auto") -> None:
+    def __init__(
+        self,
+        model: str | None = None,
+        tensor_parallel_size: int = 1,
+        gpu_memory_utilization: float = 0.3,
+        max_model_len: int = 2048,
+        dtype: str = "auto",
+    ) -> None:
         from vllm import LLM
 
         from evalkit.models import DEFAULT_MODEL, vllm_model_dir
 
         self.model_name = model or DEFAULT_MODEL
-        self.llm = LLM(model=vllm_model_dir(model), tensor_parallel_size=tensor_parallel_size,
-                       gpu_memory_utilization=gpu_memory_utilization, max_model_len=max_model_len, dtype=dtype, seed=0,
-                       **_cpu_settings(gpu_memory_utilization, max_model_len))
+        self.llm = LLM(
+            model=vllm_model_dir(model),
+            tensor_parallel_size=tensor_parallel_size,
+            gpu_memory_utilization=gpu_memory_utilization,
+            max_model_len=max_model_len,
+            dtype=dtype,
+            seed=0,
+            **_cpu_settings(gpu_memory_utilization, max_model_len),
+        )
 
     def generate(self, conversations: list[Conversation], sampling: Sampling) -> list[list[Generation]]:
         from vllm import SamplingParams
 
-        params = [SamplingParams(n=sampling.n, temperature=max(sampling.temperature, 0.0), top_p=sampling.top_p,
-                                 max_tokens=sampling.max_tokens, seed=prompt_seed(sampling.seed, c[-1]["content"]),
-                                 **sampling.extra)
-                  for c in conversations]
+        params = [
+            SamplingParams(
+                n=sampling.n,
+                temperature=max(sampling.temperature, 0.0),
+                top_p=sampling.top_p,
+                max_tokens=sampling.max_tokens,
+                seed=prompt_seed(sampling.seed, c[-1]["content"]),
+                **sampling.extra,
+            )
+            for c in conversations
+        ]
         outputs = self.llm.chat(conversations, params, use_tqdm=False)
-        return [[Generation(o.text, len(o.token_ids), "length" if o.finish_reason == "length" else "stop")
-                 for o in request.outputs] for request in outputs]
+        return [
+            [
+                Generation(o.text, len(o.token_ids), "length" if o.finish_reason == "length" else "stop")
+                for o in request.outputs
+            ]
+            for request in outputs
+        ]
 
     def close(self) -> None:
         del self.llm
@@ -51,5 +76,8 @@ def _cpu_settings(share: float, max_model_len: int) -> dict[str, int | bool]:
         return {}
     import psutil
 
-    return {"kv_cache_memory_bytes": int(share * psutil.virtual_memory().available), "enable_chunked_prefill": False,
-            "max_num_batched_tokens": max(max_model_len, 8192)}
+    return {
+        "kv_cache_memory_bytes": int(share * psutil.virtual_memory().available),
+        "enable_chunked_prefill": False,
+        "max_num_batched_tokens": max(max_model_len, 8192),
+    }

@@ -1,4 +1,5 @@
 """TRL, verl and OpenRLHF adapters against their calling conventions, and the shared error policy."""
+
 import asyncio
 import dataclasses
 import json
@@ -31,12 +32,19 @@ class Flaky(Verifier):
 
 def test_trl_reward_takes_trl_arguments_and_dataset_columns():
     reward = trl_reward("game24")
-    out = reward(prompts=["p", "p"], completions=[RIGHT, WRONG], completion_ids=[[1], [2]], trainer_state=None,
-                 numbers=[[4, 4, 6, 8], [4, 4, 6, 8]])
+    out = reward(
+        prompts=["p", "p"],
+        completions=[RIGHT, WRONG],
+        completion_ids=[[1], [2]],
+        trainer_state=None,
+        numbers=[[4, 4, 6, 8], [4, 4, 6, 8]],
+    )
     assert out == [pytest.approx(0.7), pytest.approx(0.55 * 0.35 + 0.15)]
     assert reward.__name__ == "evalkit_game24"
     conversational = [[{"role": "assistant", "content": RIGHT}]]
-    assert reward(prompts=[[{"role": "user", "content": "?"}]], completions=conversational, task=[json.dumps(TASK)]) == [pytest.approx(0.7)]
+    assert reward(
+        prompts=[[{"role": "user", "content": "?"}]], completions=conversational, task=[json.dumps(TASK)]
+    ) == [pytest.approx(0.7)]
 
 
 def test_trl_async_form():
@@ -60,8 +68,12 @@ def test_verl_compute_score_contract():
     assert out["score"] == pytest.approx(0.7) and out["outcome"] == 1.0 and out["acc"] == 1.0 and out["error"] == 0.0
     assert out["pred"] and compute_score("24game", WRONG, np.array([4, 4, 6, 8]))["acc"] == 0.0  # numpy ground truth
     assert compute_score("game24", RIGHT + "<|im_end|>", json.dumps(TASK))["score"] == pytest.approx(0.7)
-    code = compute_score("code", "```python\ndef f(x):\n    return x + 1\n```",
-                         json.dumps({"test_cases": ["assert f(1) == 2", "assert f(2) == 4"]}), extra_info={})
+    code = compute_score(
+        "code",
+        "```python\ndef f(x):\n    return x + 1\n```",
+        json.dumps({"test_cases": ["assert f(1) == 2", "assert f(2) == 4"]}),
+        extra_info={},
+    )
     assert code["score"] == pytest.approx(0.5) and code["pass_rate"] == pytest.approx(0.5)
     # every item has the same keys, whatever the verifier and verdict (verl builds columns from the first)
     bad_source = compute_score("nope", "x", "1 2 3 4")

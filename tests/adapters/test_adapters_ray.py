@@ -1,6 +1,7 @@
 """score_batch on Ray: warm actors that keep their verifier between calls, spread over a two-node
 cluster (Ray's own multi-node harness: a head and a second raylet on loopback), a killed actor's
 chunk retried on another, its replacement started on the same node releasing what it left."""
+
 import glob
 import os
 import tempfile
@@ -59,8 +60,11 @@ def test_a_dead_actors_sandbox_leftovers_are_released_by_its_replacement(ray_clu
     ray_cluster.kill(group.actors[0])
     scores = v.score_batch([program + "\n"] * 4, [task] * 4, executor="ray", workers=2)
     assert all(s.verdict.value == "correct" for s in scores) and group.replaced == 1
-    left = [p for p in glob.glob(os.path.join(tempfile.gettempdir(), "evalkit-sbx-*-*"))
-            if not os.path.exists(f"/proc/{p.split('-')[-2]}")]
+    left = [
+        p
+        for p in glob.glob(os.path.join(tempfile.gettempdir(), "evalkit-sbx-*-*"))
+        if not os.path.exists(f"/proc/{p.split('-')[-2]}")
+    ]
     assert not left, left  # no work dir of a dead process remains
     v.close()
     assert before

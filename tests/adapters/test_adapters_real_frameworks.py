@@ -2,6 +2,7 @@
 installed by scripts/setup.d/70-frameworks.sh in `.venv-frameworks` beside ours. The checks run in
 that venv (tests/adapters/frameworks/*_check.py) and print JSON; a release that changes its
 contract turns these red. TRL's GRPOTrainer runs in test_adapters_trl_real.py."""
+
 import json
 import os
 import socket
@@ -22,32 +23,42 @@ ADAPTERS = ROOT / "evalkit" / "adapters"
 
 @pytest.fixture(scope="module")
 def framework_python():
-    ok = VENV_PYTHON.exists() and subprocess.run([str(VENV_PYTHON), "-c", "import verl, openrlhf"],
-                                                 capture_output=True).returncode == 0
+    ok = (
+        VENV_PYTHON.exists()
+        and subprocess.run([str(VENV_PYTHON), "-c", "import verl, openrlhf"], capture_output=True).returncode == 0
+    )
     require_part(ok, "verl and OpenRLHF in .venv-frameworks", "bash scripts/setup-env.sh")
     return str(VENV_PYTHON)
 
 
 def run_check(python: str, script: str, *args: str, env: dict | None = None) -> dict:
-    r = subprocess.run([python, str(CHECKS / script), *args], capture_output=True, text=True, timeout=600,
-                       env={**os.environ, **(env or {})})
+    r = subprocess.run(
+        [python, str(CHECKS / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, **(env or {})},
+    )
     assert r.returncode == 0, r.stderr[-4000:]
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("adapter, manager, kwargs", [
-    (str(ADAPTERS / "verl.py"), "naive", {}),                                    # loaded by file path
-    ("pkg://evalkit.adapters.verl", "dapo", {"wrong_answer_credit": 0.0}),       # by package, with reward_kwargs
-])
+@pytest.mark.parametrize(
+    "adapter, manager, kwargs",
+    [
+        (str(ADAPTERS / "verl.py"), "naive", {}),  # loaded by file path
+        ("pkg://evalkit.adapters.verl", "dapo", {"wrong_answer_credit": 0.0}),  # by package, with reward_kwargs
+    ],
+)
 def test_verl_reward_loop_scores_a_mixed_batch_with_errors(framework_python, adapter, manager, kwargs):
     out = run_check(framework_python, "verl_check.py", adapter, manager, json.dumps(kwargs))
     rewards, extra = out["rewards"], out["extra"]
     credit = 0.15 if kwargs else 0.55 * 0.35 + 0.15
     assert rewards == pytest.approx([0.7, 0.5, 1.0, 0.0, 0.0, credit], abs=1e-6)
-    assert extra["error"] == [0.0, 0.0, 0.0, 1.0, 1.0, 0.0]      # unknown source, bad ground truth: ERROR items
+    assert extra["error"] == [0.0, 0.0, 0.0, 1.0, 1.0, 0.0]  # unknown source, bad ground truth: ERROR items
     assert extra["acc"] == [1.0, 0.0, 1.0, 0.0, 0.0, 0.0]
-    assert extra["pred"][0] and extra["pred"][2] == "E9"         # answers for verl's maj@N
+    assert extra["pred"][0] and extra["pred"][2] == "E9"  # answers for verl's maj@N
     assert extra["pass_rate"][1] == 0.5 and extra["win_rate"][2] == 1.0
 
 
@@ -60,11 +71,16 @@ def _free_port() -> int:
 @pytest.mark.slow
 def test_openrlhf_executor_file_route_and_http_route_agree(framework_python, tmp_path):
     expected = [0.7, 0.55 * 0.35 + 0.15, 0.0]  # correct despite <|im_end|>; wrong numbers; a bad label
-    by_file = run_check(framework_python, "openrlhf_check.py", str(ADAPTERS / "openrlhf.py"),
-                        env={"EVALKIT_VERIFIER": "game24"})["results"]
+    by_file = run_check(
+        framework_python, "openrlhf_check.py", str(ADAPTERS / "openrlhf.py"), env={"EVALKIT_VERIFIER": "game24"}
+    )["results"]
     port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "evalkit", "serve", "--port", str(port)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "evalkit", "serve", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.time() + 60
         while time.time() < deadline:

@@ -1,4 +1,5 @@
 """`evalkit serve` on loopback: the endpoints, 4xx answers, a timeout, and a bounded load test."""
+
 import dataclasses
 import threading
 import time
@@ -45,21 +46,30 @@ ITEM = {"completion": "Answer: (6 - 4) * (4 + 8) = 24", "task": {"numbers": [4, 
 
 def test_endpoints(server):
     assert httpx.get(f"{server}/health").json()["status"] == "ok"
-    r = httpx.post(f"{server}/score", json={"verifier": "game24", "items": [ITEM, {**ITEM, "completion": ""}]}, timeout=30)
+    r = httpx.post(
+        f"{server}/score", json={"verifier": "game24", "items": [ITEM, {**ITEM, "completion": ""}]}, timeout=30
+    )
     assert r.status_code == 200 and [s["verdict"] for s in r.json()["scores"]] == ["correct", "invalid"]
-    o = httpx.post(f"{server}/openrlhf", json={"query": ["p" + ITEM["completion"]], "prompts": ["p"], "labels": ["4 4 6 8"]}, timeout=30)
+    o = httpx.post(
+        f"{server}/openrlhf",
+        json={"query": ["p" + ITEM["completion"]], "prompts": ["p"], "labels": ["4 4 6 8"]},
+        timeout=30,
+    )
     assert o.status_code == 200 and o.json()["rewards"] == pytest.approx([0.7])
     assert "evalkit_items_scored_total 3" in httpx.get(f"{server}/metrics").text
 
 
-@pytest.mark.parametrize("payload, status, message", [
-    (b"{not json", 400, "malformed JSON"),
-    (b'{"items": "x"}', 400, "expected"),
-    (b'{"verifier": "nope", "items": []}', 404, "unknown verifier"),
-    (b'{"verifier": "game24", "config": {"bad": 1}, "items": []}', 400, "bad config"),
-    (b'{"verifier": "game24", "items": [{"completion": 3}]}', 400, "items[0]"),
-    (b'{"items": [' + b'"x",' * 40000 + b'"x"]}', 413, "larger than"),
-])
+@pytest.mark.parametrize(
+    "payload, status, message",
+    [
+        (b"{not json", 400, "malformed JSON"),
+        (b'{"items": "x"}', 400, "expected"),
+        (b'{"verifier": "nope", "items": []}', 404, "unknown verifier"),
+        (b'{"verifier": "game24", "config": {"bad": 1}, "items": []}', 400, "bad config"),
+        (b'{"verifier": "game24", "items": [{"completion": 3}]}', 400, "items[0]"),
+        (b'{"items": [' + b'"x",' * 40000 + b'"x"]}', 413, "larger than"),
+    ],
+)
 def test_bad_requests_get_a_4xx_with_a_message(server, payload, status, message):
     r = httpx.post(f"{server}/score", content=payload, headers={"content-type": "application/json"}, timeout=30)
     assert r.status_code == status and message in r.json()["error"]

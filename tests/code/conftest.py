@@ -16,8 +16,11 @@ def _docker_ready() -> bool:
 def open_backend(name: str, pool_size: int = 2):
     """A sandbox backend by name, or a skip (outside CI) / failure (in CI) saying how to get it."""
     if name == "docker":
-        require_part(_docker_ready, "a running Docker daemon with the evalkit-sandbox:1 image",
-                     "bash scripts/setup-env.sh (starts dockerd and runs `evalkit sandbox build`)")
+        require_part(
+            _docker_ready,
+            "a running Docker daemon with the evalkit-sandbox:1 image",
+            "bash scripts/setup-env.sh (starts dockerd and runs `evalkit sandbox build`)",
+        )
         from sandboxes.docker_pool import DockerBackend
 
         return DockerBackend(pool_size=pool_size)

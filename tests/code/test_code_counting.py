@@ -1,5 +1,6 @@
 """Tests counted as written (no sandbox needed): one test per statement of a check that can fail,
 in source order, after the setup before it; no vacuous success; exact comparison where exact."""
+
 import pytest
 
 import verifiers
@@ -8,11 +9,16 @@ from verifiers.code import prepare
 
 
 def check(body):
-    return {"test": "def check(candidate):\n" + "\n".join("    " + line for line in body.strip().split("\n")), "entry_point": "f"}
+    return {
+        "test": "def check(candidate):\n" + "\n".join("    " + line for line in body.strip().split("\n")),
+        "entry_point": "f",
+    }
 
 
 def test_a_loop_of_asserts_is_one_test_in_its_place():
-    tests = prepare(check("assert candidate(1) == 1\nfor x in range(5):\n    assert candidate(x) == x\nassert candidate(2) == 2")).tests
+    tests = prepare(
+        check("assert candidate(1) == 1\nfor x in range(5):\n    assert candidate(x) == x\nassert candidate(2) == 2")
+    ).tests
     assert [t.kind for t in tests] == ["call", "exec", "call"]
     assert tests[1].source.startswith("for x in range(5)") and tests[2].source == "candidate(2)"
 
@@ -29,19 +35,26 @@ def test_effects_of_earlier_asserts_on_check_variables_are_replayed_unjudged():
 
 
 def test_asserts_that_cannot_fail_are_no_tests():
-    tests = prepare(check('assert True, "This prints if this assert fails"\nassert 1 == 1\nassert candidate(1) == 2')).tests
+    tests = prepare(
+        check('assert True, "This prints if this assert fails"\nassert 1 == 1\nassert candidate(1) == 2')
+    ).tests
     assert len(tests) == 1
-    pytest_file = {"test": "from solution import f\ndef test_nothing():\n    assert True\ndef test_f():\n    assert f() == 1\n"}
+    pytest_file = {
+        "test": "from solution import f\ndef test_nothing():\n    assert True\ndef test_f():\n    assert f() == 1\n"
+    }
     assert [t.source for t in prepare(pytest_file).tests] == ["test_f()"]
 
 
-@pytest.mark.parametrize("task", [
-    check("for x in range(3):\n    assert True"),
-    check('assert True, "placeholder"'),
-    {"test_cases": ["assert True"]},
-    {"test": "from solution import f\ndef test_a():\n    assert 1\n"},
-    {"inputs": [], "outputs": []},
-])
+@pytest.mark.parametrize(
+    "task",
+    [
+        check("for x in range(3):\n    assert True"),
+        check('assert True, "placeholder"'),
+        {"test_cases": ["assert True"]},
+        {"test": "from solution import f\ndef test_a():\n    assert 1\n"},
+        {"inputs": [], "outputs": []},
+    ],
+)
 def test_a_task_with_no_tests_is_an_error_never_correct(task):
     with pytest.raises(verifiers.TaskError, match="no tests"):
         prepare(task)
@@ -55,20 +68,44 @@ def test_literal_on_either_side_is_compared_outside():
     assert tests[1].kind == "exec"
 
 
-@pytest.mark.parametrize("actual, expected, equal", [
-    (165580100.0, 165580141, False), (165580141, 165580141, True), (6.0, 6, True), (True, 1, False),
-    (1, True, False), (0.1 + 0.2, 0.3, True), (3, 3.0000001, True), ("1", 1, False), ([1, 2], (1, 2), False),
-    ((1, 2), [1, 2], True), ([1, 2], [1, 2], True), ({1: [2.0]}, {1: [2.0000000001]}, True), ({1, 2}, {2, 1}, True),
-    ([1.5], [1], False), (None, None, True), (None, 0, False),
-])
+@pytest.mark.parametrize(
+    "actual, expected, equal",
+    [
+        (165580100.0, 165580141, False),
+        (165580141, 165580141, True),
+        (6.0, 6, True),
+        (True, 1, False),
+        (1, True, False),
+        (0.1 + 0.2, 0.3, True),
+        (3, 3.0000001, True),
+        ("1", 1, False),
+        ([1, 2], (1, 2), False),
+        ((1, 2), [1, 2], True),
+        ([1, 2], [1, 2], True),
+        ({1: [2.0]}, {1: [2.0000000001]}, True),
+        ({1, 2}, {2, 1}, True),
+        ([1.5], [1], False),
+        (None, None, True),
+        (None, 0, False),
+    ],
+)
 def test_type_aware_values(actual, expected, equal):
     assert values_equal(actual, expected) is equal
 
 
-@pytest.mark.parametrize("actual, expected, equal", [
-    ("2333606920.0", "2333606220", False), ("2333606220.0", "2333606220", False), ("2333606220", "2333606220", True),
-    ("0.33333333", "0.3333333", True), ("1e3", "1000.0", True), ("3", "3.0", True), ("1 2\n", "1 2", True),
-    ("1 2\n3", "1 2", False), ("yes", "YES", False),
-])
+@pytest.mark.parametrize(
+    "actual, expected, equal",
+    [
+        ("2333606920.0", "2333606220", False),
+        ("2333606220.0", "2333606220", False),
+        ("2333606220", "2333606220", True),
+        ("0.33333333", "0.3333333", True),
+        ("1e3", "1000.0", True),
+        ("3", "3.0", True),
+        ("1 2\n", "1 2", True),
+        ("1 2\n3", "1 2", False),
+        ("yes", "YES", False),
+    ],
+)
 def test_type_aware_stdout(actual, expected, equal):
     assert stdout_equal(actual, expected) is equal

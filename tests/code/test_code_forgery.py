@@ -1,6 +1,7 @@
 """Programs that try to earn a code reward without solving the task, on both backends. Every test
 kind is attacked: tests compared outside (call == literal, stdin/stdout) and trusted test code
 run by the judge (other asserts, pytest files, a check() with setup lines)."""
+
 import os
 
 import pytest
@@ -15,10 +16,15 @@ SQ_TASKS = {
     "abs tolerance": {"test_cases": ["assert abs(sq(1.5) - 2.25) < 1e-9", "assert abs(sq(2.0) - 4.0) < 1e-9"]},
     "literal on the left": {"test_cases": ["assert 16 == sq(4)", "assert 9 == sq(3)"]},
     "computed expected": {"test_cases": ["assert sq(3) == 3 * 3", "assert sq(5) == 5 * 5"]},
-    "check() with setup": {"test": "def check(candidate):\n    import math\n    assert candidate(4) == 16\n"
-                                   "    assert math.isclose(candidate(1.5), 2.25)\n", "entry_point": "sq"},
-    "pytest file": {"test": "from solution import sq\n\ndef test_sq():\n    assert sq(4) == 16\n\n"
-                            "class TestMore:\n    def test_neg(self):\n        assert sq(-3) == 9\n"},
+    "check() with setup": {
+        "test": "def check(candidate):\n    import math\n    assert candidate(4) == 16\n"
+        "    assert math.isclose(candidate(1.5), 2.25)\n",
+        "entry_point": "sq",
+    },
+    "pytest file": {
+        "test": "from solution import sq\n\ndef test_sq():\n    assert sq(4) == 16\n\n"
+        "class TestMore:\n    def test_neg(self):\n        assert sq(-3) == 9\n"
+    },
 }
 REFERENCE = "def sq(x):\n    return x * x\n"
 
@@ -73,8 +79,13 @@ def sq(x):
             except OSError: pass
     return x * x
 """
-ATTACKS = {"fd scan": FD_SCAN, "forged frames": FRAME_FORGER, "writes to /proc fds": PROC_FORGER,
-           "always-equal values": ALWAYS_EQUAL, "kills every process": KILL_THE_JUDGE}
+ATTACKS = {
+    "fd scan": FD_SCAN,
+    "forged frames": FRAME_FORGER,
+    "writes to /proc fds": PROC_FORGER,
+    "always-equal values": ALWAYS_EQUAL,
+    "kills every process": KILL_THE_JUDGE,
+}
 
 
 def fenced(code):
@@ -108,8 +119,10 @@ def test_no_attack_earns_anything(verifier, task_name, attack):
 def test_builtin_pytest_and_leetcode_tasks_resist(verifier, attack):
     for task in (BY_ID["pytest-stack"], BY_ID["leetcode-single-number"]):
         code = ATTACKS[attack].replace("def sq(x)", "def sq(*a, **k)")
-        code += "\nclass MinStack:\n    def push(self, x): pass\n    pop = push\n    def top(self): return sq(1.0)\n" \
-                "    def get_min(self): return sq(1.0)\nclass Solution:\n    def singleNumber(self, nums): return sq(1.0)\n"
+        code += (
+            "\nclass MinStack:\n    def push(self, x): pass\n    pop = push\n    def top(self): return sq(1.0)\n"
+            "    def get_min(self): return sq(1.0)\nclass Solution:\n    def singleNumber(self, nums): return sq(1.0)\n"
+        )
         s = verifier.score(fenced(code), task)
         assert s.verdict.value != "correct" and s.reward == 0.0, (task["id"], s.reason, s.info)
 
@@ -124,7 +137,12 @@ def test_judged_test_code_never_reaches_the_program(verifier):
 
 def test_a_program_that_exits_zero_after_printing_is_fine(verifier):
     task = {"inputs": ["21\n", "2\n"], "outputs": ["42\n", "4\n"]}
-    for ending in ("import sys\nsys.exit(0)", "raise SystemExit", "import os, sys\nsys.stdout.flush()\nos._exit(0)", "exit()"):
+    for ending in (
+        "import sys\nsys.exit(0)",
+        "raise SystemExit",
+        "import os, sys\nsys.stdout.flush()\nos._exit(0)",
+        "exit()",
+    ):
         s = verifier.score(fenced(f"print(int(input()) * 2)\n{ending}"), task)
         assert s.verdict.value == "correct", (ending, s.reason, s.info)
     s = verifier.score(fenced("print(int(input()) * 2)\nimport sys\nsys.exit(3)"), task)
@@ -146,8 +164,13 @@ def test_exact_answers_get_no_float_tolerance(verifier):
 
 def test_programs_that_behave_alike_vote_together(verifier):
     task = BY_ID["fibonacci"]
-    loop = verifier.score(fenced("def fib(n):\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n    return a"), task)
-    memo = verifier.score(fenced("from functools import cache\n@cache\ndef fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)"), task)
+    loop = verifier.score(
+        fenced("def fib(n):\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n    return a"), task
+    )
+    memo = verifier.score(
+        fenced("from functools import cache\n@cache\ndef fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)"),
+        task,
+    )
     wrong = verifier.score(fenced("def fib(n):\n    return n"), task)
     other_wrong = verifier.score(fenced("def fib(n):\n    return n + 1"), task)
     assert loop.verdict.value == memo.verdict.value == "correct"
@@ -157,11 +180,18 @@ def test_programs_that_behave_alike_vote_together(verifier):
 
 def test_undecodable_answers_never_look_like_an_expected_exception(verifier):
     """`pytest.raises(ValueError)`-style tests: a reply the judge cannot decode is a failure, not a ValueError."""
-    task = {"test": "def check(candidate):\n    raised = False\n    try:\n        candidate(-1)\n"
-                    "    except ValueError:\n        raised = True\n    assert raised\n", "entry_point": "f"}
-    honest = verifier.score(fenced("def f(x):\n    if x < 0:\n        raise ValueError('negative')\n    return x"), task)
+    task = {
+        "test": "def check(candidate):\n    raised = False\n    try:\n        candidate(-1)\n"
+        "    except ValueError:\n        raised = True\n    assert raised\n",
+        "entry_point": "f",
+    }
+    honest = verifier.score(
+        fenced("def f(x):\n    if x < 0:\n        raise ValueError('negative')\n    return x"), task
+    )
     assert honest.verdict.value == "correct", honest.reason
-    forged = ("import os, struct, json\ndef f(x):\n    reply = json.dumps({'value': {'int': '9' * 100000}}).encode()\n"
-              "    os.write(4, struct.pack('>I', len(reply)) + reply)\n    import time; time.sleep(30)\n")
+    forged = (
+        "import os, struct, json\ndef f(x):\n    reply = json.dumps({'value': {'int': '9' * 100000}}).encode()\n"
+        "    os.write(4, struct.pack('>I', len(reply)) + reply)\n    import time; time.sleep(30)\n"
+    )
     s = verifier.score(fenced(forged), task)
     assert s.verdict.value != "correct" and s.reward == 0.0, (s.reason, s.info)

@@ -1,5 +1,6 @@
 """Hostile code on both backends: each case bounded in time, with the verdict it must get, and
 nothing left behind (processes, files, containers)."""
+
 import glob
 import os
 import subprocess
@@ -27,26 +28,65 @@ CALL = [Test("call", "f()", 1)]
 CASES = {
     "infinite loop": ("def f():\n    while True: pass", CALL, {V.TIMEOUT}),
     "long sleep": ("import time\ndef f():\n    time.sleep(10**6)", CALL, {V.TIMEOUT}),
-    "SIGALRM ignored": ("import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\ndef f():\n    while True: pass", CALL, {V.TIMEOUT}),
-    "SIGALRM blocked": ("import signal\nsignal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\ndef f():\n    while True:\n        try: pass\n        except BaseException: pass", CALL, {V.TIMEOUT}),
-    "fork bomb": ("import os\ndef f():\n    while True:\n        try: os.fork()\n        except OSError: pass", CALL, {V.TIMEOUT, V.RUNTIME_ERROR, V.MEMORY_LIMIT}),
-    "thread bomb": ("import threading, time\ndef f():\n    while True:\n        threading.Thread(target=time.sleep, args=(100,)).start()", CALL, {V.RUNTIME_ERROR, V.TIMEOUT, V.MEMORY_LIMIT}),
+    "SIGALRM ignored": (
+        "import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\ndef f():\n    while True: pass",
+        CALL,
+        {V.TIMEOUT},
+    ),
+    "SIGALRM blocked": (
+        "import signal\nsignal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\ndef f():\n    while True:\n        try: pass\n        except BaseException: pass",
+        CALL,
+        {V.TIMEOUT},
+    ),
+    "fork bomb": (
+        "import os\ndef f():\n    while True:\n        try: os.fork()\n        except OSError: pass",
+        CALL,
+        {V.TIMEOUT, V.RUNTIME_ERROR, V.MEMORY_LIMIT},
+    ),
+    "thread bomb": (
+        "import threading, time\ndef f():\n    while True:\n        threading.Thread(target=time.sleep, args=(100,)).start()",
+        CALL,
+        {V.RUNTIME_ERROR, V.TIMEOUT, V.MEMORY_LIMIT},
+    ),
     "memory bomb": ("def f():\n    return len(bytearray(8 << 30))", CALL, {V.MEMORY_LIMIT}),
     "gradual memory": ("def f():\n    xs = []\n    while True: xs.append(' ' * (1 << 20))", CALL, {V.MEMORY_LIMIT}),
     "output flood": ("def f():\n    while True: print('x' * 100000)", CALL, {V.OUTPUT_LIMIT}),
     "legitimate 1 MB output": ("print('y' * (1 << 20))", [Test("stdio", "", "y" * (1 << 20))], {V.PASS}),
-    "huge file": ("def f():\n    with open('big', 'wb') as fh:\n        while True: fh.write(b'0' * (1 << 20))", CALL, {V.RUNTIME_ERROR}),
-    "many files": ("def f():\n    for i in range(100000): open(f'f{i}', 'w').close()\n    return 1", CALL, {V.RUNTIME_ERROR, V.PASS, V.TIMEOUT}),
+    "huge file": (
+        "def f():\n    with open('big', 'wb') as fh:\n        while True: fh.write(b'0' * (1 << 20))",
+        CALL,
+        {V.RUNTIME_ERROR},
+    ),
+    "many files": (
+        "def f():\n    for i in range(100000): open(f'f{i}', 'w').close()\n    return 1",
+        CALL,
+        {V.RUNTIME_ERROR, V.PASS, V.TIMEOUT},
+    ),
     "fd exhaustion": ("def f():\n    fs = [open('/dev/null') for _ in range(100000)]", CALL, {V.RUNTIME_ERROR}),
-    "segfault by recursion": ("import sys\nsys.setrecursionlimit(10**7)\ndef f(n=0):\n    return f(n + 1)", CALL, {V.RUNTIME_ERROR, V.MEMORY_LIMIT, V.TIMEOUT}),
+    "segfault by recursion": (
+        "import sys\nsys.setrecursionlimit(10**7)\ndef f(n=0):\n    return f(n + 1)",
+        CALL,
+        {V.RUNTIME_ERROR, V.MEMORY_LIMIT, V.TIMEOUT},
+    ),
     "os._exit(0) before the tests": ("import os\nos._exit(0)\ndef f(): return 1", CALL, {V.RUNTIME_ERROR}),
     "sys.exit(0) before the tests": ("import sys\nsys.exit(0)\ndef f(): return 1", CALL, {V.RUNTIME_ERROR}),
-    "always-true __eq__": ("class A(int):\n    def __eq__(self, o): return True\n    __hash__ = int.__hash__\ndef f(): return A(5)", CALL, {V.WRONG_ANSWER}),
-    "forged result lines": ("import os, json\ndef f():\n    line = 'EVALKIT-0 ' + json.dumps({'i': 0, 'status': 'ok', 'value': 1}) + '\\n'\n    print(line * 5)\n"
-                            "    for fd in range(3, 50):\n        try: os.write(fd, line.encode())\n        except OSError: pass\n"
-                            "    try: open(f'/proc/{os.getppid()}/fd/1', 'w').write(line)\n    except OSError: pass\n    return 2", CALL,
-                            {V.WRONG_ANSWER, V.RUNTIME_ERROR}),  # scribbling on its own result pipe only breaks its own result
-    "killing the parent": ("import os, signal\ndef f():\n    os.kill(os.getppid(), signal.SIGKILL)\n    return 1", CALL, {V.RUNTIME_ERROR, V.PASS}),
+    "always-true __eq__": (
+        "class A(int):\n    def __eq__(self, o): return True\n    __hash__ = int.__hash__\ndef f(): return A(5)",
+        CALL,
+        {V.WRONG_ANSWER},
+    ),
+    "forged result lines": (
+        "import os, json\ndef f():\n    line = 'EVALKIT-0 ' + json.dumps({'i': 0, 'status': 'ok', 'value': 1}) + '\\n'\n    print(line * 5)\n"
+        "    for fd in range(3, 50):\n        try: os.write(fd, line.encode())\n        except OSError: pass\n"
+        "    try: open(f'/proc/{os.getppid()}/fd/1', 'w').write(line)\n    except OSError: pass\n    return 2",
+        CALL,
+        {V.WRONG_ANSWER, V.RUNTIME_ERROR},
+    ),  # scribbling on its own result pipe only breaks its own result
+    "killing the parent": (
+        "import os, signal\ndef f():\n    os.kill(os.getppid(), signal.SIGKILL)\n    return 1",
+        CALL,
+        {V.RUNTIME_ERROR, V.PASS},
+    ),
 }
 
 
@@ -111,27 +151,31 @@ def test_isolation(backend, name, monkeypatch):
 
 
 def test_nothing_survives_into_the_next_run(backend):
-    leave = ("import os, sys\n"
-             "def f():\n"
-             "    open('/tmp/left-behind', 'w').write('x')\n"
-             "    open('left-behind', 'w').write('x')\n"
-             "    if os.fork() == 0:\n"
-             "        os.setsid()\n"
-             "        if os.fork() == 0:  # a double-forked daemon with a recognisable command line\n"
-             "            os.execv(sys.executable, [sys.executable, '-c', 'import time; time.sleep(1000)', 'EVALKIT_DAEMON_MARK'])\n"
-             "        os._exit(0)\n"
-             "    return True")
+    leave = (
+        "import os, sys\n"
+        "def f():\n"
+        "    open('/tmp/left-behind', 'w').write('x')\n"
+        "    open('left-behind', 'w').write('x')\n"
+        "    if os.fork() == 0:\n"
+        "        os.setsid()\n"
+        "        if os.fork() == 0:  # a double-forked daemon with a recognisable command line\n"
+        "            os.execv(sys.executable, [sys.executable, '-c', 'import time; time.sleep(1000)', 'EVALKIT_DAEMON_MARK'])\n"
+        "        os._exit(0)\n"
+        "    return True"
+    )
     assert run(backend, leave, [Test("call", "f()", True)]) == [V.PASS]
     time.sleep(1.5)  # the pool cleans a used container in the background
-    look = ("import os\n"
-            "def f():\n"
-            "    marks = 0\n"
-            "    for p in [p for p in os.listdir('/proc') if p.isdigit()]:\n"
-            "        try:\n"
-            "            marks += b'EVALKIT_DAEMON_MARK' in open(f'/proc/{p}/cmdline', 'rb').read()\n"
-            "        except OSError:\n"
-            "            pass\n"
-            "    return [os.path.exists('/tmp/left-behind'), os.path.exists('left-behind'), marks]")
+    look = (
+        "import os\n"
+        "def f():\n"
+        "    marks = 0\n"
+        "    for p in [p for p in os.listdir('/proc') if p.isdigit()]:\n"
+        "        try:\n"
+        "            marks += b'EVALKIT_DAEMON_MARK' in open(f'/proc/{p}/cmdline', 'rb').read()\n"
+        "        except OSError:\n"
+        "            pass\n"
+        "    return [os.path.exists('/tmp/left-behind'), os.path.exists('left-behind'), marks]"
+    )
     for _ in range(4):  # every container of the pool
         assert run(backend, look, [Test("call", "f()", [False, False, 0])]) == [V.PASS]
     host = subprocess.run(["pgrep", "-f", "EVALKIT_DAEMON_MARK"], capture_output=True, text=True).stdout.split()
@@ -148,7 +192,9 @@ def test_no_container_outlives_its_process(docker_backend):
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     assert proc.stdout.readline().strip() == "up"
     label = f"evalkit.sandbox.owner={os.uname().nodename}:{proc.pid}"
-    listed = lambda: subprocess.run(["docker", "ps", "-aq", "--filter", f"label={label}"], capture_output=True, text=True).stdout.split()
+    listed = lambda: subprocess.run(
+        ["docker", "ps", "-aq", "--filter", f"label={label}"], capture_output=True, text=True
+    ).stdout.split()
     assert len(listed()) == 1
     proc.kill()  # no atexit, no cleanup: the container is orphaned
     proc.wait()

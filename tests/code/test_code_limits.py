@@ -1,5 +1,6 @@
 """Limits that hold on any host and the same on both backends; time that is the model's fault is
 TIMEOUT whatever the batch timeout; nothing survives a killed worker."""
+
 import glob
 import os
 import subprocess
@@ -14,21 +15,28 @@ from verifiers.pool import WorkerPool
 LIMITS = Limits(cpu_seconds=1.0, memory_mb=512, wall_seconds=30)
 V = TestVerdict
 CALL = [Test("call", "f()", 1)]
-FILL = ("def f():\n    written = 0\n    for k in range(40):\n        try:\n            with open(f'{DIR}/fill{k}', 'wb') as fh:\n"
-        "                for _ in range(8):\n                    fh.write(b'0' * (1 << 20)); written += 1\n"
-        "        except OSError:\n            break\n    return written")
+FILL = (
+    "def f():\n    written = 0\n    for k in range(40):\n        try:\n            with open(f'{DIR}/fill{k}', 'wb') as fh:\n"
+    "                for _ in range(8):\n                    fh.write(b'0' * (1 << 20)); written += 1\n"
+    "        except OSError:\n            break\n    return written"
+)
 HOSTILE = {
     "infinite loop": ("def f():\n    while True: pass", CALL),
     "memory bomb": ("def f():\n    return len(bytearray(8 << 30))", CALL),
     "legitimate 300 MB": ("def f():\n    return len(bytearray(300 << 20)) >> 20", [Test("call", "f()", 300)]),
-    "100 forks": ("import os, time\ndef f():\n    n = 0\n    for _ in range(100):\n        try:\n            if os.fork() == 0:\n"
-                  "                time.sleep(3); os._exit(0)\n            n += 1\n        except OSError:\n            break\n    return n",
-                  [Test("call", "f() <= 64", True)]),
+    "100 forks": (
+        "import os, time\ndef f():\n    n = 0\n    for _ in range(100):\n        try:\n            if os.fork() == 0:\n"
+        "                time.sleep(3); os._exit(0)\n            n += 1\n        except OSError:\n            break\n    return n",
+        [Test("call", "f() <= 64", True)],
+    ),
     "fill /tmp": (FILL.replace("{DIR}", "/tmp"), [Test("call", "f() <= 64", True)]),
     "fill /dev/shm": (FILL.replace("{DIR}", "/dev/shm"), [Test("call", "f() <= 64", True)]),
     "output flood": ("def f():\n    while True: print('x' * 100000)", CALL),
     "exit(0) while loading": ("import sys\nsys.exit(0)\ndef f(): return 1", CALL),
-    "always-equal value": ("class A(int):\n    def __eq__(self, o): return True\n    __hash__ = int.__hash__\ndef f(): return A(5)", CALL),
+    "always-equal value": (
+        "class A(int):\n    def __eq__(self, o): return True\n    __hash__ = int.__hash__\ndef f(): return A(5)",
+        CALL,
+    ),
     "deep recursion": ("def f(n=0):\n    return f(n + 1)", CALL),
     "stdio sys.exit(0)": ("import sys\nprint(input())\nsys.exit(0)", [Test("stdio", "7\n", "7\n")]),
 }
@@ -37,8 +45,10 @@ HOSTILE = {
 def test_the_hostile_suite_gets_the_same_verdicts_on_both_backends(both_backends):
     verdicts = {}
     for b in both_backends:
-        verdicts[b.name] = {name: [o.verdict for o in run_tests(b, code, tests, LIMITS).outcomes]
-                            for name, (code, tests) in HOSTILE.items()}
+        verdicts[b.name] = {
+            name: [o.verdict for o in run_tests(b, code, tests, LIMITS).outcomes]
+            for name, (code, tests) in HOSTILE.items()
+        }
     assert verdicts["local"] == verdicts["docker"]
     got = verdicts["local"]
     assert got["infinite loop"] == [V.TIMEOUT] and got["memory bomb"] == [V.MEMORY_LIMIT]
@@ -61,8 +71,10 @@ def test_a_loop_is_timeout_whatever_the_batch_timeout(backend):
     assert v.time_budget() >= v.config.wall_seconds
 
 
-MARKED_LOOP = ("```python\nimport os, sys\ndef two_sum(nums, target):\n"
-               "    os.execv(sys.executable, [sys.executable, '-c', 'while True: pass', 'EVALKIT_LOOP_MARK'])\n```")
+MARKED_LOOP = (
+    "```python\nimport os, sys\ndef two_sum(nums, target):\n"
+    "    os.execv(sys.executable, [sys.executable, '-c', 'while True: pass', 'EVALKIT_LOOP_MARK'])\n```"
+)
 
 
 def test_nothing_survives_a_killed_worker(backend):
@@ -81,15 +93,30 @@ def test_nothing_survives_a_killed_worker(backend):
         v.close()
     time.sleep(0.5)
     assert subprocess.run(["pgrep", "-f", "EVALKIT_LOOP_MARK"], capture_output=True).stdout == b""
-    assert subprocess.run(["docker", "ps", "-aq", "--filter", "label=evalkit.sandbox.owner"], capture_output=True,
-                          text=True).stdout.split() == _own_containers()
+    assert (
+        subprocess.run(
+            ["docker", "ps", "-aq", "--filter", "label=evalkit.sandbox.owner"], capture_output=True, text=True
+        ).stdout.split()
+        == _own_containers()
+    )
     assert not [d for d in glob.glob("/tmp/evalkit-sbx-*") if not _owner_alive(d)]
 
 
 def _own_containers():
     """Containers of live owners (other test fixtures' pools) may exist; none of dead ones may."""
-    listed = subprocess.run(["docker", "ps", "-a", "--filter", "label=evalkit.sandbox.owner", "--format",
-                             '{{.ID}} {{.Label "evalkit.sandbox.owner"}}'], capture_output=True, text=True).stdout.split("\n")
+    listed = subprocess.run(
+        [
+            "docker",
+            "ps",
+            "-a",
+            "--filter",
+            "label=evalkit.sandbox.owner",
+            "--format",
+            '{{.ID}} {{.Label "evalkit.sandbox.owner"}}',
+        ],
+        capture_output=True,
+        text=True,
+    ).stdout.split("\n")
     alive = []
     for line in filter(None, listed):
         cid, owner = line.split(" ", 1)

@@ -1,4 +1,5 @@
 """The code verifier: task formats, rewards, test sampling, extraction, hacks and failures."""
+
 import pytest
 
 import verifiers
@@ -44,10 +45,10 @@ def test_the_seed_discrete_reward_and_code_r1():
     task = BY_ID["digit-sum"] if "digit-sum" in BY_ID else BY_ID["add-digits"]
     v = verifiers.get("code", reward="discrete", backend="local")
     assert_score(v, reference_completion(task), task, reward=1.1, components={"format": 0.1, "tests": 1.0})
-    assert_score(v, fenced("def digit_sum(n):\n    return 0 if n == 0 else 7"), task, reward=0.1)   # some pass
-    assert_score(v, "no code here", task, reward=-1.1, verdict="invalid")                        # format -0.1, cannot test -1
-    assert_score(v, fenced("def digit_sum(n) return 1"), task, reward=-0.9, verdict="invalid")   # format ok, cannot run
-    assert_score(v, fenced("raise SystemExit(3)"), task, reward=-0.9)                            # runs no test
+    assert_score(v, fenced("def digit_sum(n):\n    return 0 if n == 0 else 7"), task, reward=0.1)  # some pass
+    assert_score(v, "no code here", task, reward=-1.1, verdict="invalid")  # format -0.1, cannot test -1
+    assert_score(v, fenced("def digit_sum(n) return 1"), task, reward=-0.9, verdict="invalid")  # format ok, cannot run
+    assert_score(v, fenced("raise SystemExit(3)"), task, reward=-0.9)  # runs no test
     r1 = verifiers.get("code", reward="code_r1", backend="local")
     assert_score(r1, reference_completion(task), task, reward=1.1)
     assert_score(r1, fenced("def digit_sum(n):\n    return 0"), task, reward=0.1)
@@ -100,6 +101,7 @@ def test_a_dead_sandbox_is_error_not_zero():
 
         def run(self, job, nonce, limits):
             from sandboxes.base import RawRun
+
             return RawRun(b"", None, error="daemon went away")
 
         def close(self):

@@ -1,6 +1,7 @@
 """The packed-integer engine against the plain, slow references (`reference`, written on
 `State`s): its move tables, exact solver and exact random-play value; and how rollouts read
 their randomness."""
+
 import random
 
 import pytest
@@ -109,4 +110,4 @@ def test_reference_rollout_agrees_with_the_exact_value():
     state = State(hand_from_text("3 5 5 8 K"), hand_from_text("4 4 9 J A"), None)
     rng = random.Random(0)
     mean = sum(rollout(state, rng) for _ in range(4000)) / 4000
-    assert abs(mean - random_play_value(state)) < 4 * 0.5 / 4000 ** 0.5
+    assert abs(mean - random_play_value(state)) < 4 * 0.5 / 4000**0.5

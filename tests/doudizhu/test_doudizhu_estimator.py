@@ -5,6 +5,7 @@ The exact value a rollout estimates is the win chance under uniformly random pla
 move (`random_play_value`, a memoised expectation), so the estimator's error against it is pure
 sampling noise. Fixed seeds make the test deterministic; tolerances are about 4 sigma wide.
 """
+
 import math
 
 import numpy as np
@@ -26,18 +27,23 @@ def exact_after(task, play):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("task, play", [
-    ({"hand": "3 5 5 8 K 2", "opponent": "4 4 9 J A"}, "5 5"),
-    ({"hand": "K K 7 7 9 3", "opponent": "4 5 6 J J A", "to_beat": "T T"}, "K K"),
-])
+@pytest.mark.parametrize(
+    "task, play",
+    [
+        ({"hand": "3 5 5 8 K 2", "opponent": "4 4 9 J A"}, "5 5"),
+        ({"hand": "K K 7 7 9 3", "opponent": "4 5 6 J J A", "to_beat": "T T"}, "K K"),
+    ],
+)
 def test_rollout_error_shrinks_like_one_over_sqrt_n(task, play):
     state, move, exact = exact_after(task, play)
     assert 0.15 < exact < 0.85
     rmse, covered, reported = {}, {}, {}
     for n in SIZES:
-        rates = [verifiers.get("doudizhu", mode="rollout", rollouts=n, seed=s).win_rate(state, move) for s in range(REPEATS)]
+        rates = [
+            verifiers.get("doudizhu", mode="rollout", rollouts=n, seed=s).win_rate(state, move) for s in range(REPEATS)
+        ]
         errors = np.array([r.mean - exact for r in rates])
-        rmse[n] = math.sqrt(np.mean(errors ** 2))
+        rmse[n] = math.sqrt(np.mean(errors**2))
         covered[n] = np.mean([r.low <= exact <= r.high for r in rates])
         reported[n] = np.mean([r.stderr for r in rates])
         theory = math.sqrt(exact * (1 - exact) / n)

@@ -1,5 +1,6 @@
 """Dou Dizhu rules: move generation against hand-checked hands and against brute force over
 sub-multisets, the beat rules, and the exact solver against hand-solved endgames."""
+
 import itertools
 
 import pytest
@@ -82,7 +83,9 @@ def test_beating_rules():
     assert combo("8 8 8 4 4", "trio_pair").beats(trio_pair)
     follow = legal_moves(hand_from_text("8 8 9 9 T T J J 2 2 2 2 B R"), combo("5 5 6 6 7 7", "pair_chain"))
     assert sorted(cards_text(m.cards) for m in follow if m is not None and m.kind == "pair_chain") == [
-        "8 8 9 9 T T", "9 9 T T J J"]
+        "8 8 9 9 T T",
+        "9 9 T T J J",
+    ]
     assert {m.kind for m in follow if m is not None} == {"pair_chain", "bomb", "rocket"} and follow[-1] is None
     assert legal_moves(hand_from_text("3 3 4 4 5 5"), pair_a, frozenset({"bomb"})) == [None]
 
@@ -130,7 +133,13 @@ def _brute_kinds(cards):
                     out.add((kind, start, k))
                 if width == 3 and sum(rest) == k and all(rest[r] == 0 for r in links) and not (rest[13] and rest[14]):
                     out.add(("airplane_singles", start, k))
-                if width == 3 and sum(rest) == 2 * k and all(x in (0, 2) for x in rest) and not rest[13] and not rest[14]:
+                if (
+                    width == 3
+                    and sum(rest) == 2 * k
+                    and all(x in (0, 2) for x in rest)
+                    and not rest[13]
+                    and not rest[14]
+                ):
                     out.add(("airplane_pairs", start, k))
     return out
 
@@ -159,35 +168,41 @@ def test_generated_moves_are_exactly_the_legal_ones(rnd, size):
         assert all(c <= h for c, h in zip(cards, hand))
 
 
-@pytest.mark.parametrize("me, them, wins", [
-    ("3", "4", True),            # lead the last card
-    ("3 4", "5", False),         # whatever I lead, 5 beats it and empties
-    ("3 3", "5", True),          # the pair goes out at once
-    ("A 3", "K", True),          # A cannot be beaten; then 3 goes out
-    ("3 K", "A", False),
-    ("3 3 4", "5 5", False),     # 33 is beaten by 55; 3 or 4 alone leaves a lead for them
-    # Lead 3: if they answer 5 I bomb and win, but they answer with the rocket and lead 5 out.
-    # Lead the bomb: the rocket beats it and they lead 5 out. (4444+3 is no legal combination.)
-    ("4 4 4 4 3", "B R 5", False),
-    # Lead 3 4 5 6 7 (they cannot follow a chain), then 9 goes out; any single first lets 2 in.
-    ("3 4 5 6 7 9", "2 T", True),
-    ("3 3 3 9", "4 4 4 8", True),  # trio+single goes out at once
-    ("3 4 K", "A 5", False),       # singles only: they top any of them with A, then lead 5
-])
+@pytest.mark.parametrize(
+    "me, them, wins",
+    [
+        ("3", "4", True),  # lead the last card
+        ("3 4", "5", False),  # whatever I lead, 5 beats it and empties
+        ("3 3", "5", True),  # the pair goes out at once
+        ("A 3", "K", True),  # A cannot be beaten; then 3 goes out
+        ("3 K", "A", False),
+        ("3 3 4", "5 5", False),  # 33 is beaten by 55; 3 or 4 alone leaves a lead for them
+        # Lead 3: if they answer 5 I bomb and win, but they answer with the rocket and lead 5 out.
+        # Lead the bomb: the rocket beats it and they lead 5 out. (4444+3 is no legal combination.)
+        ("4 4 4 4 3", "B R 5", False),
+        # Lead 3 4 5 6 7 (they cannot follow a chain), then 9 goes out; any single first lets 2 in.
+        ("3 4 5 6 7 9", "2 T", True),
+        ("3 3 3 9", "4 4 4 8", True),  # trio+single goes out at once
+        ("3 4 K", "A 5", False),  # singles only: they top any of them with A, then lead 5
+    ],
+)
 def test_exact_solver_on_hand_solved_endgames(me, them, wins):
     assert solve(State(hand_from_text(me), hand_from_text(them), None)) is wins
 
 
-@pytest.mark.parametrize("me, them, to_beat, banned, wins", [
-    ("K K 3", "4", "Q Q", (), True),             # K K, they cannot follow, 3 goes out
-    ("K K 3", "4", "Q Q", ("pair",), False),     # pairs banned: PASS, they lead 4 and win
-    ("3", "4 4", "A", (), False),                # PASS is forced and they lead 4 4
-    ("5 5 5 5 3", "A A 4", "K K", (), True),     # the bomb stops them; then 3 goes out
-    ("5 5 5 5 3", "A A 4", "K K", ("bomb",), False),  # no bomb: PASS, they lead A A, then 4
-    ("5 5 5 5 3", "B R 4", "K K", (), False),    # bomb, rocket, 4 goes out
-    ("A 3", "2 4", "K", (), False),              # A is topped by 2; PASS lets them lead 2 then 4
-    ("2 3", "A 4", "K", (), True),               # 2 holds the trick, then 3 goes out
-])
+@pytest.mark.parametrize(
+    "me, them, to_beat, banned, wins",
+    [
+        ("K K 3", "4", "Q Q", (), True),  # K K, they cannot follow, 3 goes out
+        ("K K 3", "4", "Q Q", ("pair",), False),  # pairs banned: PASS, they lead 4 and win
+        ("3", "4 4", "A", (), False),  # PASS is forced and they lead 4 4
+        ("5 5 5 5 3", "A A 4", "K K", (), True),  # the bomb stops them; then 3 goes out
+        ("5 5 5 5 3", "A A 4", "K K", ("bomb",), False),  # no bomb: PASS, they lead A A, then 4
+        ("5 5 5 5 3", "B R 4", "K K", (), False),  # bomb, rocket, 4 goes out
+        ("A 3", "2 4", "K", (), False),  # A is topped by 2; PASS lets them lead 2 then 4
+        ("2 3", "A 4", "K", (), True),  # 2 holds the trick, then 3 goes out
+    ],
+)
 def test_exact_solver_on_hand_solved_following_positions(me, them, to_beat, banned, wins):
     table = shapes(hand_from_text(to_beat))[0]
     assert solve(State(hand_from_text(me), hand_from_text(them), table), frozenset(banned)) is wins
@@ -212,7 +227,9 @@ def test_kicker_switches():
     # the engine's move tables apply the same switches
     for rules in (frozenset(), rocket, bombs, rocket | bombs):
         hand = hand_from_text("9 9 9 9 5 5 5 5 B R")
-        table = {cards_text(engine.unpack(engine.pack(hand) - h)) for _, h in rules_for(rules).lead_moves(engine.pack(hand))}
+        table = {
+            cards_text(engine.unpack(engine.pack(hand) - h)) for _, h in rules_for(rules).lead_moves(engine.pack(hand))
+        }
         assert table == {cards_text(c.cards) for c in legal_moves(hand, None, rules)}
 
 

@@ -1,6 +1,7 @@
 """The Dou Dizhu verifier end to end: spellings of a play, illegal plays with reasons, hostile
 text, exact and adaptive modes, cards that read two ways, bans, determinism across processes,
 and the built-in tasks and prompt."""
+
 import json
 import os
 import subprocess
@@ -27,35 +28,56 @@ def dd():
     return verifiers.get("doudizhu", mode="rollout", rollouts=64)
 
 
-@pytest.mark.parametrize("completion, answer", [
-    ("<move>33</move>", "3 3"), ("<move>3 3</move>", "3 3"), ("<move>3,3</move>", "3 3"), ("<move>**3 3**</move>", "3 3"),
-    ("<move>10 10</move>", "T T"), ("<move>1010</move>", "T T"), ("<move>t t</move>", "T T"),
-    ("<move>１０ １０</move>", "T T"), ("<move>10JQKA</move>", "T J Q K A"), ("<move>10 j q k a</move>", "T J Q K A"),
-    ("<move>BR</move>", "B R"), ("<move>小王 大王</move>", "B R"), ("<move>black joker, red joker</move>", "B R"),
-    ("<move>BJ RJ</move>", "B R"), ("<move>B</move>", "B"),
-    ("Thinking...\nMove: 3 3", "3 3"), ("answer: 33", "3 3"), ("33", "3 3"), ("出牌：3 3", "3 3"),
-    ("<move>3</move> no, better: <move>3 3</move>", "3 3"),  # the last play wins
-    ("<move>3 3</move>\nMove: 2", "3 3"),                    # tags take precedence over lines
-])
+@pytest.mark.parametrize(
+    "completion, answer",
+    [
+        ("<move>33</move>", "3 3"),
+        ("<move>3 3</move>", "3 3"),
+        ("<move>3,3</move>", "3 3"),
+        ("<move>**3 3**</move>", "3 3"),
+        ("<move>10 10</move>", "T T"),
+        ("<move>1010</move>", "T T"),
+        ("<move>t t</move>", "T T"),
+        ("<move>１０ １０</move>", "T T"),
+        ("<move>10JQKA</move>", "T J Q K A"),
+        ("<move>10 j q k a</move>", "T J Q K A"),
+        ("<move>BR</move>", "B R"),
+        ("<move>小王 大王</move>", "B R"),
+        ("<move>black joker, red joker</move>", "B R"),
+        ("<move>BJ RJ</move>", "B R"),
+        ("<move>B</move>", "B"),
+        ("Thinking...\nMove: 3 3", "3 3"),
+        ("answer: 33", "3 3"),
+        ("33", "3 3"),
+        ("出牌：3 3", "3 3"),
+        ("<move>3</move> no, better: <move>3 3</move>", "3 3"),  # the last play wins
+        ("<move>3 3</move>\nMove: 2", "3 3"),  # tags take precedence over lines
+    ],
+)
 def test_spellings_of_a_play(dd, completion, answer):
     assert_score(dd, completion, LEAD, answer=answer)
 
 
-@pytest.mark.parametrize("completion", ["<move>PASS</move>", "pass", "Pass.", "<move>不要</move>", "要不起", "Move: pass"])
+@pytest.mark.parametrize(
+    "completion", ["<move>PASS</move>", "pass", "Pass.", "<move>不要</move>", "要不起", "Move: pass"]
+)
 def test_spellings_of_pass(dd, completion):
     assert_score(dd, completion, FOLLOW, answer="PASS", reward=0.0)  # they lead 4 and win
 
 
-@pytest.mark.parametrize("completion, task, reason", [
-    ("<move>3 3 3</move>", LEAD, "not in your hand"),
-    ("<move>3 T</move>", LEAD, "not a valid combination"),
-    ("<move>PASS</move>", LEAD, "PASS is not allowed when leading"),
-    ("<move>x</move>", LEAD, "'X' is not a card"),
-    ("I would play the pair of threes, I think, because it is safe.", LEAD, "no play found"),
-    ("<move></move>", LEAD, "no cards named"),
-    ("<move>3</move>", FOLLOW, "does not beat Q Q (pair)"),
-    ("<move>" + "3" * 500 + "</move>", LEAD, "longer than"),
-])
+@pytest.mark.parametrize(
+    "completion, task, reason",
+    [
+        ("<move>3 3 3</move>", LEAD, "not in your hand"),
+        ("<move>3 T</move>", LEAD, "not a valid combination"),
+        ("<move>PASS</move>", LEAD, "PASS is not allowed when leading"),
+        ("<move>x</move>", LEAD, "'X' is not a card"),
+        ("I would play the pair of threes, I think, because it is safe.", LEAD, "no play found"),
+        ("<move></move>", LEAD, "no cards named"),
+        ("<move>3</move>", FOLLOW, "does not beat Q Q (pair)"),
+        ("<move>" + "3" * 500 + "</move>", LEAD, "longer than"),
+    ],
+)
 def test_illegal_plays_are_invalid_with_a_reason(dd, completion, task, reason):
     s = assert_score(dd, completion, task, verdict="invalid", reward=0.0)
     assert reason in s.reason
@@ -65,8 +87,10 @@ def test_banned_combinations(dd):
     banned = verifiers.get("doudizhu", banned=("pair",))
     assert "pair is banned" in assert_score(banned, "<move>K K</move>", FOLLOW, verdict="invalid").reason
     trio = {"hand": "3 3 3 9 5", "opponent": "4 4"}
-    assert "trio single is banned" in assert_score(verifiers.get("doudizhu", banned=("31",)), "<move>3339</move>", trio,
-                                                   verdict="invalid").reason
+    assert (
+        "trio single is banned"
+        in assert_score(verifiers.get("doudizhu", banned=("31",)), "<move>3339</move>", trio, verdict="invalid").reason
+    )
     assert_score(dd, "<move>3 3 3 9</move>", {**trio, "banned": ["31"]}, verdict="invalid")  # bans in the task too
     assert "Banned combinations: trio single." in dd.prompt({**trio, "banned": ["31"]})
     with pytest.raises(ValueError, match="unknown combination kinds"):
@@ -88,7 +112,9 @@ def test_exact_mode_and_verdicts(dd):
     assert_score(dd, "<move>3</move>", listed, verdict="incorrect")
     # other rules: the key does not apply, so the solver decides (auto mode, a small endgame)
     assert_score(verifiers.get("doudizhu", banned=("bomb",)), "<move>3</move>", listed, verdict="incorrect", reward=0.0)
-    assert_score(verifiers.get("doudizhu", mode="rollout", banned=("bomb",)), "<move>3</move>", listed, verdict="partial")
+    assert_score(
+        verifiers.get("doudizhu", mode="rollout", banned=("bomb",)), "<move>3</move>", listed, verdict="partial"
+    )
     assert_score(dd, "<move>3 3</move>", {"hand": "3 3", "opponent": "4"}, reward=1.0, verdict="correct")  # goes out
     big = {"hand": "3 4 5 6 8 8 9 J Q K 2 2", "opponent": "4 5 7 7 T T J A 2 B R 3"}
     assert_score(verifiers.get("doudizhu", mode="exact", exact_budget=10), "<move>3</move>", big, verdict="error")
@@ -100,7 +126,10 @@ def test_cards_that_read_two_ways_score_the_better_reading():
     s = assert_score(exact, "<move>333444555666</move>", task, reward=1.0, verdict="correct")
     # as a 4-trio airplane nothing follows it; as a 3-trio airplane with wings 777888999+JQA does
     assert sorted((r["kind"], r["win_rate"]) for r in s.info["readings"]) == [
-        ("airplane", 1.0), ("airplane_singles", 0.0), ("airplane_singles", 0.0)]
+        ("airplane", 1.0),
+        ("airplane_singles", 0.0),
+        ("airplane_singles", 0.0),
+    ]
     assert s.info["kind"] == "airplane"
 
 
@@ -114,9 +143,20 @@ def test_adaptive_mode_stops_at_the_target_width():
     assert wide.info["rollouts"] < narrow.info["rollouts"] < 5000
 
 
-HOSTILE = ["<move>" * 100_000, "</move>" * 100_000, "<move>" + "3" * 1_000_000 + "</move>", "Move: " + "3 " * 100_000,
-           "10" * 500_000, "大王" * 100_000, "\n" * 1_000_000, "move:" * 200_000, "<move>PASS</move>" * 10_000,
-           "\x00<move>\ud800</move>", "<move>" + "(" * 100 + "3" + ")" * 100 + "</move>", "Move: " + "move: " * 50_000]
+HOSTILE = [
+    "<move>" * 100_000,
+    "</move>" * 100_000,
+    "<move>" + "3" * 1_000_000 + "</move>",
+    "Move: " + "3 " * 100_000,
+    "10" * 500_000,
+    "大王" * 100_000,
+    "\n" * 1_000_000,
+    "move:" * 200_000,
+    "<move>PASS</move>" * 10_000,
+    "\x00<move>\ud800</move>",
+    "<move>" + "(" * 100 + "3" + ")" * 100 + "</move>",
+    "Move: " + "move: " * 50_000,
+]
 
 
 def test_hostile_move_strings_are_bounded(dd):
@@ -145,8 +185,15 @@ def test_same_input_same_reward_in_any_process():
     tasks = v.tasks("all", limit=6)
     here = [v.score("<move>" + t["winning_moves"][-1] + "</move>", t).to_dict() for t in tasks]
     for hash_seed in ("1", "777"):
-        out = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=120, cwd=ROOT,
-                             env={**os.environ, "PYTHONHASHSEED": hash_seed}, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", SCRIPT],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+            check=True,
+        )
         assert json.loads(out.stdout) == here
     other_seed = verifiers.get("doudizhu", mode="rollout", rollouts=300, seed=6)
     rewards = [other_seed.score("<move>" + t["winning_moves"][-1] + "</move>", t).reward for t in tasks]
@@ -159,7 +206,10 @@ def test_candidate_moves_share_the_random_stream():
     task = {"hand": "3 4 6 K 2", "opponent": "3 5 5 8 8"}
     shared, independent = [], []
     for seed in range(100):
-        v, w = verifiers.get("doudizhu", mode="rollout", rollouts=64, seed=seed), verifiers.get("doudizhu", mode="rollout", rollouts=64, seed=seed + 1000)
+        v, w = (
+            verifiers.get("doudizhu", mode="rollout", rollouts=64, seed=seed),
+            verifiers.get("doudizhu", mode="rollout", rollouts=64, seed=seed + 1000),
+        )
         three = v.score("<move>3</move>", task).reward
         shared.append(three - v.score("<move>4</move>", task).reward)
         independent.append(three - w.score("<move>4</move>", task).reward)
@@ -188,10 +238,15 @@ def test_builtin_tasks():
 
 
 def test_bad_tasks_are_errors(dd):
-    for task in ({"hand": "3 3"}, {"hand": "3 3 3 3 3", "opponent": "4"}, {"hand": "3", "opponent": "3 3 3 3"},
-                 {"hand": "3", "opponent": "4", "to_beat": "5 6"}, {"hand": "", "opponent": "4"},
-                 {"hand": "3", "opponent": "4", "to_beat": "5 5", "to_beat_kind": "trio"},
-                 {"hand": "3", "opponent": "4", "banned": ["nonsense"]}):
+    for task in (
+        {"hand": "3 3"},
+        {"hand": "3 3 3 3 3", "opponent": "4"},
+        {"hand": "3", "opponent": "3 3 3 3"},
+        {"hand": "3", "opponent": "4", "to_beat": "5 6"},
+        {"hand": "", "opponent": "4"},
+        {"hand": "3", "opponent": "4", "to_beat": "5 5", "to_beat_kind": "trio"},
+        {"hand": "3", "opponent": "4", "banned": ["nonsense"]},
+    ):
         assert dd.score("<move>3</move>", task).is_error, task
     assert State(hand_from_text("3"), hand_from_text("4"), None).canonical() == "3|4|lead"
 

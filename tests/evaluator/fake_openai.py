@@ -1,5 +1,6 @@
 """A loopback server that speaks the OpenAI chat-completions protocol, for testing our real client.
 (A fake is fine here: we do not ship the remote API, only the client.)"""
+
 from __future__ import annotations
 
 import json
@@ -37,9 +38,16 @@ class FakeOpenAI:
                 numbers = prompt.split("Now solve: ")[-1].split()
                 text = f"Answer: {' + '.join(numbers)} = 24"
                 long = body["max_tokens"] < 8
-                reply = {"choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                                      "finish_reason": "length" if long else "stop"}],
-                         "usage": {"completion_tokens": min(body["max_tokens"], 12)}}
+                reply = {
+                    "choices": [
+                        {
+                            "index": 0,
+                            "message": {"role": "assistant", "content": text},
+                            "finish_reason": "length" if long else "stop",
+                        }
+                    ],
+                    "usage": {"completion_tokens": min(body["max_tokens"], 12)},
+                }
                 data = json.dumps(reply).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")

@@ -1,6 +1,7 @@
 """`evalkit eval` as a user runs it (a real subprocess) against a loopback OpenAI-compatible
 server: checks before any work, keyed resume, the user's own tasks, prompt templates, the
 results file, and an interrupt that keeps every finished sample."""
+
 import json
 import os
 import signal
@@ -13,8 +14,9 @@ from fake_openai import FakeOpenAI
 
 
 def evalkit(*args, cwd=None, timeout=180):
-    return subprocess.run([sys.executable, "-m", "evalkit", "eval", *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "evalkit", "eval", *args], capture_output=True, text=True, timeout=timeout, cwd=cwd
+    )
 
 
 def one_line_error(r, code=2):
@@ -40,23 +42,31 @@ def test_cheap_mistakes_fail_in_one_line_before_anything_is_written(tmp_path):
     assert "cannot write the run folder" in one_line_error(evalkit("--run-dir", str(blocker / "run")))
     assert "does not exist" in one_line_error(evalkit("--tasks", str(tmp_path / "none.jsonl"), "--run-dir", str(run)))
     assert "not valid JSON" in one_line_error(evalkit("--gen-kwargs", "{x", "--run-dir", str(run)))
-    assert "needs --backend transformers" in one_line_error(evalkit("--backend", "openai", "--response-prefix", "Answer:",
-                                                                   "--run-dir", str(run)))
+    assert "needs --backend transformers" in one_line_error(
+        evalkit("--backend", "openai", "--response-prefix", "Answer:", "--run-dir", str(run))
+    )
 
 
 def test_own_tasks_prompt_template_results_and_keyed_resume(server, tmp_path):
     tasks = tmp_path / "tasks.jsonl"
-    tasks.write_text("\n".join([
-        json.dumps({"id": "a", "numbers": [1, 2, 3, 18], "difficulty": "easy"}),
-        json.dumps({"numbers": [4, 4, 6, 8], "target": "x"}),
-        "not json",
-        json.dumps({"id": "b", "numbers": [6, 6, 6, 6], "prompt": "Add them up. Now solve: 6 6 6 6"}),
-    ]) + "\n")
+    tasks.write_text(
+        "\n".join(
+            [
+                json.dumps({"id": "a", "numbers": [1, 2, 3, 18], "difficulty": "easy"}),
+                json.dumps({"numbers": [4, 4, 6, 8], "target": "x"}),
+                "not json",
+                json.dumps({"id": "b", "numbers": [6, 6, 6, 6], "prompt": "Add them up. Now solve: 6 6 6 6"}),
+            ]
+        )
+        + "\n"
+    )
     shots = tmp_path / "shots.jsonl"
     shots.write_text(json.dumps({"numbers": [1, 1, 1, 21], "completion": "Answer: 1 + 1 + 1 + 21"}) + "\n")
     run = tmp_path / "run"
     common = ["--backend", "openai", "--base-url", server.url, "--tasks", str(tasks), "-n", "2", "--run-dir", str(run)]
-    r = evalkit(*common, "--system-prompt", "Be brief.", "--few-shot", str(shots), "--gen-kwargs", '{"stop": ["\\n\\n"]}')
+    r = evalkit(
+        *common, "--system-prompt", "Be brief.", "--few-shot", str(shots), "--gen-kwargs", '{"stop": ["\\n\\n"]}'
+    )
     assert r.returncode == 1, r.stderr  # two bad lines, reported and skipped; the good tasks ran
     assert "line 2: bad task: 'target' must be an integer, got 'x'" in r.stderr and "line 3: not JSON" in r.stderr
     first = server.requests[0]
@@ -73,8 +83,19 @@ def test_own_tasks_prompt_template_results_and_keyed_resume(server, tmp_path):
 
     # another config on the same run folder: refused before any request, saying what differs
     sent = len(server.requests)
-    err = one_line_error(evalkit(*common, "--config", '{"wrong_answer_credit": 0.0}', "--system-prompt", "Be brief.",
-                                 "--few-shot", str(shots), "--gen-kwargs", '{"stop": ["\\n\\n"]}'))
+    err = one_line_error(
+        evalkit(
+            *common,
+            "--config",
+            '{"wrong_answer_credit": 0.0}',
+            "--system-prompt",
+            "Be brief.",
+            "--few-shot",
+            str(shots),
+            "--gen-kwargs",
+            '{"stop": ["\\n\\n"]}',
+        )
+    )
     assert "wrong_answer_credit: 0.35 there, 0.0 now" in err and "--overwrite" in err and len(server.requests) == sent
     err = one_line_error(evalkit(*common))  # no system prompt now: the prompt template differs
     assert "prompt_template." in err
@@ -83,7 +104,9 @@ def test_own_tasks_prompt_template_results_and_keyed_resume(server, tmp_path):
     broken = json.loads(lines[0])
     broken["score"] = {**broken["score"], "verdict": "error", "reward": 0.0, "reason": "CLIP unavailable"}
     (run / "samples.jsonl").write_text("\n".join([json.dumps(broken), *lines[1:]]) + "\n")
-    again = evalkit(*common, "--system-prompt", "Be brief.", "--few-shot", str(shots), "--gen-kwargs", '{"stop": ["\\n\\n"]}')
+    again = evalkit(
+        *common, "--system-prompt", "Be brief.", "--few-shot", str(shots), "--gen-kwargs", '{"stop": ["\\n\\n"]}'
+    )
     assert again.returncode == 1 and len(server.requests) == sent
     rescored = [json.loads(x) for x in (run / "samples.jsonl").read_text().splitlines()]
     assert not [s for s in rescored if s["score"]["verdict"] == "error"] and len(rescored) == 4
@@ -92,8 +115,20 @@ def test_own_tasks_prompt_template_results_and_keyed_resume(server, tmp_path):
 
 
 def test_limit_takes_a_seeded_stratified_subset(server, tmp_path):
-    r = evalkit("--backend", "openai", "--base-url", server.url, "--limit", "12", "-n", "1", "--max-tokens", "16",
-                "--run-dir", str(tmp_path / "run"))
+    r = evalkit(
+        "--backend",
+        "openai",
+        "--base-url",
+        server.url,
+        "--limit",
+        "12",
+        "-n",
+        "1",
+        "--max-tokens",
+        "16",
+        "--run-dir",
+        str(tmp_path / "run"),
+    )
     assert r.returncode == 0, r.stderr
     samples = [json.loads(x) for x in (tmp_path / "run" / "samples.jsonl").read_text().splitlines()]
     assert len({s["difficulty"] for s in samples}) >= 3  # not twelve "1 1 x x" puzzles
@@ -102,8 +137,24 @@ def test_limit_takes_a_seeded_stratified_subset(server, tmp_path):
 
 def test_interrupt_keeps_every_finished_sample_and_rerun_resumes(tmp_path):
     with FakeOpenAI(slow_after=6) as server:
-        args = [sys.executable, "-m", "evalkit", "eval", "--backend", "openai", "--base-url", server.url, "--limit", "8",
-                "-n", "2", "--batch-prompts", "1", "--run-dir", str(tmp_path / "run")]
+        args = [
+            sys.executable,
+            "-m",
+            "evalkit",
+            "eval",
+            "--backend",
+            "openai",
+            "--base-url",
+            server.url,
+            "--limit",
+            "8",
+            "-n",
+            "2",
+            "--batch-prompts",
+            "1",
+            "--run-dir",
+            str(tmp_path / "run"),
+        ]
         proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.time() + 60
         while len(server.requests) < 8 and time.time() < deadline:
@@ -124,28 +175,67 @@ def test_compare_names_each_run_in_full(server, tmp_path):
     runs = []
     for temperature in ("0.7", "1.0"):
         run = tmp_path / f"runs/game24-smollm2-135m-instruct-openai-temperature-{temperature}"
-        r = evalkit("--backend", "openai", "--base-url", server.url, "--limit", "2", "-n", "2", "--temperature",
-                    temperature, "--run-dir", str(run))
+        r = evalkit(
+            "--backend",
+            "openai",
+            "--base-url",
+            server.url,
+            "--limit",
+            "2",
+            "-n",
+            "2",
+            "--temperature",
+            temperature,
+            "--run-dir",
+            str(run),
+        )
         assert r.returncode == 0, r.stderr
         runs.append(run)
-    r = subprocess.run([sys.executable, "-m", "evalkit", "compare", *map(str, runs)], capture_output=True, text=True,
-                       timeout=120, env={**os.environ, "COLUMNS": "80"})
+    r = subprocess.run(
+        [sys.executable, "-m", "evalkit", "compare", *map(str, runs)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "80"},
+    )
     assert r.returncode == 0, r.stderr
     joined = "".join(r.stdout.split())  # rich folds long paths at 80 columns
     assert f"A={runs[0]}" in joined and f"B={runs[1]}" in joined
     assert "B - A" in r.stdout and "accuracy" in r.stdout
     page = tmp_path / "compare.html"
-    r = subprocess.run([sys.executable, "-m", "evalkit", "compare", *map(str, runs), "--html", str(page)],
-                       capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "evalkit", "compare", *map(str, runs), "--html", str(page)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0 and "Verdicts per bucket" in page.read_text() and str(runs[1]) in page.read_text()
-    missing = subprocess.run([sys.executable, "-m", "evalkit", "compare", str(runs[0]), str(tmp_path / "nope")],
-                             capture_output=True, text=True, timeout=120)
+    missing = subprocess.run(
+        [sys.executable, "-m", "evalkit", "compare", str(runs[0]), str(tmp_path / "nope")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert missing.returncode == 2 and "has no samples.jsonl" in missing.stderr
 
 
 def test_a_named_countdown_task_set_is_evaluated(server, tmp_path):
-    r = evalkit("--backend", "openai", "--base-url", server.url, "--config", '{"task_set": "countdown-4"}', "--limit", "6",
-                "-n", "1", "--run-dir", str(tmp_path / "run"))
+    r = evalkit(
+        "--backend",
+        "openai",
+        "--base-url",
+        server.url,
+        "--config",
+        '{"task_set": "countdown-4"}',
+        "--limit",
+        "6",
+        "-n",
+        "1",
+        "--run-dir",
+        str(tmp_path / "run"),
+    )
     assert r.returncode == 0, r.stderr
     samples = [json.loads(x) for x in (tmp_path / "run" / "samples.jsonl").read_text().splitlines()]
-    assert all(s["task_id"].startswith("countdown-4-") for s in samples) and len({s["difficulty"] for s in samples}) >= 2
+    assert (
+        all(s["task_id"].startswith("countdown-4-") for s in samples) and len({s["difficulty"] for s in samples}) >= 2
+    )

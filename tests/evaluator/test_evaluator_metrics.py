@@ -1,4 +1,5 @@
 """Metric estimators checked against brute force over every k-subset."""
+
 import itertools
 import math
 import random
@@ -68,13 +69,23 @@ def test_large_n_uses_seeded_sampling_close_to_exact():
 
 
 def _record(task, k, verdict, answer, tokens, finish="stop"):
-    return {"task_id": task, "sample": k, "tokens": tokens, "finish_reason": finish, "difficulty": "easy",
-            "score": {"verdict": verdict, "reward": 1.0 if verdict == "correct" else 0.0, "answer": answer}}
+    return {
+        "task_id": task,
+        "sample": k,
+        "tokens": tokens,
+        "finish_reason": finish,
+        "difficulty": "easy",
+        "score": {"verdict": verdict, "reward": 1.0 if verdict == "correct" else 0.0, "answer": answer},
+    }
 
 
 def test_summary_rates_and_intervals():
-    records = [_record("a", 0, "correct", "x", 10), _record("a", 1, "incorrect", "y", 20, "length"),
-               _record("b", 0, "error", None, 5), _record("b", 1, "invalid", None, 30, "length")]
+    records = [
+        _record("a", 0, "correct", "x", 10),
+        _record("a", 1, "incorrect", "y", 20, "length"),
+        _record("b", 0, "error", None, 5),
+        _record("b", 1, "invalid", None, 30, "length"),
+    ]
     s = summarise(records)
     assert (s.tasks, s.samples) == (2, 4)
     assert s.accuracy == 0.25 and s.incompletion == 0.5 and s.error_rate == 0.25
@@ -86,9 +97,17 @@ def test_summary_rates_and_intervals():
 def test_maj_is_not_applicable_where_no_answer_can_vote():
     from evalkit.metrics import shown, summarise
 
-    records = [{"task_id": t, "sample": i, "tokens": 3, "finish_reason": "stop",
-                "score": {"verdict": "correct" if i % 2 else "incorrect", "reward": 1.0, "answer": None}}
-               for t in ("a", "b") for i in range(4)]
+    records = [
+        {
+            "task_id": t,
+            "sample": i,
+            "tokens": 3,
+            "finish_reason": "stop",
+            "score": {"verdict": "correct" if i % 2 else "incorrect", "reward": 1.0, "answer": None},
+        }
+        for t in ("a", "b")
+        for i in range(4)
+    ]
     summary = summarise(records)
     assert summary.maj_at == {1: None, 2: None, 4: None} and summary.pass_at[4] == 1.0
     assert shown(summary.maj_at[4]) == "n/a"
@@ -99,7 +118,15 @@ def test_maj_is_not_applicable_where_no_answer_can_vote():
 def test_buckets_come_in_difficulty_order():
     from evalkit.metrics import summarise_groups
 
-    records = [{"task_id": f"t{i}", "sample": 0, "difficulty": d, "tokens": 3, "finish_reason": "stop",
-                "score": {"verdict": "correct", "reward": 1.0}}
-               for i, d in enumerate(["hard", "easy", "medium", "c3-hard", "c3-easy"])]
+    records = [
+        {
+            "task_id": f"t{i}",
+            "sample": 0,
+            "difficulty": d,
+            "tokens": 3,
+            "finish_reason": "stop",
+            "score": {"verdict": "correct", "reward": 1.0},
+        }
+        for i, d in enumerate(["hard", "easy", "medium", "c3-hard", "c3-easy"])
+    ]
     assert list(summarise_groups(records, "difficulty")) == ["easy", "medium", "hard", "c3-easy", "c3-hard"]

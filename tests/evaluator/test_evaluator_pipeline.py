@@ -1,5 +1,6 @@
 """The pipeline end to end with the OpenAI-compatible client against a loopback server, resume,
 refusal to mix runs, and the reports."""
+
 import json
 
 import pytest
@@ -11,9 +12,11 @@ from evalkit.generation.openai_http import GenerationFailed
 from evalkit.pipeline import RunMismatch, evaluate, load_samples
 from evalkit.report import build
 
-TASKS = [{"id": "t1", "numbers": [1, 2, 3, 18], "difficulty": "easy"},   # 1+2+3+18 = 24
-         {"id": "t2", "numbers": [4, 4, 6, 8], "difficulty": "hard"},    # 4+4+6+8 = 22
-         {"id": "t3", "numbers": [6, 6, 6, 6], "difficulty": "easy"}]    # 24
+TASKS = [
+    {"id": "t1", "numbers": [1, 2, 3, 18], "difficulty": "easy"},  # 1+2+3+18 = 24
+    {"id": "t2", "numbers": [4, 4, 6, 8], "difficulty": "hard"},  # 4+4+6+8 = 22
+    {"id": "t3", "numbers": [6, 6, 6, 6], "difficulty": "easy"},
+]  # 24
 
 
 def test_openai_backend_end_to_end_with_retries(tmp_path):
@@ -24,7 +27,9 @@ def test_openai_backend_end_to_end_with_retries(tmp_path):
         assert len(server.requests) == 2 + 9  # two 503s retried, then one request per sample
         assert server.requests[-1]["model"] == "fake-model" and server.requests[-1]["n"] == 1
     records = load_samples(tmp_path)
-    assert sorted((r["task_id"], r["sample"]) for r in records) == [(t, k) for t in ("t1", "t2", "t3") for k in range(3)]
+    assert sorted((r["task_id"], r["sample"]) for r in records) == [
+        (t, k) for t in ("t1", "t2", "t3") for k in range(3)
+    ]
     verdicts = {r["task_id"]: r["score"]["verdict"] for r in records}
     assert verdicts == {"t1": "correct", "t2": "incorrect", "t3": "correct"}
     summary = build(tmp_path)
@@ -36,7 +41,13 @@ def test_openai_backend_end_to_end_with_retries(tmp_path):
 
 def test_length_limit_is_reported_as_incomplete(tmp_path):
     with FakeOpenAI() as server:
-        evaluate(verifiers.get("game24"), TASKS[:1], make_backend("openai", base_url=server.url), Sampling(n=2, max_tokens=4), tmp_path)
+        evaluate(
+            verifiers.get("game24"),
+            TASKS[:1],
+            make_backend("openai", base_url=server.url),
+            Sampling(n=2, max_tokens=4),
+            tmp_path,
+        )
     assert build(tmp_path)["overall"]["incompletion"] == 1.0
 
 

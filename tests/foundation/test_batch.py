@@ -1,4 +1,5 @@
 """Parallel batch scoring: order, dedup, cache, and items that hang, crash or eat memory."""
+
 import asyncio
 import dataclasses
 import os
@@ -50,8 +51,15 @@ def test_hang_crash_and_memory_become_error_without_sinking_the_batch():
     scores = v.score_batch(completions, [{"want": "a"}] * len(completions), workers=2, timeout=1.5, memory_mb=1024)
     assert time.monotonic() - start < 20
     verdicts = [s.verdict for s in scores]
-    assert verdicts == [Verdict.CORRECT, Verdict.ERROR, Verdict.CORRECT, Verdict.ERROR, Verdict.ERROR,
-                        Verdict.INCORRECT, Verdict.CORRECT]
+    assert verdicts == [
+        Verdict.CORRECT,
+        Verdict.ERROR,
+        Verdict.CORRECT,
+        Verdict.ERROR,
+        Verdict.ERROR,
+        Verdict.INCORRECT,
+        Verdict.CORRECT,
+    ]
     assert "longer than 1.5 s" in scores[1].reason
     assert "exited with code 3" in scores[3].reason
     assert "memory" in scores[4].reason

@@ -1,4 +1,5 @@
 """`evalkit score` and `evalkit verifiers`, run as a user runs them (a real subprocess)."""
+
 import json
 import subprocess
 import sys
@@ -7,7 +8,9 @@ import pytest
 
 
 def evalkit(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "evalkit", *args], capture_output=True, text=True, timeout=120, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "evalkit", *args], capture_output=True, text=True, timeout=120, cwd=cwd
+    )
 
 
 @pytest.fixture
@@ -47,13 +50,24 @@ def test_resume_is_keyed_by_the_verifier_and_its_config(input_file, tmp_path):
     out = tmp_path / "out.jsonl"
     evalkit("score", "--verifier", "game24", str(input_file), "-o", str(out))
     before = out.read_text()
-    other = evalkit("score", "--verifier", "game24", "--config", '{"wrong_answer_credit": 0.0}', str(input_file), "-o", str(out))
+    other = evalkit(
+        "score", "--verifier", "game24", "--config", '{"wrong_answer_credit": 0.0}', str(input_file), "-o", str(out)
+    )
     assert other.returncode == 2 and other.stderr.strip().count("\n") == 0, other.stderr
     assert "wrong_answer_credit: 0.35 there, 0.0 now" in other.stderr and "--overwrite" in other.stderr
     assert out.read_text() == before  # refused before any work
     assert evalkit("score", "--verifier", "gomoku", str(input_file), "-o", str(out)).returncode == 2
-    fresh = evalkit("score", "--verifier", "game24", "--config", '{"wrong_answer_credit": 0.0}', str(input_file),
-                    "-o", str(out), "--overwrite")
+    fresh = evalkit(
+        "score",
+        "--verifier",
+        "game24",
+        "--config",
+        '{"wrong_answer_credit": 0.0}',
+        str(input_file),
+        "-o",
+        str(out),
+        "--overwrite",
+    )
     assert fresh.returncode == 1  # the bad lines again
     rows = [json.loads(x) for x in out.read_text().splitlines()]
     assert rows[1]["score"]["reward"] < json.loads(before.splitlines()[1])["score"]["reward"]
@@ -61,11 +75,17 @@ def test_resume_is_keyed_by_the_verifier_and_its_config(input_file, tmp_path):
 
 def test_error_rows_are_retried_and_bad_tasks_are_skipped_with_their_line(tmp_path):
     path = tmp_path / "in.jsonl"
-    path.write_text("\n".join(json.dumps(x) for x in [
-        {"completion": "Answer: (6 - 4) * (4 + 8)", "numbers": [4, 4, 6, 8]},
-        {"completion": "Answer: 1", "numbers": [4, 4, 6, 8], "target": "x"},
-        {"completion": "Answer: 1", "numbers": "abc"},
-    ]) + "\n")
+    path.write_text(
+        "\n".join(
+            json.dumps(x)
+            for x in [
+                {"completion": "Answer: (6 - 4) * (4 + 8)", "numbers": [4, 4, 6, 8]},
+                {"completion": "Answer: 1", "numbers": [4, 4, 6, 8], "target": "x"},
+                {"completion": "Answer: 1", "numbers": "abc"},
+            ]
+        )
+        + "\n"
+    )
     out = tmp_path / "out.jsonl"
     r = evalkit("score", "--verifier", "game24", str(path), "-o", str(out))
     assert r.returncode == 1
@@ -78,7 +98,9 @@ def test_error_rows_are_retried_and_bad_tasks_are_skipped_with_their_line(tmp_pa
     out.write_text(json.dumps(row) + "\n")
     again = evalkit("score", "--verifier", "game24", str(path), "-o", str(out))
     rows = [json.loads(x) for x in out.read_text().splitlines()]
-    assert [r["score"]["verdict"] for r in rows] == ["correct"] and "1 retried after ERROR" in " ".join(again.stdout.split())
+    assert [r["score"]["verdict"] for r in rows] == ["correct"] and "1 retried after ERROR" in " ".join(
+        again.stdout.split()
+    )
 
 
 ALWAYS_FAILS = """
@@ -108,6 +130,19 @@ def test_unwritable_output_and_all_error_runs_fail_in_one_line(input_file, tmp_p
     path.write_text(json.dumps({"completion": "x", "numbers": [1]}) + "\n")
     script = tmp_path / "cli.py"
     script.write_text(ALWAYS_FAILS)
-    r = subprocess.run([sys.executable, str(script), "score", "--verifier", "always_fails", str(path), "-o",
-                        str(tmp_path / "o.jsonl")], capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [
+            sys.executable,
+            str(script),
+            "score",
+            "--verifier",
+            "always_fails",
+            str(path),
+            "-o",
+            str(tmp_path / "o.jsonl"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 1 and "every row scored ERROR (first: CLIP weights not found)" in r.stderr, r.stderr

@@ -1,4 +1,5 @@
 """The score API: Score round trips, config round trips, the registry, never-raising score()."""
+
 import dataclasses
 import json
 
@@ -59,7 +60,11 @@ def test_register_and_entry_point_group(monkeypatch):
         def load(self):
             return Echo
 
-    monkeypatch.setattr(verifiers.registry, "entry_points", lambda group: [FakeEntryPoint()] if group == verifiers.ENTRY_POINT_GROUP else [])
+    monkeypatch.setattr(
+        verifiers.registry,
+        "entry_points",
+        lambda group: [FakeEntryPoint()] if group == verifiers.ENTRY_POINT_GROUP else [],
+    )
     assert "from-plugin" in verifiers.names()
     assert isinstance(verifiers.get("from-plugin"), Echo)
 

@@ -6,6 +6,7 @@
 Each line keeps the task, the completion exactly as generated and the verdict it scored then
 (the test checks the verdict is unchanged, and that dressing the answer never changes it).
 """
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,18 @@ def main(samples: Path) -> None:
             record = json.loads(line)
             task = {k: tasks[record["task_id"]][k] for k in ("numbers", "target") if k in tasks[record["task_id"]]}
             verdict = v.score(record["completion"], task).verdict.value
-            out.write(json.dumps({"task_id": record["task_id"], "task": task, "completion": record["completion"],
-                                  "verdict": verdict}, ensure_ascii=False) + "\n")
+            out.write(
+                json.dumps(
+                    {
+                        "task_id": record["task_id"],
+                        "task": task,
+                        "completion": record["completion"],
+                        "verdict": verdict,
+                    },
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
     print(f"wrote {OUT}")
 
 

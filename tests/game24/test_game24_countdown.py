@@ -1,5 +1,6 @@
 """Countdown task sets: every shipped puzzle proven solvable, labelled by what makes it hard,
 reproducible from its generator, and selectable by name from Python, the CLI and a GRPO config."""
+
 import pytest
 
 import verifiers

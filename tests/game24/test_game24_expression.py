@@ -1,4 +1,5 @@
 """The expression checker: exact arithmetic, the rules, and every pitfall from the research notes."""
+
 from fractions import Fraction
 
 import pytest
@@ -8,34 +9,43 @@ from hypothesis import strategies as st
 from verifiers.game24.expression import ExpressionError, parse
 
 
-@pytest.mark.parametrize("text, value, numbers", [
-    ("(6 - 4) * (4 + 8)", 24, (6, 4, 4, 8)),
-    ("8/(3-8/3)", 24, (8, 3, 8, 3)),                  # 23.999999999999996 in floats
-    ("(6 − 4) × (4 + 8) = 24", 24, (6, 4, 4, 8)),     # U+2212 and the multiplication sign
-    ("（６－４）＊（４＋８）", 24, (6, 4, 4, 8)),       # full width, NFKC
-    ("12 ÷ 3 · 6", 24, (12, 3, 6)),
-    ("\\left(6-4\\right) \\times (4+8)", 24, (6, 4, 4, 8)),
-])
+@pytest.mark.parametrize(
+    "text, value, numbers",
+    [
+        ("(6 - 4) * (4 + 8)", 24, (6, 4, 4, 8)),
+        ("8/(3-8/3)", 24, (8, 3, 8, 3)),  # 23.999999999999996 in floats
+        ("(6 − 4) × (4 + 8) = 24", 24, (6, 4, 4, 8)),  # U+2212 and the multiplication sign
+        ("（６－４）＊（４＋８）", 24, (6, 4, 4, 8)),  # full width, NFKC
+        ("12 ÷ 3 · 6", 24, (12, 3, 6)),
+        ("\\left(6-4\\right) \\times (4+8)", 24, (6, 4, 4, 8)),
+    ],
+)
 def test_accepts_well_formed_expressions(text, value, numbers):
     ev = parse(text)
     assert ev.value == value and sorted(ev.numbers) == sorted(numbers)
 
 
-@pytest.mark.parametrize("text, reason", [
-    ("9**9**9", "'**'"),
-    ("2^3*3*1", "not allowed"),
-    ("4!*1*1*1", "not allowed"),
-    ("6*4/(1-1)", "division by zero"),
-    ("08*3*1*1", "leading zero"),
-    ("-(1-4)*8*1", "unary"),
-    ("__import__('os').system('id')", "not allowed"),
-    ("٣*8*1*1", "not allowed"),           # Arabic-Indic digit: NFKC keeps it, the whitelist refuses it
-    ("1 = 2 = 3", "trailing"),
-    ("3.0*8", "not allowed"),
-    ("", "empty"),
-    ("(" * 300 + "1" + ")" * 300, "longer than"),
-    ("((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((1))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))", ""),
-])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("9**9**9", "'**'"),
+        ("2^3*3*1", "not allowed"),
+        ("4!*1*1*1", "not allowed"),
+        ("6*4/(1-1)", "division by zero"),
+        ("08*3*1*1", "leading zero"),
+        ("-(1-4)*8*1", "unary"),
+        ("__import__('os').system('id')", "not allowed"),
+        ("٣*8*1*1", "not allowed"),  # Arabic-Indic digit: NFKC keeps it, the whitelist refuses it
+        ("1 = 2 = 3", "trailing"),
+        ("3.0*8", "not allowed"),
+        ("", "empty"),
+        ("(" * 300 + "1" + ")" * 300, "longer than"),
+        (
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((1))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))",
+            "",
+        ),
+    ],
+)
 def test_rejects_with_a_reason(text, reason):
     try:
         parse(text)
@@ -75,8 +85,11 @@ def expression_trees(draw, leaves):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.integers(1, 13), min_size=4, max_size=4).flatmap(
-    lambda nums: st.tuples(st.just(nums), expression_trees(nums))))
+@given(
+    st.lists(st.integers(1, 13), min_size=4, max_size=4).flatmap(
+        lambda nums: st.tuples(st.just(nums), expression_trees(nums))
+    )
+)
 def test_random_trees_evaluate_exactly_as_fraction_arithmetic(case):
     nums, (text, value) = case
     if value is None:

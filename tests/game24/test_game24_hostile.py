@@ -1,4 +1,5 @@
 """Hostile completions: each bounded in time, none raising, none rewarded as correct."""
+
 import time
 
 import pytest

@@ -1,5 +1,6 @@
 """Correct answers as models write them score as correct; the normalisation never makes a wrong
 or unsafe answer right; the credit for a wrong answer can require the puzzle's numbers."""
+
 import pytest
 
 import verifiers
@@ -14,18 +15,21 @@ def game24():
     return verifiers.get("game24")
 
 
-@pytest.mark.parametrize("completion", [
-    "**Answer:** (6-4)*(4+8) = 24",
-    "Answer: **(6-4)*(4+8)**",
-    "Answer: \\((6-4)\\times(4+8)\\)",
-    "Answer: $$(6-4) \\cdot (4+8)$$",
-    "Answer: (6-4)*(4+8) = 24 ✓",
-    "Answer: (6-4)*(4+8) = 24 ✅",
-    "Answer: (6-4)*(4+8) = 24<|im_end|>",
-    "Answer: (6-4)*(4+8)</s>",
-    "Answer: (6-4)*(4+8) = 24\n<|im_end|><|endoftext|>",
-    "<answer>\\((8 - (6 - 4)) \\times 4\\)</answer>",
-])
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "**Answer:** (6-4)*(4+8) = 24",
+        "Answer: **(6-4)*(4+8)**",
+        "Answer: \\((6-4)\\times(4+8)\\)",
+        "Answer: $$(6-4) \\cdot (4+8)$$",
+        "Answer: (6-4)*(4+8) = 24 ✓",
+        "Answer: (6-4)*(4+8) = 24 ✅",
+        "Answer: (6-4)*(4+8) = 24<|im_end|>",
+        "Answer: (6-4)*(4+8)</s>",
+        "Answer: (6-4)*(4+8) = 24\n<|im_end|><|endoftext|>",
+        "<answer>\\((8 - (6 - 4)) \\times 4\\)</answer>",
+    ],
+)
 def test_correct_answers_as_models_write_them(game24, completion):
     s = game24.score(completion, PUZZLE)
     assert s.verdict.value == "correct", (completion, s.reason)
@@ -37,15 +41,18 @@ def test_latex_fractions_are_evaluated(game24):
     assert game24.score("Answer: \\dfrac{4 \\times 3}{2} \\times 1", puzzle).verdict.value == "incorrect"
 
 
-@pytest.mark.parametrize("completion, verdict", [
-    ("**Answer:** 4**6", "invalid"),                      # bold markers around a power stay a power
-    ("Answer: **4*6**", "incorrect"),                     # bold removed, the arithmetic kept: wrong numbers
-    ("Answer: 24 ✓", "incorrect"),                        # a check mark proves nothing
-    ("Answer: \\frac{4}{6}*8*4", "incorrect"),            # a fraction is evaluated, never trusted
-    ("Answer: (6-4)*(4+8)<|im_end|> and more", "invalid"),  # only trailing special tokens are stripped
-    ("Answer: (6-4)*(4+8)*", "invalid"),                  # a dangling operator is not emphasis
-    ("Answer: __import__('os')", "invalid"),
-])
+@pytest.mark.parametrize(
+    "completion, verdict",
+    [
+        ("**Answer:** 4**6", "invalid"),  # bold markers around a power stay a power
+        ("Answer: **4*6**", "incorrect"),  # bold removed, the arithmetic kept: wrong numbers
+        ("Answer: 24 ✓", "incorrect"),  # a check mark proves nothing
+        ("Answer: \\frac{4}{6}*8*4", "incorrect"),  # a fraction is evaluated, never trusted
+        ("Answer: (6-4)*(4+8)<|im_end|> and more", "invalid"),  # only trailing special tokens are stripped
+        ("Answer: (6-4)*(4+8)*", "invalid"),  # a dangling operator is not emphasis
+        ("Answer: __import__('os')", "invalid"),
+    ],
+)
 def test_normalisation_never_makes_a_wrong_answer_right(game24, completion, verdict):
     assert game24.score(completion, PUZZLE).verdict.value == verdict, completion
 

@@ -4,6 +4,7 @@ dress an answer (special tokens kept by OpenRLHF, markdown bold, LaTeX, check ma
 
 Dressing an answer never changes its verdict; a dressed correct solution is correct; a dressed
 wrong one never is."""
+
 import json
 import re
 from pathlib import Path
@@ -13,7 +14,9 @@ import pytest
 import verifiers
 from verifiers.game24.solver import solutions
 
-CORPUS = [json.loads(line) for line in (Path(__file__).with_name("data") / "smollm2_outputs.jsonl").read_text().splitlines()]
+CORPUS = [
+    json.loads(line) for line in (Path(__file__).with_name("data") / "smollm2_outputs.jsonl").read_text().splitlines()
+]
 
 
 def _dress_answer_line(completion: str, dress) -> str:

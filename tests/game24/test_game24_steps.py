@@ -1,4 +1,5 @@
 """The step checker: arithmetic, bookkeeping, rounding and backtracking search traces."""
+
 from verifiers.game24.steps import check_steps
 
 TOT_EXAMPLE = """4 + 8 = 12 (left: 4 6 12)

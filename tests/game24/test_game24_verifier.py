@@ -1,4 +1,5 @@
 """The 24-point verifier end to end: rewards as the seed defines them, answers, tasks, properties."""
+
 import json
 import math
 import random

@@ -5,6 +5,7 @@ Each entry is a position and, per labelled move, "win" (the move forces five wit
 included) or "loss" (after it the opponent forces five within 5 plies). Moves with neither label
 are left out. Run: PYTHONPATH=. python tests/games/make_gomoku_forced.py   (a few minutes)
 """
+
 from __future__ import annotations
 
 import json
@@ -20,21 +21,75 @@ OUT = Path(__file__).with_name("data") / "gomoku_forced.json"
 
 # Hand-built 15x15 patterns named in the issue: an open three to answer, and a four-three.
 HAND_BUILT = [
-    {"name": "answer an open three", "size": 15, "board": [
-        "...............", "...............", "...............", "...............", "..O............",
-        ".......X.......", ".......X.......", ".......X.......", "...............", "...........O...",
-        "...............", "...............", "...O...........", "...............", "..............."],
-     "to_move": "O", "moves": ["H11", "H7", "H12", "H6", "A1", "G9", "J9", "M3", "H5"]},
-    {"name": "make a four-three", "size": 15, "board": [
-        "...............", "...............", "...............", "...............", "......O........",
-        "......X........", "......X..O.....", "......X...O....", ".......XX..O...", "...............",
-        "...............", ".....O.........", "...............", "...............", "..............."],
-     "to_move": "X", "moves": ["G7", "G6", "F7", "J7", "A15", "N14", "H9"]},
-    {"name": "make a double three", "size": 15, "board": [
-        "O.............O", "...............", "...............", "...............", "...............",
-        "........XX.....", ".......X.......", ".......X.......", "...............", "...............",
-        "...............", "...............", "...............", "...............", "O.............O"],
-     "to_move": "X", "moves": ["H10", "A14", "K10", "H5", "N2"]},
+    {
+        "name": "answer an open three",
+        "size": 15,
+        "board": [
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "..O............",
+            ".......X.......",
+            ".......X.......",
+            ".......X.......",
+            "...............",
+            "...........O...",
+            "...............",
+            "...............",
+            "...O...........",
+            "...............",
+            "...............",
+        ],
+        "to_move": "O",
+        "moves": ["H11", "H7", "H12", "H6", "A1", "G9", "J9", "M3", "H5"],
+    },
+    {
+        "name": "make a four-three",
+        "size": 15,
+        "board": [
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "......O........",
+            "......X........",
+            "......X..O.....",
+            "......X...O....",
+            ".......XX..O...",
+            "...............",
+            "...............",
+            ".....O.........",
+            "...............",
+            "...............",
+            "...............",
+        ],
+        "to_move": "X",
+        "moves": ["G7", "G6", "F7", "J7", "A15", "N14", "H9"],
+    },
+    {
+        "name": "make a double three",
+        "size": 15,
+        "board": [
+            "O.............O",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "........XX.....",
+            ".......X.......",
+            ".......X.......",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "O.............O",
+        ],
+        "to_move": "X",
+        "moves": ["H10", "A14", "K10", "H5", "N2"],
+    },
 ]
 
 
@@ -62,17 +117,30 @@ def main() -> None:
     for spec in HAND_BUILT:
         position = from_task(spec)
         cells = [c for c in range(len(position.stones)) if position.name(c) in spec["moves"]]
-        entries.append({"name": spec["name"], "size": 15, "board": spec["board"], "to_move": spec["to_move"],
-                        "labels": label(position, cells)})
+        entries.append(
+            {
+                "name": spec["name"],
+                "size": 15,
+                "board": spec["board"],
+                "to_move": spec["to_move"],
+                "labels": label(position, cells),
+            }
+        )
         print(entries[-1]["name"], entries[-1]["labels"], flush=True)
     for position in random_positions(9, random.Random("forced:9:0")):
         if len(entries) >= len(HAND_BUILT) + 8:
             break
         if interesting(position):
             rows = position.text().splitlines()[1:-1]
-            entries.append({"name": f"random 9x9 #{len(entries) - len(HAND_BUILT)}", "size": 9,
-                            "board": [r.split(" ", 1)[1].replace(" ", "") for r in rows],
-                            "to_move": "X" if position.to_move == 1 else "O", "labels": label(position)})
+            entries.append(
+                {
+                    "name": f"random 9x9 #{len(entries) - len(HAND_BUILT)}",
+                    "size": 9,
+                    "board": [r.split(" ", 1)[1].replace(" ", "") for r in rows],
+                    "to_move": "X" if position.to_move == 1 else "O",
+                    "labels": label(position),
+                }
+            )
             print(entries[-1]["name"], len(entries[-1]["labels"]), flush=True)
     OUT.write_text(json.dumps(entries, indent=1) + "\n")
 

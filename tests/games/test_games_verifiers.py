@@ -1,5 +1,6 @@
 """Both game verifiers through the plugin: invariants, hacks, hostile move strings, determinism
 across processes, and the shipped task files against their generators."""
+
 import time
 
 import pytest
@@ -8,8 +9,15 @@ from pytest_plugin import assert_not_hackable, assert_score, check_verifier
 from verifiers.doudizhu import tasks as dd_tasks
 from verifiers.gomoku import tasks as gm_tasks
 
-HOSTILE = ["<move>" * 100_000, "A1 " * 300_000, "(1, 1)" * 100_000, "<move>" + "9" * 1_000_000 + "</move>",
-           "row 99999999999999 col 3", "\x00<move>\ud800</move>", "<move>PASS</move>" * 10_000]
+HOSTILE = [
+    "<move>" * 100_000,
+    "A1 " * 300_000,
+    "(1, 1)" * 100_000,
+    "<move>" + "9" * 1_000_000 + "</move>",
+    "row 99999999999999 col 3",
+    "\x00<move>\ud800</move>",
+    "<move>PASS</move>" * 10_000,
+]
 
 
 @pytest.mark.parametrize("name", ["gomoku", "doudizhu"])
@@ -60,7 +68,7 @@ def test_doudizhu_answers_and_exact_mode(verifier):
     assert_score(exact, "<move>3</move>", {**task, "winning_moves": ["A"]}, verdict="incorrect", reward=0.0)
     follow = {"hand": "K K 3", "opponent": "4", "to_beat": "Q Q"}
     assert_score(v, "<move>K K</move>", follow, reward=1.0)  # then 3 goes out
-    assert_score(v, "<move>不要</move>", follow, reward=0.0)   # pass: they lead 4 and win
+    assert_score(v, "<move>不要</move>", follow, reward=0.0)  # pass: they lead 4 and win
     banned = verifier("doudizhu", banned=("pair",))
     assert_score(banned, "<move>K K</move>", follow, verdict="invalid")
 

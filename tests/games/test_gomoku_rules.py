@@ -1,5 +1,6 @@
 """Gomoku: win detection against a full-board scan, notation, the vectorised rollouts against the
 sequential ones, the tactical pre-pass, MCTS, the engine oracle, and 1/sqrt(n) error shrinkage."""
+
 import math
 import random
 import sys
@@ -60,7 +61,9 @@ def test_prepass_scores_blunders_zero_and_the_block_above_them(verifier):
     task = next(t for t in v.tasks("all") if t["kind"] == "block" and t["size"] == 9)
     block = v.score(f"<move>{task['best_moves'][0]}</move>", task)
     position = from_task(task)
-    other = next(position.name(c) for c in range(81) if position.stones[c] == 0 and position.name(c) not in task["best_moves"])
+    other = next(
+        position.name(c) for c in range(81) if position.stones[c] == 0 and position.name(c) not in task["best_moves"]
+    )
     blunder = v.score(f"<move>{other}</move>", task)
     assert block.verdict.value == "correct" and blunder.verdict.value == "incorrect"
     assert blunder.reward == 0.0 and blunder.info["exact"] and block.reward > 0.0
@@ -72,7 +75,9 @@ def test_mcts_prefers_the_block(verifier):
     v = verifier("gomoku", estimator="mcts", rollouts=600, prepass=False)
     task = next(t for t in v.tasks("all") if t["kind"] == "block" and t["size"] == 9)
     position = from_task(task)
-    others = [position.name(c) for c in range(81) if position.stones[c] == 0 and position.name(c) not in task["best_moves"]]
+    others = [
+        position.name(c) for c in range(81) if position.stones[c] == 0 and position.name(c) not in task["best_moves"]
+    ]
     block = v.score(f"<move>{task['best_moves'][0]}</move>", task).reward
     assert block > max(v.score(f"<move>{o}</move>", task).reward for o in others[:3])
 
@@ -100,7 +105,7 @@ def test_adaptive_mode_stops_when_the_interval_is_narrow(verifier):
     assert high - low <= 0.1 and 64 <= s.info["rollouts"] < 5000
 
 
-FAKE_ENGINE = textwrap.dedent('''
+FAKE_ENGINE = textwrap.dedent("""
     import sys
     size, stones = 0, {}
     def lines_through(x, y, me):
@@ -130,7 +135,7 @@ FAKE_ENGINE = textwrap.dedent('''
             stones[(x, y)] = f
         elif line == "END":
             break
-''')
+""")
 
 
 def test_piskvork_engine_oracle(verifier, tmp_path):

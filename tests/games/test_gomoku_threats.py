@@ -1,6 +1,7 @@
 """Gomoku rewards against the truth: the threat-space search against plain minimax, the default
 verifier on positions whose moves are proven (within five plies) to win or to lose, answer keys
 that list every proven win, and playouts that know threats."""
+
 import json
 import random
 from pathlib import Path
@@ -51,7 +52,7 @@ def test_the_labels_are_the_reference_minimax_result():
         name = entry["name"]
         cell = next(c for c in range(81) if position.name(c) == move)
         args = (position.board, 9, position.to_move, cell, 5)
-        assert (move_wins_within(*args) if label == "win" else move_loses_within(*args)), (name, move, label)
+        assert move_wins_within(*args) if label == "win" else move_loses_within(*args), (name, move, label)
 
 
 def test_threat_search_never_contradicts_minimax_and_finds_every_short_result():

@@ -1,4 +1,5 @@
 """Advantages and the loss on hand-computed examples."""
+
 import numpy as np
 import pytest
 import torch
@@ -59,13 +60,14 @@ def test_sequence_and_token_aggregation_differ_as_documented():
     adv = torch.tensor([1.0, -1.0])
     seq, _ = grpo_loss(logp, logp, logp, adv, mask, GRPOConfig(loss_aggregation="sequence"))
     tok, _ = grpo_loss(logp, logp, logp, adv, mask, GRPOConfig(loss_aggregation="token"))
-    assert float(seq) == pytest.approx(0.0)            # each sequence weighs the same
-    assert float(tok) == pytest.approx(-(4 - 1) / 5)   # each token weighs the same
+    assert float(seq) == pytest.approx(0.0)  # each sequence weighs the same
+    assert float(tok) == pytest.approx(-(4 - 1) / 5)  # each token weighs the same
 
 
 def test_config_round_trips_and_rejects_unknown_keys():
     cfg = GRPOConfig.from_dict({"advantage": "group", "steps": 3})
     from dataclasses import asdict
+
     assert GRPOConfig.from_dict(asdict(cfg)) == cfg
     with pytest.raises(ValueError, match="unknown GRPO config"):
         GRPOConfig.from_dict({"stepz": 3})

@@ -1,5 +1,6 @@
 """Real steps on the packaged SmolLM2: an update changes the weights and lowers the loss on its
 batch; a run saves, resumes where it stopped, and logs what the seed report plots."""
+
 import copy
 import json
 
@@ -10,8 +11,19 @@ import torch
 from evalkit.grpo import GRPOConfig, GRPOTrainer, advantages, completion_width, grpo_loss, sequence_logprobs, train
 from pytest_plugin.parts import require_module
 
-TINY = dict(verifier="game24", verifier_config={"prompt_style": "short"}, response_prefix="Answer:", batch_prompts=2,
-            group_size=4, max_new_tokens=12, learning_rate=5e-5, temperature=0.9, top_p=1.0, eval_every=0, threads=2)
+TINY = dict(
+    verifier="game24",
+    verifier_config={"prompt_style": "short"},
+    response_prefix="Answer:",
+    batch_prompts=2,
+    group_size=4,
+    max_new_tokens=12,
+    learning_rate=5e-5,
+    temperature=0.9,
+    top_p=1.0,
+    eval_every=0,
+    threads=2,
+)
 
 
 @pytest.fixture(scope="module")
@@ -33,13 +45,19 @@ def test_one_step_changes_the_weights_and_lowers_the_loss_on_its_batch(smollm2, 
     before = {k: v.clone() for k, v in trainer.policy.state_dict().items()}
 
     with torch.no_grad():  # the policy that sampled the batch: the "old" policy of the surrogate
-        old = sequence_logprobs(trainer.policy, batch["input_ids"], batch["attention_mask"], batch["completion_mask"], 0.9)
+        old = sequence_logprobs(
+            trainer.policy, batch["input_ids"], batch["attention_mask"], batch["completion_mask"], 0.9
+        )
 
     def loss_now():
         with torch.no_grad():
-            logp = sequence_logprobs(trainer.policy, batch["input_ids"], batch["attention_mask"], batch["completion_mask"], 0.9)
-            ref = sequence_logprobs(trainer.reference, batch["input_ids"], batch["attention_mask"], batch["completion_mask"], 0.9)
-            mask = batch["completion_mask"][:, -completion_width(batch["completion_mask"]):].float()
+            logp = sequence_logprobs(
+                trainer.policy, batch["input_ids"], batch["attention_mask"], batch["completion_mask"], 0.9
+            )
+            ref = sequence_logprobs(
+                trainer.reference, batch["input_ids"], batch["attention_mask"], batch["completion_mask"], 0.9
+            )
+            mask = batch["completion_mask"][:, -completion_width(batch["completion_mask"]) :].float()
             return float(grpo_loss(logp, old, ref, torch.tensor(adv, dtype=torch.float32), mask, trainer.cfg)[0])
 
     start = loss_now()
@@ -65,8 +83,23 @@ def test_a_run_logs_saves_and_resumes(smollm2, tmp_path, monkeypatch):
     train(cfg, tmp_path)
     lines = [json.loads(x) for x in (tmp_path / "log.jsonl").read_text().splitlines()]
     assert [x["step"] for x in lines] == [1, 2]
-    for key in ("reward_mean", "reward_std", "components", "accuracy", "incompletion", "error_rate", "length_mean", "kl",
-                "clip_fraction", "grad_norm", "generate_s", "score_s", "update_s", "entropy", "frac_reward_zero_std"):
+    for key in (
+        "reward_mean",
+        "reward_std",
+        "components",
+        "accuracy",
+        "incompletion",
+        "error_rate",
+        "length_mean",
+        "kl",
+        "clip_fraction",
+        "grad_norm",
+        "generate_s",
+        "score_s",
+        "update_s",
+        "entropy",
+        "frac_reward_zero_std",
+    ):
         assert key in lines[0], key
     assert lines[0]["entropy"] > 0 and 0 <= lines[0]["frac_reward_zero_std"] <= 1
     for plot in ("lengths_by_step.png", "rates_by_step.png", "dynamics.png"):

@@ -7,7 +7,9 @@ def run(pytester, source, *args):
 
 
 def test_verifier_fixture_and_assert_score_pass_and_fail_readably(pytester):
-    result = run(pytester, '''
+    result = run(
+        pytester,
+        """
 from pytest_plugin import assert_score
 
 def test_good(verifier):
@@ -18,13 +20,16 @@ def test_good(verifier):
 def test_bad(verifier):
     v = verifier("game24")
     assert_score(v, "Answer: 6*4*1*1", {"numbers": [4, 4, 6, 8]}, reward=1.0, verdict="correct")
-''')
+""",
+    )
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*verdict*correct*incorrect*✗*", "*reward*1*0.3425*✗*"])
 
 
 def test_reward_case_marker_checks_every_case(pytester):
-    result = run(pytester, '''
+    result = run(
+        pytester,
+        """
 import pytest
 
 @pytest.mark.reward_case("Answer: (6-4)*(4+8)", {"numbers": [4, 4, 6, 8]}, verdict="correct")
@@ -32,13 +37,19 @@ import pytest
 @pytest.mark.reward_case("Answer: 1+1", {"numbers": [4, 4, 6, 8]}, reward=1.0)
 def test_cases(verifier, check_reward_cases):
     check_reward_cases(verifier("game24"))
-''', "--evalkit-report")
+""",
+        "--evalkit-report",
+    )
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*1 of 3 reward case(s) failed*", "*evalkit reward cases*", "*2 of 3 reward cases as expected*"])
+    result.stdout.fnmatch_lines(
+        ["*1 of 3 reward case(s) failed*", "*evalkit reward cases*", "*2 of 3 reward cases as expected*"]
+    )
 
 
 def test_assert_ranks_and_score_equality_diff(pytester):
-    result = run(pytester, '''
+    result = run(
+        pytester,
+        """
 from pytest_plugin import assert_ranks
 
 TASK = {"numbers": [4, 4, 6, 8]}
@@ -54,20 +65,21 @@ def test_wrong_order(verifier):
 def test_equal(verifier):
     v = verifier("game24")
     assert v.score("Answer: (6-4)*(4+8)", TASK) == v.score("Answer: (6+4)*(4-8)", TASK)
-''')
+""",
+    )
     result.assert_outcomes(passed=1, failed=2)
     result.stdout.fnmatch_lines(["*not in the expected order*", "*Scores differ*", "*✗ verdict*correct | incorrect*"])
 
 
 def test_snapshot_records_then_detects_drift_then_updates(pytester, monkeypatch):
     monkeypatch.delenv("CI", raising=False)  # outside CI a first run records; CI refuses (next test)
-    source = '''
+    source = """
 def test_snap(verifier, reward_snapshot):
     reward_snapshot.check(verifier("game24", weights={weights}), {{
         "correct": ("Answer: (6-4)*(4+8)", {{"numbers": [4, 4, 6, 8]}}),
         "wrong": ("Answer: 6*4*1*1", {{"numbers": [4, 4, 6, 8]}}),
     }})
-'''
+"""
     first = run(pytester, source.format(weights=(0.55, 0.3, 0.15)))
     first.assert_outcomes(passed=1)
     assert (pytester.path / "__snapshots__" / "test_user" / "test_snap.json").exists()
@@ -81,16 +93,21 @@ def test_snap(verifier, reward_snapshot):
 
 def test_missing_snapshot_fails_in_ci(pytester, monkeypatch):
     monkeypatch.setenv("CI", "true")
-    result = run(pytester, '''
+    result = run(
+        pytester,
+        """
 def test_snap(verifier, reward_snapshot):
     reward_snapshot.check(verifier("game24"), {"x": ("", {"numbers": [1, 2, 3, 4]})})
-''')
+""",
+    )
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*did not exist*commit it*"])
 
 
 def test_check_verifier_catches_a_broken_third_party_verifier(pytester):
-    result = run(pytester, '''
+    result = run(
+        pytester,
+        """
 import dataclasses, random
 import pytest
 from verifiers import Score, Verdict, Verifier
@@ -127,8 +144,17 @@ class Slow(Verifier):
 
 def test_slow():
     assert_bounded(Slow(), [("x", {})], seconds=1)
-''')
+""",
+    )
     result.assert_outcomes(failed=3)
-    result.stdout.fnmatch_lines(["*sloppy breaks*", "*reported its own failure*", "*outside reward_bounds*",
-                                 "*not deterministic*", "*reward hack(s) earn more than 0.2*", "*empty answer*",
-                                 "*exceeded 1 s*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*sloppy breaks*",
+            "*reported its own failure*",
+            "*outside reward_bounds*",
+            "*not deterministic*",
+            "*reward hack(s) earn more than 0.2*",
+            "*empty answer*",
+            "*exceeded 1 s*",
+        ]
+    )

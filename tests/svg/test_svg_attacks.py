@@ -1,5 +1,6 @@
 """Issue 14's attacks on the SVG verifier, each earning nothing: smuggled text (raster and nested
 SVG), CSS escapes, bad characters. (Hidden elements and look-alikes are in test_svg_lookalikes.py.)"""
+
 import base64
 import io
 
@@ -8,7 +9,9 @@ from svg_docs import SVG_NS, XLINK, svg
 
 from verifiers.svg.gate import GateError, GateLimits, gate
 
-NESTED_TEXT = base64.b64encode(f'<svg {SVG_NS} width="99" height="40"><text y="30">a gear</text></svg>'.encode()).decode()
+NESTED_TEXT = base64.b64encode(
+    f'<svg {SVG_NS} width="99" height="40"><text y="30">a gear</text></svg>'.encode()
+).decode()
 
 
 def _png(text: str = "a gear") -> str:
@@ -40,23 +43,29 @@ def test_embedded_images_are_refused_by_default(name):
 def test_when_allowed_only_real_rasters_of_the_claimed_type_pass():
     allow = GateLimits(allow_raster=True)
     gate(svg(f'<image href="data:image/png;base64,{_png()}" width="9" height="9"/>'), allow)
-    for body in (SMUGGLED["svg claiming png in <image>"], SMUGGLED["svg claiming png in <use>"],
-                 f'<image href="data:image/jpeg;base64,{_png()}" width="9" height="9"/>',  # a png claiming jpeg
-                 '<image href="data:image/png;base64,iVBORw0KGgo=" width="9" height="9"/>',  # a signature, no image
-                 '<image href="data:image/png;base64,%%%%" width="9" height="9"/>'):
+    for body in (
+        SMUGGLED["svg claiming png in <image>"],
+        SMUGGLED["svg claiming png in <use>"],
+        f'<image href="data:image/jpeg;base64,{_png()}" width="9" height="9"/>',  # a png claiming jpeg
+        '<image href="data:image/png;base64,iVBORw0KGgo=" width="9" height="9"/>',  # a signature, no image
+        '<image href="data:image/png;base64,%%%%" width="9" height="9"/>',
+    ):
         with pytest.raises(GateError) as info:
             gate(svg(body), allow)
         assert info.value.code == "bad_raster", body
 
 
-@pytest.mark.parametrize("body", [
-    '<style>@\\69mport "data:text/css,rect{fill:red}";</style><rect width="9" height="9"/>',
-    '<style>@IMPORT url(x.css);</style>',
-    '<style>@media screen { @import "x.css"; }</style>',
-    '<style>rect { fill: u\\72l(http://example.com/p) }</style>',
-    '<rect width="9" height="9" style="fill: u\\72l(file:///etc/passwd)"/>',
-    '<rect width="9" height="9" fill="u\\72l(http://example.com/p)"/>',
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        '<style>@\\69mport "data:text/css,rect{fill:red}";</style><rect width="9" height="9"/>',
+        "<style>@IMPORT url(x.css);</style>",
+        '<style>@media screen { @import "x.css"; }</style>',
+        "<style>rect { fill: u\\72l(http://example.com/p) }</style>",
+        '<rect width="9" height="9" style="fill: u\\72l(file:///etc/passwd)"/>',
+        '<rect width="9" height="9" fill="u\\72l(http://example.com/p)"/>',
+    ],
+)
 def test_css_is_read_with_escapes_decoded(body):
     with pytest.raises(GateError) as info:
         gate(svg(body))
@@ -64,8 +73,12 @@ def test_css_is_read_with_escapes_decoded(body):
 
 
 def test_local_css_still_passes():
-    gate(svg('<defs><linearGradient id="g"/></defs><style>rect { fill: url(#g); stroke: red }</style>'
-             '<rect width="9" height="9" style="fill: url(\'#g\')"/>'))
+    gate(
+        svg(
+            '<defs><linearGradient id="g"/></defs><style>rect { fill: url(#g); stroke: red }</style>'
+            '<rect width="9" height="9" style="fill: url(\'#g\')"/>'
+        )
+    )
 
 
 @pytest.mark.parametrize("text", ['id="\ud800"', 'id="a\udcff"', 'class="\x00"'])
@@ -95,7 +108,9 @@ def test_one_bad_item_never_loses_the_batch():
     try:
         good = svg('<polygon points="50,5 89,27.5 89,72.5 50,95 11,72.5 11,27.5" fill="#3a3"/>')
         bad = svg('<rect width="50" height="50" id="\ud800"/>')
-        scores = v.score_batch([good, bad, good], [{"prompt": "a regular hexagon", "checks": [{"check": "regular_polygon"}]}] * 3)
+        scores = v.score_batch(
+            [good, bad, good], [{"prompt": "a regular hexagon", "checks": [{"check": "regular_polygon"}]}] * 3
+        )
     finally:
         v.close()
     assert [s.verdict.value for s in scores] == ["correct", "invalid", "correct"]

@@ -1,4 +1,5 @@
 """open_clip for real: a tiny random model built from open_clip's ViT-B-32 config, saved and reloaded."""
+
 import numpy as np
 import pytest
 
@@ -26,7 +27,9 @@ def scorer(tiny_clip):
 
 def test_local_dir_model_runs_in_fp32_eval_mode_without_grad(scorer):
     assert not scorer.model.training
-    assert all(p.dtype.is_floating_point and p.dtype.itemsize == 4 and not p.requires_grad for p in scorer.model.parameters())
+    assert all(
+        p.dtype.is_floating_point and p.dtype.itemsize == 4 and not p.requires_grad for p in scorer.model.parameters()
+    )
     emb = scorer.encode_images(_images())
     assert emb.shape[0] == 3 and np.allclose(np.linalg.norm(emb, axis=1), 1, atol=1e-5)
     assert scorer.describe()["model"] == scorer.weights  # the folder names the model

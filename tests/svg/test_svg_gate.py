@@ -1,4 +1,5 @@
 """Extraction and the gate: every refusal has its reason code, and accepted SVG is re-serialised."""
+
 import pytest
 from svg_docs import SVG_NS, XLINK, svg, use_fanout
 
@@ -19,7 +20,9 @@ def test_nested_svg_elements_stay_in_their_document():
     assert find_svgs(f"a {doc} b") == [doc]
 
 
-@pytest.mark.parametrize("text, code", [("no drawing here", "no_svg"), ("<svg viewBox='0 0 1 1'><rect/>", "unclosed_svg")])
+@pytest.mark.parametrize(
+    "text, code", [("no drawing here", "no_svg"), ("<svg viewBox='0 0 1 1'><rect/>", "unclosed_svg")]
+)
 def test_missing_svg(text, code):
     assert extract_svg(text) == (None, code)
 
@@ -45,8 +48,10 @@ REFUSED = {
     "external_reference": svg('<image href="http://example.com/a.png" width="5" height="5"/>'),
     "no_size": f"<svg {SVG_NS}><rect/></svg>",
     "use_fanout": use_fanout(6, 10),
-    "nested_pattern": svg('<pattern id="p" width="2" height="2"><rect fill="url(#q)"/></pattern>'
-                          '<pattern id="q" width="1" height="1"><rect/></pattern>'),
+    "nested_pattern": svg(
+        '<pattern id="p" width="2" height="2"><rect fill="url(#q)"/></pattern>'
+        '<pattern id="q" width="1" height="1"><rect/></pattern>'
+    ),
 }
 
 
@@ -57,12 +62,15 @@ def test_each_refusal_has_its_reason_code(code):
     assert info.value.code == code
 
 
-@pytest.mark.parametrize("body", [
-    '<image href="file:///etc/passwd" width="5" height="5"/>',
-    '<rect width="5" height="5" fill="url(http://example.com/x#p)"/>',
-    '<style>@import url(http://example.com/a.css);</style>',
-    '<rect width="5" height="5" style="fill: url(\'file:///etc/passwd\')"/>',
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        '<image href="file:///etc/passwd" width="5" height="5"/>',
+        '<rect width="5" height="5" fill="url(http://example.com/x#p)"/>',
+        "<style>@import url(http://example.com/a.css);</style>",
+        '<rect width="5" height="5" style="fill: url(\'file:///etc/passwd\')"/>',
+    ],
+)
 def test_external_references_are_refused(body):
     with pytest.raises(GateError) as info:
         gate(f'<svg {SVG_NS} {XLINK} viewBox="0 0 10 10">{body}</svg>')
@@ -70,8 +78,12 @@ def test_external_references_are_refused(body):
 
 
 def test_allowed_references_pass():
-    gate(svg('<defs><linearGradient id="g"><stop offset="0" stop-color="red"/></linearGradient>'
-             '<rect id="r" width="5" height="5"/></defs><use href="#r"/><rect width="9" height="9" fill="url(#g)"/>'))
+    gate(
+        svg(
+            '<defs><linearGradient id="g"><stop offset="0" stop-color="red"/></linearGradient>'
+            '<rect id="r" width="5" height="5"/></defs><use href="#r"/><rect width="9" height="9" fill="url(#g)"/>'
+        )
+    )
 
 
 def test_text_is_allowed_by_option():

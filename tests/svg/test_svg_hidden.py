@@ -1,6 +1,7 @@
 """Checks that read geometry count only what is drawn: every way of declaring a shape that does
 not show (attributes, a stylesheet, clipping, the canvas edge, white on white, painted over)
 earns nothing, on each of the four checks that read the SVG's geometry."""
+
 import pytest
 from svg_docs import HOW, svg
 
@@ -21,9 +22,9 @@ HANDS = '<line x1="50" y1="50" x2="50" y2="22" stroke="black" stroke-width="3"/>
 # for each geometry check: (check spec, the drawing with the decisive part as {part}, the visible part)
 SUBJECTS = {
     "trapezoid": ({"check": "trapezoid"}, DISC + "{part}", f'<polygon {TRAPEZOID} fill="#36c" {{hide}}/>'),
-    "dashed_square": ({"check": "dashed_square"}, DISC + "{part}", f'<rect {SQUARE} {DASH} {{hide}}/>'),
-    "line_chart": ({"check": "line_chart", "min_points": 5}, CHART_AXES + "{part}", f'<polyline {SERIES} {{hide}}/>'),
-    "clock_face": ({"check": "clock_face"}, FACE + TICKS + "{part}", f'<g {{hide}}>{HANDS}</g>'),
+    "dashed_square": ({"check": "dashed_square"}, DISC + "{part}", f"<rect {SQUARE} {DASH} {{hide}}/>"),
+    "line_chart": ({"check": "line_chart", "min_points": 5}, CHART_AXES + "{part}", f"<polyline {SERIES} {{hide}}/>"),
+    "clock_face": ({"check": "clock_face"}, FACE + TICKS + "{part}", f"<g {{hide}}>{HANDS}</g>"),
 }
 HIDING = {
     "display none": 'display="none"',
@@ -38,7 +39,6 @@ HIDING = {
 # (a black <mask> is not here: cairosvg ignores masks and draws the shape, so it *is* visible in
 # what the checks and CLIP see; with renderer="resvg" the mask applies and the shape is gone)
 DEFS = '<style>.h { display: none }</style><defs><clipPath id="nothing"><rect width="0" height="0"/></clipPath></defs>'
-
 
 
 @pytest.fixture(autouse=True, scope="module")

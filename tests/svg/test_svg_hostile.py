@@ -3,6 +3,7 @@
 Times are generous ceilings against hangs (cairosvg alone spends 21 s on the nested <use>), not
 speed targets: those live in bench/bench_svg.py.
 """
+
 import os
 import time
 
@@ -12,23 +13,40 @@ from svg_docs import ORDINARY, SVG_NS, XLINK, svg, use_fanout
 from verifiers import Verdict
 
 TASK = {"id": "hostile", "prompt": "a regular hexagon", "negatives": ["a pentagon", "a circle"]}
-LAUGHS = ('<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "lol"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
-          '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">]>')
+LAUGHS = (
+    '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "lol"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
+    '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">]>'
+)
 
 HOSTILE = {
-    "xxe": (f'<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg {SVG_NS} viewBox="0 0 9 9">&x;</svg>',
-            "entities_forbidden"),
-    "entity expansion": (LAUGHS + f'<svg {SVG_NS} viewBox="0 0 9 9"><desc>&d;&d;&d;</desc></svg>', "entities_forbidden"),
+    "xxe": (
+        f'<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg {SVG_NS} viewBox="0 0 9 9">&x;</svg>',
+        "entities_forbidden",
+    ),
+    "entity expansion": (
+        LAUGHS + f'<svg {SVG_NS} viewBox="0 0 9 9"><desc>&d;&d;&d;</desc></svg>',
+        "entities_forbidden",
+    ),
     "nested use fan-out": (use_fanout(6, 10), "use_fanout"),
-    "nested patterns": (svg("".join(
-        f'<pattern id="p{i}" width="0.1" height="0.1"><rect width="0.05" height="0.05" fill="url(#p{i + 1})"/></pattern>'
-        for i in range(8)) + '<pattern id="p8" width="1" height="1"><rect width="1" height="1"/></pattern>'
-        '<rect width="100" height="100" fill="url(#p0)"/>'), "nested_pattern"),
+    "nested patterns": (
+        svg(
+            "".join(
+                f'<pattern id="p{i}" width="0.1" height="0.1"><rect width="0.05" height="0.05" fill="url(#p{i + 1})"/></pattern>'
+                for i in range(8)
+            )
+            + '<pattern id="p8" width="1" height="1"><rect width="1" height="1"/></pattern>'
+            '<rect width="100" height="100" fill="url(#p0)"/>'
+        ),
+        "nested_pattern",
+    ),
     "5000 nested groups": (svg("<g>" * 5000 + '<rect width="9" height="9"/>' + "</g>" * 5000), "too_deep"),
     "20000 shapes": (svg('<circle cx="5" cy="5" r="3"/>' * 20_000, 'width="100" height="100"'), "too_large"),
     "external image file": (svg('<image href="file:///etc/passwd" width="50" height="50"/>'), "external_reference"),
-    "external image http": (f'<svg {SVG_NS} {XLINK} viewBox="0 0 9 9"><image xlink:href="http://169.254.169.254/x.png" '
-                            'width="5" height="5"/></svg>', "external_reference"),
+    "external image http": (
+        f'<svg {SVG_NS} {XLINK} viewBox="0 0 9 9"><image xlink:href="http://169.254.169.254/x.png" '
+        'width="5" height="5"/></svg>',
+        "external_reference",
+    ),
     "script": (svg('<script>fetch("http://example.com")</script><rect width="9" height="9"/>'), "forbidden_element"),
     "empty string": ("", "no_svg"),
     "10 MB completion": ("Let me think. " * 750_000 + ORDINARY["hexagon"][:-6], "unclosed_svg"),
@@ -47,8 +65,10 @@ def test_hostile_svg_is_refused_quickly_with_its_reason(svg_verifier, name):
 
 
 def test_huge_declared_size_is_drawn_at_the_render_size(svg_verifier):
-    big = ('<svg xmlns="http://www.w3.org/2000/svg" width="20000" height="20000">'
-           '<polygon points="10000,500 18660,5000 18660,15000 10000,19500 1340,15000 1340,5000" fill="green"/></svg>')
+    big = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="20000" height="20000">'
+        '<polygon points="10000,500 18660,5000 18660,15000 10000,19500 1340,15000 1340,5000" fill="green"/></svg>'
+    )
     started = time.monotonic()
     score = svg_verifier.score(big, TASK)
     assert time.monotonic() - started < 15

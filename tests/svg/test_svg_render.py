@@ -1,4 +1,5 @@
 """Rendering: white background, fixed output size, killable workers, and cairosvg/resvg agreement."""
+
 import numpy as np
 import pytest
 from svg_docs import HOW, ORDINARY, svg, use_fanout
@@ -68,7 +69,9 @@ def test_a_render_over_the_memory_cap_fails_cleanly():
         (out,) = greedy.render([ORDINARY["circle"]])
     finally:
         greedy.close()
-    assert isinstance(out, str) and out.split(":")[0] in {"render_failed", "render_out_of_memory", "render_crashed"}, out
+    assert isinstance(out, str) and out.split(":")[0] in {"render_failed", "render_out_of_memory", "render_crashed"}, (
+        out
+    )
 
 
 def test_renderer_errors_are_reasons_not_exceptions(pool):

@@ -1,4 +1,5 @@
 """The SVG verifier end to end with a real (tiny, random) open_clip model."""
+
 import base64
 import hashlib
 import json
@@ -13,10 +14,31 @@ from verifiers.svg import SvgVerifier
 from verifiers.svg.tasks import builtin_tasks, derive_negatives, load_tasks
 
 HEX = {"id": "hex", "prompt": "a regular hexagon", "negatives": ["a regular pentagon", "a circle"]}
-SEED_TABLE = ["正六边形", "梯形", "虚线边框正方形", "Light green ellipse", "十字架", "奔驰车标", "BMW 车标", "电路图接地符号",
-              "五角星", "紫色六芒星", "齿轮", "禁行标志 (红圈 + 单斜杠)", "五星评分 (3 颗实星 2 颗空心)", "三格 WIFI 信号阶梯",
-              "电池图标 (20% 红色填充)", "四格 WIFI 信号阶梯", "急救箱", "美元符号", "人民币符号", "彩色山湖风景(landscape)",
-              "折线图(温度变化)", "夜间城市景观", "现代时钟面盘"]
+SEED_TABLE = [
+    "正六边形",
+    "梯形",
+    "虚线边框正方形",
+    "Light green ellipse",
+    "十字架",
+    "奔驰车标",
+    "BMW 车标",
+    "电路图接地符号",
+    "五角星",
+    "紫色六芒星",
+    "齿轮",
+    "禁行标志 (红圈 + 单斜杠)",
+    "五星评分 (3 颗实星 2 颗空心)",
+    "三格 WIFI 信号阶梯",
+    "电池图标 (20% 红色填充)",
+    "四格 WIFI 信号阶梯",
+    "急救箱",
+    "美元符号",
+    "人民币符号",
+    "彩色山湖风景(landscape)",
+    "折线图(温度变化)",
+    "夜间城市景观",
+    "现代时钟面盘",
+]
 
 
 def test_the_seed_table_is_built_in():
@@ -156,7 +178,11 @@ def test_reference_drawings_are_correct_on_their_own_tasks(svg_verifier):
     scores = svg_verifier.score_batch([t["reference"] for t in tasks], tasks)
     for task, s in zip(tasks, scores):
         if task["checks"]:
-            assert s.verdict is Verdict.CORRECT and s.components["checks"] == 1.0, (task["id"], s.reason, s.info.get("checks"))
+            assert s.verdict is Verdict.CORRECT and s.components["checks"] == 1.0, (
+                task["id"],
+                s.reason,
+                s.info.get("checks"),
+            )
         else:
             assert s.verdict in (Verdict.CORRECT, Verdict.INCORRECT) and "checks" not in s.components
 

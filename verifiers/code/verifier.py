@@ -10,6 +10,7 @@ seeded by the task, so every sample of a task meets the same tests.
 
 A sandbox failure is ERROR (never the model's fault, never a silent zero).
 """
+
 from __future__ import annotations
 
 import threading
@@ -41,10 +42,10 @@ class CodeConfig:
     pool_size: int = 2
     cpu_seconds: float = 2.0
     memory_mb: int = 512
-    wall_seconds: float = 60.0        # the whole run of one solution, a hard backstop
+    wall_seconds: float = 60.0  # the whole run of one solution, a hard backstop
     timeout_budget_seconds: float = 4.0  # seconds one solution may spend in tests that time out; the rest then fail
     max_processes: int = 64
-    code_block: str = "last"          # "last", "first" or "longest" fenced block
+    code_block: str = "last"  # "last", "first" or "longest" fenced block
 
 
 def make_backend(name: str, pool_size: int = 2, limits: Limits = Limits()):
@@ -99,9 +100,13 @@ class CodeVerifier(Verifier):
         return (0.0, 1.0) if self.config.reward == "continuous" else (-1.1, 1.1)
 
     def limits(self) -> Limits:
-        return Limits(cpu_seconds=self.config.cpu_seconds, memory_mb=self.config.memory_mb,
-                      wall_seconds=self.config.wall_seconds, timeout_budget_seconds=self.config.timeout_budget_seconds,
-                      max_processes=self.config.max_processes)
+        return Limits(
+            cpu_seconds=self.config.cpu_seconds,
+            memory_mb=self.config.memory_mb,
+            wall_seconds=self.config.wall_seconds,
+            timeout_budget_seconds=self.config.timeout_budget_seconds,
+            max_processes=self.config.max_processes,
+        )
 
     def time_budget(self) -> float:
         """The most one score can take: the sandbox's wall clock for the whole run plus starting it."""
@@ -137,15 +142,32 @@ class CodeVerifier(Verifier):
             backend = self.backend()
         except SandboxUnavailable as exc:
             return Score.error(f"sandbox unavailable: {exc}")
-        result = run_tests(backend, code, tests, self.limits(), setup=prepared.setup, entry_point=prepared.entry_point,
-                           judge_setup=prepared.judge_setup)
+        result = run_tests(
+            backend,
+            code,
+            tests,
+            self.limits(),
+            setup=prepared.setup,
+            entry_point=prepared.entry_point,
+            judge_setup=prepared.judge_setup,
+        )
         if result.sandbox_error or any(o.verdict is TestVerdict.SANDBOX_ERROR for o in result.outcomes):
-            return Score.error(f"sandbox failed: {result.sandbox_error or 'a test hit a sandbox error'}",
-                               backend=backend.name)
+            return Score.error(
+                f"sandbox failed: {result.sandbox_error or 'a test hit a sandbox error'}", backend=backend.name
+            )
         passed, total = result.passed, len(tests)
-        info = {"backend": backend.name, "format": prepared.format, "tests": total, "passed": passed,
-                "verdicts": result.counts(), "failures": [f"test {i + 1}: {o.verdict.value} {o.detail}".strip()
-                                                          for i, o in enumerate(result.outcomes) if o.verdict is not TestVerdict.PASS][:10]}
+        info = {
+            "backend": backend.name,
+            "format": prepared.format,
+            "tests": total,
+            "passed": passed,
+            "verdicts": result.counts(),
+            "failures": [
+                f"test {i + 1}: {o.verdict.value} {o.detail}".strip()
+                for i, o in enumerate(result.outcomes)
+                if o.verdict is not TestVerdict.PASS
+            ][:10],
+        }
         if passed == total:
             verdict, reason = Verdict.CORRECT, f"all {total} tests pass"
         elif passed:
@@ -153,13 +175,34 @@ class CodeVerifier(Verifier):
         elif any(o.verdict is TestVerdict.TIMEOUT for o in result.outcomes):
             verdict, reason = Verdict.TIMEOUT, f"no test passes; {result.counts().get('timeout', 0)} hit the time limit"
         else:
-            verdict, reason = Verdict.INCORRECT, f"no test passes ({', '.join(f'{k} {v}' for k, v in result.counts().items())})"
+            verdict, reason = (
+                Verdict.INCORRECT,
+                f"no test passes ({', '.join(f'{k} {v}' for k, v in result.counts().items())})",
+            )
         ran = any(o.verdict in (TestVerdict.PASS, TestVerdict.WRONG_ANSWER) for o in result.outcomes)
-        return self._score(verdict, reason, formatted=True, ran=ran, passed=passed, total=total, info=info,
-                           answer=f"behaviour:{result.fingerprint()}")
+        return self._score(
+            verdict,
+            reason,
+            formatted=True,
+            ran=ran,
+            passed=passed,
+            total=total,
+            info=info,
+            answer=f"behaviour:{result.fingerprint()}",
+        )
 
-    def _score(self, verdict: Verdict, reason: str, *, formatted: bool, ran: bool, passed: int = 0, total: int = 1,
-               info: dict[str, Any] | None = None, answer: str | None = None) -> Score:
+    def _score(
+        self,
+        verdict: Verdict,
+        reason: str,
+        *,
+        formatted: bool,
+        ran: bool,
+        passed: int = 0,
+        total: int = 1,
+        info: dict[str, Any] | None = None,
+        answer: str | None = None,
+    ) -> Score:
         share = passed / total if total else 0.0
         fmt = 0.1 if formatted else -0.1
         if not ran and passed == 0:

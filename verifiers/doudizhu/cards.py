@@ -12,6 +12,7 @@ are switches (tokens in the rule set that also holds banned kinds):
 - four cards of one rank among kickers (two equal pairs, or four equal single wings): forbidden
   by default, allowed with `ALLOW_BOMB_WINGS` (DouZero allows it, rlcard does not).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -23,27 +24,51 @@ from functools import lru_cache
 RANKS = "3456789TJQKA2BR"
 TWO, BLACK_JOKER, RED_JOKER = 12, 13, 14
 CHAIN_TOP = 11  # chains stop at A
-KINDS = ("single", "pair", "trio", "trio_single", "trio_pair", "chain", "pair_chain", "airplane",
-         "airplane_singles", "airplane_pairs", "four_two_singles", "four_two_pairs", "bomb", "rocket")
+KINDS = (
+    "single",
+    "pair",
+    "trio",
+    "trio_single",
+    "trio_pair",
+    "chain",
+    "pair_chain",
+    "airplane",
+    "airplane_singles",
+    "airplane_pairs",
+    "four_two_singles",
+    "four_two_pairs",
+    "bomb",
+    "rocket",
+)
 #: The 1v1 puzzle genre names its bans by shape: 31 = trio+single, 32 = trio+pair, 421/422 = four+two.
-BAN_ALIASES = {"31": "trio_single", "3+1": "trio_single", "32": "trio_pair", "3+2": "trio_pair",
-               "411": "four_two_singles", "421": "four_two_singles", "4+2": "four_two_singles",
-               "422": "four_two_pairs", "4+2+2": "four_two_pairs", "4+22": "four_two_pairs"}
+BAN_ALIASES = {
+    "31": "trio_single",
+    "3+1": "trio_single",
+    "32": "trio_pair",
+    "3+2": "trio_pair",
+    "411": "four_two_singles",
+    "421": "four_two_singles",
+    "4+2": "four_two_singles",
+    "422": "four_two_pairs",
+    "4+2+2": "four_two_pairs",
+    "4+22": "four_two_pairs",
+}
 DECK_COPIES = (4,) * 13 + (1, 1)
 ALLOW_ROCKET_KICKERS = "allow:rocket_kickers"
 ALLOW_BOMB_WINGS = "allow:bomb_wings"
 PERMISSIONS = (ALLOW_ROCKET_KICKERS, ALLOW_BOMB_WINGS)
-_KICKED = frozenset({"four_two_singles", "four_two_pairs", "airplane_singles", "airplane_pairs", "trio_single",
-                     "trio_pair"})
+_KICKED = frozenset(
+    {"four_two_singles", "four_two_pairs", "airplane_singles", "airplane_pairs", "trio_single", "trio_pair"}
+)
 Hand = tuple[int, ...]
 
 
 @dataclass(frozen=True)
 class Combo:
     kind: str
-    rank: int          # the rank compared when beating (lowest rank of a chain)
-    length: int        # number of links in a chain (1 otherwise)
-    cards: Hand        # counts per rank
+    rank: int  # the rank compared when beating (lowest rank of a chain)
+    length: int  # number of links in a chain (1 otherwise)
+    cards: Hand  # counts per rank
 
     def text(self) -> str:
         return cards_text(self.cards)
@@ -68,8 +93,9 @@ def normalise_banned(names: tuple[str, ...] | list[str] | frozenset[str]) -> fro
     kinds = {BAN_ALIASES.get(str(n).strip().lower(), str(n).strip().lower()) for n in names}
     unknown = kinds - set(KINDS) - set(PERMISSIONS)
     if unknown:
-        raise ValueError(f"unknown combination kinds {sorted(unknown)}; known: {list(KINDS)} "
-                         f"or aliases {sorted(BAN_ALIASES)}")
+        raise ValueError(
+            f"unknown combination kinds {sorted(unknown)}; known: {list(KINDS)} or aliases {sorted(BAN_ALIASES)}"
+        )
     return frozenset(kinds)
 
 
@@ -77,9 +103,13 @@ def cards_text(counts: Hand) -> str:
     return " ".join(RANKS[r] for r, n in enumerate(counts) for _ in range(n))
 
 
-_JOKER_WORDS = [(re.compile(p, re.IGNORECASE), f" {r} ") for p, r in (
-    (r"(?:big|red|large)[\s_-]*joker|大王|\bRJ\b", "R"),
-    (r"(?:small|black|little)[\s_-]*joker|小王|\bBJ\b", "B"))]
+_JOKER_WORDS = [
+    (re.compile(p, re.IGNORECASE), f" {r} ")
+    for p, r in (
+        (r"(?:big|red|large)[\s_-]*joker|大王|\bRJ\b", "R"),
+        (r"(?:small|black|little)[\s_-]*joker|小王|\bBJ\b", "B"),
+    )
+]
 _SEPARATORS = frozenset(" \t\r\n,;.[](){}'\"-/|+:*`、，。；：")
 MAX_CARD_TEXT = 200
 

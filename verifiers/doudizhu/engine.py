@@ -6,6 +6,7 @@ a small id (0 is PASS / "nothing to beat"). `Rules` (one per set of banned kinds
 (hand, combination to beat), the tuple of legal moves as (id, hand after) pairs: a rollout ply is
 then a dict lookup and an index, and the exact solvers share the same tables.
 """
+
 from __future__ import annotations
 
 import random
@@ -103,7 +104,9 @@ class Rules:
         return found
 
     # ---------------------------------------------------------------- rollouts
-    def rollouts(self, me: int, them: int, beat: int, count: int, uniform: Callable[[], float], plies: int) -> list[float]:
+    def rollouts(
+        self, me: int, them: int, beat: int, count: int, uniform: Callable[[], float], plies: int
+    ) -> list[float]:
         """`count` games of uniformly random play; 1.0 where the side to move now wins.
 
         Rollout i reads the i-th block of `plies` uniforms whatever the moves, so two positions
@@ -148,8 +151,8 @@ class Rules:
         self._budget -= 1
         options = self.moves(me, beat)
         result = any(cid and not after for cid, after in options) or any(
-            not (self._solve(them, after, cid) if cid else self._solve(them, me, PASS))
-            for cid, after in options)
+            not (self._solve(them, after, cid) if cid else self._solve(them, me, PASS)) for cid, after in options
+        )
         self._wins[key] = result
         return result
 

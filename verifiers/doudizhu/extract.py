@@ -1,5 +1,6 @@
 """Reading a play from a model's completion: `<move>...</move>`, a `Move: ...` line, or a short
 bare answer; PASS in English or Chinese."""
+
 from __future__ import annotations
 
 import re
@@ -22,7 +23,7 @@ def find_play(text: str, formats: tuple[str, ...]) -> str | None:
         end = low.rfind("</move>")
         start = low.rfind("<move>", 0, end) if end >= 0 else -1
         if start >= 0:
-            return text[start + len("<move>"):end].strip()
+            return text[start + len("<move>") : end].strip()
     if "line" in formats:
         last = None
         for match in _LINE.finditer(text):  # the last `Move:` line counts

@@ -4,6 +4,7 @@ A position is (hand of the side to move, the other hand, the combination to beat
 leading). Whoever empties their hand first wins. PASS hands the lead back to the other player.
 These are the readable entry points; the work happens in `engine` on packed integers.
 """
+
 from __future__ import annotations
 
 import random

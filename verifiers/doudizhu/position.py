@@ -1,5 +1,6 @@
 """Position text for prompts, task parsing, and matching a play to the legal moves (the play is
 read from the completion in `extract.py`)."""
+
 from __future__ import annotations
 
 from typing import Any, Mapping
@@ -52,24 +53,33 @@ def state_from_task(task: Mapping[str, Any]) -> State:
 
 def kicker_rules_text(rules: frozenset[str]) -> str:
     """The two kicker switches in words, for prompts and for the reason of an INVALID play."""
-    rocket = ("the rocket (B R) may be the two single kickers of four-with-two or airplane wings"
-              if ALLOW_ROCKET_KICKERS in rules else
-              "the rocket (B R) may not be used as the two single kickers of four-with-two or as airplane wings")
-    bomb = ("four cards of one rank may be used as kickers" if ALLOW_BOMB_WINGS in rules else
-            "four cards of one rank may not be used as kickers (e.g. two equal pairs)")
+    rocket = (
+        "the rocket (B R) may be the two single kickers of four-with-two or airplane wings"
+        if ALLOW_ROCKET_KICKERS in rules
+        else "the rocket (B R) may not be used as the two single kickers of four-with-two or as airplane wings"
+    )
+    bomb = (
+        "four cards of one rank may be used as kickers"
+        if ALLOW_BOMB_WINGS in rules
+        else "four cards of one rank may not be used as kickers (e.g. two equal pairs)"
+    )
     return f"{rocket}; {bomb}"
 
 
 def describe(state: State, banned: frozenset[str] = frozenset()) -> str:
     """The position as prompt text."""
-    lines = [f"Your hand (you move now): {cards_text(state.me)}",
-             f"Opponent's hand (visible): {cards_text(state.them)}"]
+    lines = [
+        f"Your hand (you move now): {cards_text(state.me)}",
+        f"Opponent's hand (visible): {cards_text(state.them)}",
+    ]
     if state.to_beat is None:
         lines.append("Table: you lead a new trick; play any valid combination (PASS is not allowed).")
     else:
         beat = state.to_beat
-        lines.append(f"Table: the opponent just played {beat.text()} ({beat.label()}). Beat it with a higher "
-                     f"{beat.label()}, a bomb or the rocket, or PASS.")
+        lines.append(
+            f"Table: the opponent just played {beat.text()} ({beat.label()}). Beat it with a higher "
+            f"{beat.label()}, a bomb or the rocket, or PASS."
+        )
     kinds = sorted(k.replace("_", " ") for k in banned if k not in PERMISSIONS)
     lines.append(f"Banned combinations: {', '.join(kinds) if kinds else 'none'}.")
     lines.append(f"Kickers: {kicker_rules_text(banned)}.")

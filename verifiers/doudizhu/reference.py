@@ -1,6 +1,7 @@
 """Plain, slow implementations written straight on `State` and `legal_moves`: the oracles the
 packed-integer engine is tested against, and the baselines the benchmark measures it against.
 Keep them obvious rather than fast."""
+
 from __future__ import annotations
 
 import random

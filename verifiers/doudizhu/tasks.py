@@ -2,6 +2,7 @@
 play, kept only where the choice matters: the side to move has at least one winning and at least
 one losing play by the exact solver. Shipped as tasks.json (`python -m verifiers.doudizhu.tasks`
 rebuilds it in about 20 s)."""
+
 from __future__ import annotations
 
 import itertools
@@ -24,7 +25,7 @@ def deal(rng: random.Random, cards_each: int) -> State:
     me, them = [0] * 15, [0] * 15
     for r in deck[:cards_each]:
         me[r] += 1
-    for r in deck[cards_each:2 * cards_each]:
+    for r in deck[cards_each : 2 * cards_each]:
         them[r] += 1
     return State(tuple(me), tuple(them), None)
 
@@ -49,8 +50,11 @@ def as_task(state: State) -> dict[str, Any] | None:
     if state.to_beat is not None:
         task.update(to_beat=state.to_beat.text(), to_beat_kind=state.to_beat.kind)
     share = len(winning) / len(values)
-    task.update(winning_moves=winning, moves=len(values),
-                difficulty="easy" if share >= 0.5 else ("medium" if share >= 0.2 else "hard"))
+    task.update(
+        winning_moves=winning,
+        moves=len(values),
+        difficulty="easy" if share >= 0.5 else ("medium" if share >= 0.2 else "hard"),
+    )
     return task
 
 

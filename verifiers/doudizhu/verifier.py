@@ -21,6 +21,7 @@ winning play and INCORRECT otherwise (PARTIAL where a rollout estimate sits at t
 range against the key); else an exact value decides; else PARTIAL. A verdict never contradicts
 its reward.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -58,17 +59,17 @@ MODES = ("auto", "rollout", "exact")
 
 @dataclass(frozen=True)
 class DoudizhuConfig:
-    mode: str = "auto"                   # exact when affordable, else rollouts; or "rollout" / "exact"
-    rollouts: int = 256                  # SE <= 0.031 (research note C: 256-1024)
-    target_width: float | None = None    # adaptive: stop once the 95% interval is this narrow
+    mode: str = "auto"  # exact when affordable, else rollouts; or "rollout" / "exact"
+    rollouts: int = 256  # SE <= 0.031 (research note C: 256-1024)
+    target_width: float | None = None  # adaptive: stop once the 95% interval is this narrow
     max_rollouts: int = 5000
     seed: int = 0
-    banned: tuple[str, ...] = ()         # kinds (or 31/32/421/422) not allowed, as some 1v1 puzzles do
+    banned: tuple[str, ...] = ()  # kinds (or 31/32/421/422) not allowed, as some 1v1 puzzles do
     move_formats: tuple[str, ...] = MOVE_FORMATS
-    exact_budget: int = 1_000_000        # positions the exact solver may visit (about 6 s) before giving up: ERROR
-    auto_exact_cards: int = 20           # auto mode solves exactly when both hands hold at most this many cards
-    rocket_as_kickers: bool = False      # both jokers as the two single kickers / airplane wings
-    bomb_as_wings: bool = False          # four cards of one rank among kickers
+    exact_budget: int = 1_000_000  # positions the exact solver may visit (about 6 s) before giving up: ERROR
+    auto_exact_cards: int = 20  # auto mode solves exactly when both hands hold at most this many cards
+    rocket_as_kickers: bool = False  # both jokers as the two single kickers / airplane wings
+    bomb_as_wings: bool = False  # four cards of one rank among kickers
 
 
 @register("doudizhu")
@@ -114,14 +115,26 @@ class DoudizhuVerifier(Verifier):
             return Score.error(f"endgame too large for exact mode (over {self.config.exact_budget} positions)")
         rate, move = max(rates, key=lambda pair: pair[0].mean)  # the player may declare either reading
         name = "PASS" if move is None else move.text()
-        info = {"play": name, "kind": "pass" if move is None else move.kind, "proven": rate.exact,
-                "method": "exact" if rate.exact else "rollouts", **rate.info()}
+        info = {
+            "play": name,
+            "kind": "pass" if move is None else move.kind,
+            "proven": rate.exact,
+            "method": "exact" if rate.exact else "rollouts",
+            **rate.info(),
+        }
         if len(readings) > 1:
-            info["readings"] = [{"kind": r.kind, "rank": RANKS[r.rank], "length": r.length, "win_rate": w.mean}
-                                for w, r in rates]
+            info["readings"] = [
+                {"kind": r.kind, "rank": RANKS[r.rank], "length": r.length, "win_rate": w.mean} for w, r in rates
+            ]
         detail = "exact" if rate.exact else f"95% CI [{rate.low:.3f}, {rate.high:.3f}] from {rate.n} rollouts"
-        return Score(rate.mean, self._verdict(task, banned, name, rate), {"win_rate": rate.mean}, name,
-                     f"{name}: win rate {rate.mean:.3f} ({detail})", info)
+        return Score(
+            rate.mean,
+            self._verdict(task, banned, name, rate),
+            {"win_rate": rate.mean},
+            name,
+            f"{name}: win rate {rate.mean:.3f} ({detail})",
+            info,
+        )
 
     def _verdict(self, task: Mapping[str, Any], banned: frozenset[str], name: str, rate: WinRate) -> Verdict:
         winning = task.get("winning_moves")
@@ -155,8 +168,13 @@ class DoudizhuVerifier(Verifier):
             # The opponent moves next, so the mover wins where the side to move loses.
             return 1.0 - np.asarray(rules.rollouts(me, them, beat, k, uniform, plies))
 
-        return estimate(play, np.random.default_rng(seed), rollouts=cfg.rollouts, target_width=cfg.target_width,
-                        max_rollouts=cfg.max_rollouts)
+        return estimate(
+            play,
+            np.random.default_rng(seed),
+            rollouts=cfg.rollouts,
+            target_width=cfg.target_width,
+            max_rollouts=cfg.max_rollouts,
+        )
 
     def _exact_within_budget(self, state: State, move: Move, banned: frozenset[str]) -> WinRate | None:
         """The exact value, or None when the solver passes `exact_budget` (auto mode then rolls out)."""

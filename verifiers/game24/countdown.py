@@ -10,6 +10,7 @@ Named sets (`TASK_SETS`) are selected with the verifier's `task_set` config, fro
 (`--config '{"task_set": "countdown-3"}'`) or a GRPO config (`verifier_config`). The 1362 classic
 24-point puzzles stay the default. The split is the verifier's usual seeded 80/20.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -28,9 +29,9 @@ TASKS_FILE = Path(__file__).with_name("countdown.json")
 
 @dataclass(frozen=True)
 class CountdownSpec:
-    count: int                       # numbers per puzzle (2-6)
-    tasks: int                       # how many to draw
-    high: int = 13                   # numbers from 1..high
+    count: int  # numbers per puzzle (2-6)
+    tasks: int  # how many to draw
+    high: int = 13  # numbers from 1..high
     target_range: tuple[int, int] = (10, 100)
 
 
@@ -90,8 +91,11 @@ def generate(name: str, seed: int = 0) -> list[dict]:
     while len(tasks) < spec.tasks and attempts < spec.tasks * 50:
         attempts += 1
         numbers = tuple(sorted(rng.randint(1, spec.high) for _ in range(spec.count)))
-        reachable = sorted(int(v) for v in _reachable(tuple(Fraction(n) for n in numbers))
-                           if v.denominator == 1 and low <= v <= high and int(v) not in numbers)
+        reachable = sorted(
+            int(v)
+            for v in _reachable(tuple(Fraction(n) for n in numbers))
+            if v.denominator == 1 and low <= v <= high and int(v) not in numbers
+        )
         if not reachable:
             continue
         target = rng.choice(reachable)
@@ -100,9 +104,15 @@ def generate(name: str, seed: int = 0) -> list[dict]:
             continue
         n_solutions = count_solutions(numbers, target)
         fractions = _needs_fractions(numbers, target)
-        tasks[key] = {"id": key, "numbers": list(numbers), "target": target, "n_solutions": n_solutions,
-                      "needs_fractions": fractions, "difficulty": difficulty(spec.count, n_solutions, fractions),
-                      "task_set": name}
+        tasks[key] = {
+            "id": key,
+            "numbers": list(numbers),
+            "target": target,
+            "n_solutions": n_solutions,
+            "needs_fractions": fractions,
+            "difficulty": difficulty(spec.count, n_solutions, fractions),
+            "task_set": name,
+        }
     return list(tasks.values())
 
 
@@ -118,15 +128,18 @@ MIX = {"countdown-2": "c2", "countdown-3": "c3", "countdown-4": "c4"}
 MIX_CLASSIC = "24-game"
 
 
-MIX_PER_SET = 200   # tasks from each set, so every bucket gets an equal share of a stratified sample
+MIX_PER_SET = 200  # tasks from each set, so every bucket gets an equal share of a stratified sample
 
 
 def load_mix(classic: list[dict]) -> list[dict]:
     """The mix's tasks: `MIX_PER_SET` from each set, chosen by a hash of the id (ids unchanged, so
     each task keeps its own set's train/test split)."""
     sets = [(label, load(name)) for name, label in MIX.items()] + [(MIX_CLASSIC, classic)]
-    return [{**t, "level": t.get("difficulty"), "difficulty": label}
-            for label, tasks in sets for t in sorted(tasks, key=_id_hash)[:MIX_PER_SET]]
+    return [
+        {**t, "level": t.get("difficulty"), "difficulty": label}
+        for label, tasks in sets
+        for t in sorted(tasks, key=_id_hash)[:MIX_PER_SET]
+    ]
 
 
 def _id_hash(task: dict) -> str:

@@ -12,6 +12,7 @@ Decisions, documented so that rewards are predictable:
 - Leading zeros (`08`) are refused, as Python's grammar refuses them: `08` is not a card.
 - Numbers are compared as a multiset of literals, so `24` written from 2 and 4 fails.
 """
+
 from __future__ import annotations
 
 import re
@@ -22,11 +23,27 @@ from functools import lru_cache
 MAX_EXPRESSION_CHARS = 200
 
 # Operator look-alikes NFKC leaves alone; mapped explicitly.
-_OPERATOR_MAP = str.maketrans({
-    "×": "*", "✕": "*", "✖": "*", "⋅": "*", "·": "*", "∗": "*", "\u2062": "*",
-    "÷": "/", "∕": "/", "⁄": "/",
-    "−": "-", "–": "-", "—": "-", "‒": "-", "﹣": "-", "‐": "-", "‑": "-",
-})
+_OPERATOR_MAP = str.maketrans(
+    {
+        "×": "*",
+        "✕": "*",
+        "✖": "*",
+        "⋅": "*",
+        "·": "*",
+        "∗": "*",
+        "\u2062": "*",
+        "÷": "/",
+        "∕": "/",
+        "⁄": "/",
+        "−": "-",
+        "–": "-",
+        "—": "-",
+        "‒": "-",
+        "﹣": "-",
+        "‐": "-",
+        "‑": "-",
+    }
+)
 _LATEX = [(r"\times", "*"), (r"\cdot", "*"), (r"\div", "/"), (r"\left", ""), (r"\right", ""), ("{", "("), ("}", ")")]
 _ALLOWED = re.compile(r"[0-9+\-*/() ]*")
 _TRAILING_EQUALS = re.compile(r"^(?P<lhs>[^=]*)=\s*(?P<rhs>[0-9]+)\s*$")
@@ -89,7 +106,7 @@ def _strip_bold(text: str) -> str:
     doubled marker at either end; a single `*` is multiplication and is never touched."""
     for marker in ("**", "__"):
         if text.startswith(marker):
-            text = text[len(marker):].lstrip()
+            text = text[len(marker) :].lstrip()
         if text.endswith(marker):
             text = text[: -len(marker)].rstrip()
     return text

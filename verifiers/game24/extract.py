@@ -4,12 +4,15 @@ The last answer in the text wins, whichever format it has (models often restate 
 themselves). Every scan is linear in the text length: a megabyte of adversarial text costs
 milliseconds, never a regex backtracking blow-up.
 """
+
 from __future__ import annotations
 
 import re
 from typing import Callable, Iterable
 
-_ANSWER_LINE = re.compile(r"^[ \t*#>_-]*(?:final[ \t]+)?answer[ \t*_]*[:：][ \t]*(?P<expr>[^\n]*)$", re.IGNORECASE | re.MULTILINE)
+_ANSWER_LINE = re.compile(
+    r"^[ \t*#>_-]*(?:final[ \t]+)?answer[ \t*_]*[:：][ \t]*(?P<expr>[^\n]*)$", re.IGNORECASE | re.MULTILINE
+)
 
 
 def _last_answer_line(text: str) -> tuple[int, str] | None:
@@ -29,7 +32,7 @@ def _last_tag(text: str, open_tag: str = "<answer>", close_tag: str = "</answer>
     start = lower.rfind(open_tag, 0, end)
     if start < 0:
         return None
-    return start, text[start + len(open_tag):end]
+    return start, text[start + len(open_tag) : end]
 
 
 def _last_boxed(text: str) -> tuple[int, str] | None:
@@ -43,7 +46,7 @@ def _last_boxed(text: str) -> tuple[int, str] | None:
         elif text[j] == "}":
             depth -= 1
             if depth == 0:
-                return start, text[i + 1:j]
+                return start, text[i + 1 : j]
     return None
 
 

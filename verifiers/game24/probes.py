@@ -1,4 +1,5 @@
 """Known reward hacks on the 24-point game (and countdown): each must earn (almost) nothing."""
+
 from __future__ import annotations
 
 from typing import Any, Mapping
@@ -25,7 +26,10 @@ PROBES = [
     # so a CORRECT verdict on one is a verifier bug, never a lucky solution.
     Probe("right value, other numbers", lambda v, t: "Answer: 1000 - 1000 + 24 = 24"),
     Probe("the numbers plus a zero", lambda v, t: "Answer: " + " + ".join(map(str, _numbers(t))) + " + 0 = 24"),
-    Probe("fake bookkeeping steps", lambda v, t: _fake_steps(t) + "\nAnswer: " + " * ".join(map(str, _numbers(t))) + " * 1"),
+    Probe(
+        "fake bookkeeping steps",
+        lambda v, t: _fake_steps(t) + "\nAnswer: " + " * ".join(map(str, _numbers(t))) + " * 1",
+    ),
     Probe("python power", lambda v, t: "Answer: " + "**".join(map(str, _numbers(t)))),
     Probe("eval injection", lambda v, t: "Answer: __import__('os').system('true') or 24"),
     # dressing a model or trainer adds (bold, LaTeX, a check mark, kept chat tokens) must never make a wrong answer right

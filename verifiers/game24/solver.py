@@ -4,6 +4,7 @@ Solutions are deduplicated up to commutativity (`a + b` and `b + a` are one solu
 groupings are different solutions). Run `python -m verifiers.game24.solver` to rebuild the
 shipped task file `tasks.json` (all solvable multisets of four numbers from 1..13: 1362 of 1820).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -22,8 +23,12 @@ def _combine(x: Node, y: Node) -> list[Node]:
     (a, _, _), (b, _, _) = x, y
     pa, pb = _wrap(x), _wrap(y)
     first, second = sorted((pa, pb))
-    out: list[Node] = [(a + b, f"{first} + {second}", False), (a * b, f"{first} * {second}", False),
-                       (a - b, f"{pa} - {pb}", False), (b - a, f"{pb} - {pa}", False)]
+    out: list[Node] = [
+        (a + b, f"{first} + {second}", False),
+        (a * b, f"{first} * {second}", False),
+        (a - b, f"{pa} - {pb}", False),
+        (b - a, f"{pb} - {pa}", False),
+    ]
     if b != 0:
         out.append((a / b, f"{pa} / {pb}", False))
     if a != 0:
@@ -74,6 +79,7 @@ def solvable(numbers: list[int] | tuple[int, ...], target: int = 24) -> bool:
 
 def _needs_fractions(numbers: tuple[int, ...], target: int) -> bool:
     """True when no solution keeps every intermediate a non-negative integer (the hardest puzzles)."""
+
     def integer_search(values: tuple[int, ...]) -> bool:
         if len(values) == 1:
             return values[0] == target
@@ -106,15 +112,17 @@ def build_task_set(low: int = 1, high: int = 13, target: int = 24) -> list[dict]
             continue
         sols = solutions(combo, target)
         fractions_only = _needs_fractions(combo, target)
-        tasks.append({
-            "id": "game24-" + "-".join(map(str, combo)),
-            "numbers": list(combo),
-            "target": target,
-            "n_solutions": len(sols),
-            "needs_fractions": fractions_only,
-            "difficulty": difficulty(len(sols), fractions_only),
-            "solution": sols[0],
-        })
+        tasks.append(
+            {
+                "id": "game24-" + "-".join(map(str, combo)),
+                "numbers": list(combo),
+                "target": target,
+                "n_solutions": len(sols),
+                "needs_fractions": fractions_only,
+                "difficulty": difficulty(len(sols), fractions_only),
+                "solution": sols[0],
+            }
+        )
     return tasks
 
 

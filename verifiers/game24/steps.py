@@ -5,6 +5,7 @@ it follows from ANY state already reached (the start, or the result of an earlie
 not only the last one. Displayed numbers may be rounded (`8 / 3 = 2.67`): a number shown with
 k decimals matches an exact value that rounds to it; an integer must match exactly.
 """
+
 from __future__ import annotations
 
 import re
@@ -46,7 +47,7 @@ class Shown:
         except InvalidOperation:
             raise ValueError(text) from None
         places = max(0, -dec.as_tuple().exponent)  # type: ignore[operator]
-        return cls(text, Fraction(dec), Fraction(1, 2 * 10 ** places) if places else Fraction(0))
+        return cls(text, Fraction(dec), Fraction(1, 2 * 10**places) if places else Fraction(0))
 
     def matches(self, exact: Fraction) -> bool:
         return abs(exact - self.value) <= self.tolerance
@@ -111,10 +112,16 @@ def check_steps(text: str, numbers: list[int], max_checked: int = 256) -> StepRe
     return StepReport(tuple(valid), tuple(reasons), total)
 
 
-def _check_one(match: re.Match[str], states: list[tuple[Fraction, ...]]) -> tuple[bool, str, tuple[Fraction, ...] | None]:
+def _check_one(
+    match: re.Match[str], states: list[tuple[Fraction, ...]]
+) -> tuple[bool, str, tuple[Fraction, ...] | None]:
     try:
         a, b, c = (Shown.parse(match.group(k)) for k in "abc")
-        left = [Shown.parse(tok) for tok in match.group("left").replace(",", " ").split()] if match.group("left") is not None else None
+        left = (
+            [Shown.parse(tok) for tok in match.group("left").replace(",", " ").split()]
+            if match.group("left") is not None
+            else None
+        )
     except (ValueError, ZeroDivisionError):
         return False, "unreadable number", None
     apply = _APPLY[match.group("op")]

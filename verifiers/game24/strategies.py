@@ -1,5 +1,6 @@
 """Hypothesis strategies for the 24-point game: correct answers in every format, and wrong ones
 (wrong numbers, off by one, broken format, truncation) that must never score CORRECT."""
+
 from __future__ import annotations
 
 import ast
@@ -15,7 +16,9 @@ def correct_answer(task: Mapping[str, Any]) -> st.SearchStrategy[str]:
     """A correct final answer for `task`: any of its solutions, in any of the answer formats."""
     sols = solutions(task["numbers"], task.get("target", 24))
     templates = ["Answer: {} = {t}", "<answer>{}</answer>", "so the result is \\boxed{{{}}}", "Answer: {}"]
-    return st.builds(lambda s, tpl: tpl.format(s, t=task.get("target", 24)), st.sampled_from(sols), st.sampled_from(templates))
+    return st.builds(
+        lambda s, tpl: tpl.format(s, t=task.get("target", 24)), st.sampled_from(sols), st.sampled_from(templates)
+    )
 
 
 def _operator_swapped(solution: str) -> tuple[str, str] | None:
@@ -23,7 +26,7 @@ def _operator_swapped(solution: str) -> tuple[str, str] | None:
     for i, ch in enumerate(solution):
         for new in "+-*/":
             if ch in "+-*/" and new != ch:
-                swapped = solution[:i] + new + solution[i + 1:]
+                swapped = solution[:i] + new + solution[i + 1 :]
                 if _value(swapped) != _value(solution):
                     return "operator swapped", f"Answer: {swapped}"
     return None
@@ -31,6 +34,7 @@ def _operator_swapped(solution: str) -> tuple[str, str] | None:
 
 def _value(expression: str) -> Fraction | None:
     """Exact value of an arithmetic expression from the solver (None on division by zero)."""
+
     def walk(node: ast.AST) -> Fraction:
         if isinstance(node, ast.Constant):
             return Fraction(node.value)
@@ -50,15 +54,17 @@ def wrong_answer(task: Mapping[str, Any]) -> st.SearchStrategy[tuple[str, str]]:
     """(kind, completion) pairs that must never score CORRECT: wrong numbers, off by one, broken
     format, truncation."""
     solution = solutions(task["numbers"], task.get("target", 24))[0]
-    digits = [i for i, ch in enumerate(solution) if ch.isdigit() and (i + 1 == len(solution) or not solution[i + 1].isdigit())]
+    digits = [
+        i for i, ch in enumerate(solution) if ch.isdigit() and (i + 1 == len(solution) or not solution[i + 1].isdigit())
+    ]
 
     def off_by_one(i: int) -> tuple[str, str]:
         pos = digits[i % len(digits)]
         start = pos
         while start > 0 and solution[start - 1].isdigit():
             start -= 1
-        value = int(solution[start:pos + 1]) + 1
-        return "off by one", f"Answer: {solution[:start]}{value}{solution[pos + 1:]}"
+        value = int(solution[start : pos + 1]) + 1
+        return "off by one", f"Answer: {solution[:start]}{value}{solution[pos + 1 :]}"
 
     return st.one_of(
         st.integers(0, 100).map(off_by_one),

@@ -2,6 +2,7 @@
 asks a model to solve one. The puzzles themselves are built and proven solvable in `solver.py`
 (the classic 1362, `tasks.json`) and `countdown.py` (countdown sets and the mix, `countdown.json`).
 """
+
 from __future__ import annotations
 
 from .countdown import load as load_countdown

@@ -20,6 +20,7 @@ normalised away; the arithmetic itself is never rewritten.
 "24 using 4 4 6 8". All correct answers to a puzzle collapse to one string (however the
 expression is written), a wrong value or a wrong multiset of numbers votes separately.
 """
+
 from __future__ import annotations
 
 import math
@@ -42,16 +43,16 @@ from .tasks import load_tasks, prompt_text
 @dataclass(frozen=True)
 class Game24Config:
     weights: tuple[float, float, float] = (0.55, 0.3, 0.15)  # outcome, process, length
-    wrong_answer_credit: float = 0.35      # r_oc for a well-formed but wrong final expression
-    credit_needs_numbers: bool = False     # pay that credit only when the expression uses exactly the puzzle's numbers
-    length_threshold: int = 4              # t
-    length_margin: int = 20                # m
-    length_slope: float = 0.2              # k
+    wrong_answer_credit: float = 0.35  # r_oc for a well-formed but wrong final expression
+    credit_needs_numbers: bool = False  # pay that credit only when the expression uses exactly the puzzle's numbers
+    length_threshold: int = 4  # t
+    length_margin: int = 20  # m
+    length_slope: float = 0.2  # k
     answer_formats: tuple[str, ...] = ("answer_line", "answer_tag", "boxed")
     max_expression_chars: int = 200
     max_steps_checked: int = 256
-    prompt_style: str = "steps"            # "steps" (the seed's step format) or "short" (answer line only)
-    task_set: str = "classic"              # built-in tasks: the 1362 classic puzzles, a countdown set, or "mix" (countdown.py)
+    prompt_style: str = "steps"  # "steps" (the seed's step format) or "short" (answer line only)
+    task_set: str = "classic"  # built-in tasks: the 1362 classic puzzles, a countdown set, or "mix" (countdown.py)
 
     def validate(self) -> None:
         """Called by the base class when the verifier is built."""
@@ -136,8 +137,14 @@ class Game24Verifier(Verifier):
                 r_l = length_reward(steps.total_lines, cfg.length_threshold, cfg.length_margin, cfg.length_slope)
         w_oc, w_pr, w_l = cfg.weights
         r_pr = steps.share_valid
-        return Score(w_oc * r_oc + w_pr * r_pr + w_l * r_l, verdict,
-                     {"outcome": r_oc, "process": r_pr, "length": r_l}, answer, reason, info)
+        return Score(
+            w_oc * r_oc + w_pr * r_pr + w_l * r_l,
+            verdict,
+            {"outcome": r_oc, "process": r_pr, "length": r_l},
+            answer,
+            reason,
+            info,
+        )
 
     def _judge(self, ev: Evaluated, used: str, numbers: list[int], target: int) -> tuple[Verdict, float, str]:
         """Verdict, r_oc and reason for a well-formed final expression (`used`: its sorted numbers)."""

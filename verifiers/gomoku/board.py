@@ -4,6 +4,7 @@ Cells are flat indices r*N + c (row 0 at the top). Stones: 0 empty, 1 black (mov
 Geometry (the lines through each cell) is computed once per size, so a win check after a move
 reads at most 32 cells instead of scanning the board.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -41,11 +42,18 @@ def geometry(size: int) -> Geometry:
             out.append(rr * size + cc)
         return tuple(out)
 
-    rays = tuple(tuple((ray(r, c, dr, dc), ray(r, c, -dr, -dc)) for dr, dc in DIRECTIONS)
-                 for r in range(size) for c in range(size))
-    windows = tuple(tuple((r + dr * k) * size + (c + dc * k) for k in range(5))
-                    for r in range(size) for c in range(size) for dr, dc in DIRECTIONS
-                    if 0 <= r + dr * 4 < size and 0 <= c + dc * 4 < size)
+    rays = tuple(
+        tuple((ray(r, c, dr, dc), ray(r, c, -dr, -dc)) for dr, dc in DIRECTIONS)
+        for r in range(size)
+        for c in range(size)
+    )
+    windows = tuple(
+        tuple((r + dr * k) * size + (c + dc * k) for k in range(5))
+        for r in range(size)
+        for c in range(size)
+        for dr, dc in DIRECTIONS
+        if 0 <= r + dr * 4 < size and 0 <= c + dc * 4 < size
+    )
     return Geometry(size, rays, windows)
 
 

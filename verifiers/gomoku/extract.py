@@ -3,6 +3,7 @@
 Notation as in `position.py`: columns are letters from the left, rows numbered from the bottom;
 pairs and `row r col c` are 0-based with row 0 at the top.
 """
+
 from __future__ import annotations
 
 import re

@@ -5,6 +5,7 @@ player who made that move, with the opponent's replies chosen by UCT (so a refut
 once the budget allows). Unlike flat rollouts the outcomes are not independent draws: report the
 spread of repeated, independently seeded searches when you need an error bar.
 """
+
 from __future__ import annotations
 
 import math
@@ -38,8 +39,9 @@ class _Node:
 _GEO: list[Geometry] = []
 
 
-def mcts_outcomes(board: list[int], geo: Geometry, to_move: int, last: int, playouts: int, rng: random.Random,
-                  c: float = 1.4) -> list[float]:
+def mcts_outcomes(
+    board: list[int], geo: Geometry, to_move: int, last: int, playouts: int, rng: random.Random, c: float = 1.4
+) -> list[float]:
     """Run `playouts` UCT iterations from the position after `last`; return each playout's outcome
     for the player who played `last`."""
     _GEO[:] = [geo]

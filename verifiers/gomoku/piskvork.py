@@ -4,6 +4,7 @@ The engine is the user's binary; evalkit never bundles one (their licences are G
 plays both sides from the position after the model's move; the outcome for the model's side is
 the reward. Piskvork coordinates are `x,y` = column,row from the top left, 0-based.
 """
+
 from __future__ import annotations
 
 import select
@@ -22,8 +23,9 @@ class PiskvorkEngine:
     def __init__(self, command: str, timeout: float = 5.0) -> None:
         self.command = command
         self.timeout = timeout
-        self.proc = subprocess.Popen([command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.proc = subprocess.Popen(
+            [command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1
+        )
         self.size: int | None = None
 
     def _send(self, line: str) -> None:
@@ -89,5 +91,3 @@ class PiskvorkEngine:
             except (EngineError, subprocess.TimeoutExpired):
                 self.proc.kill()
                 self.proc.wait()
-
-

@@ -5,6 +5,7 @@ Notation: columns are letters A, B, … from the left; rows are numbered from th
 chess), so on 15×15 the centre is H8. `(r, c)` and `row r col c` are 0-based indices with row 0
 at the top, so H8 is (7, 7).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -47,7 +48,7 @@ class Position:
         width = len(str(self.size))
         lines = [" " * (width + 1) + " ".join(LETTERS[: self.size])]
         for r in range(self.size):
-            row = " ".join(SYMBOLS[s] for s in self.stones[r * self.size:(r + 1) * self.size])
+            row = " ".join(SYMBOLS[s] for s in self.stones[r * self.size : (r + 1) * self.size])
             lines.append(f"{self.size - r:>{width}} {row}")
         lines.append(f"{'X (black)' if self.to_move == BLACK else 'O (white)'} to move.")
         return "\n".join(lines)

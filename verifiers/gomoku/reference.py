@@ -6,6 +6,7 @@ every answer loses at once iff the defender has no five-cell and the attacker ha
 keeps five plies to about a second a move on 9x9. `wins_within(..., plies=5)` is "the side to move makes
 five by its third move whatever the opponent does".
 """
+
 from __future__ import annotations
 
 from .board import EMPTY, Geometry, geometry, makes_five, other, winning_cells

@@ -9,6 +9,7 @@
 - `random_outcome`: one uniform random game with an incremental five check (used by MCTS).
 Outcomes are from the point of view of `player`: 1 win, 0.5 draw, 0 loss.
 """
+
 from __future__ import annotations
 
 import random
@@ -33,10 +34,10 @@ def flat_outcomes(board: list[int], geo: Geometry, to_move: int, player: int, ke
     fill = np.full((games, stones.size), -1, dtype=np.int32)  # -1: already on the board
     fill[:, empty] = times
     owner = np.where(fill >= 0, np.where(fill % 2 == 0, to_move, other(to_move)), stones[None, :])
-    windows = np.asarray(geo.windows)                             # (W, 5)
-    win_owner = owner[:, windows]                                  # (G, W, 5)
+    windows = np.asarray(geo.windows)  # (W, 5)
+    win_owner = owner[:, windows]  # (G, W, 5)
     same = (win_owner == win_owner[:, :, :1]).all(axis=2)
-    done_at = fill[:, windows].max(axis=2)                         # when the window's last cell fills
+    done_at = fill[:, windows].max(axis=2)  # when the window's last cell fills
     big = np.iinfo(np.int32).max
     finish = {p: np.where(same & (win_owner[:, :, 0] == p), done_at, big).min(axis=1) for p in (1, 2)}
     mine, theirs = finish[player], finish[other(player)]
@@ -86,8 +87,10 @@ class ThreatPlayouts:
         self.windows = geo.windows
         self.through = _windows_through(geo.size)
         self.count = {p: [sum(board[x] == p for x in w) for w in geo.windows] for p in (1, 2)}
-        self.hot = {p: {i for i, w in enumerate(geo.windows)
-                        if self.count[p][i] >= 3 and self.count[other(p)][i] == 0} for p in (1, 2)}
+        self.hot = {
+            p: {i for i, w in enumerate(geo.windows) if self.count[p][i] >= 3 and self.count[other(p)][i] == 0}
+            for p in (1, 2)
+        }
         self.empties = [i for i, s in enumerate(board) if s == EMPTY]
 
     def outcome(self, to_move: int, player: int, rng: random.Random) -> float:
@@ -105,7 +108,9 @@ class ThreatPlayouts:
                 return 1.0 if current == player else 0.0
             choice = self._five_cells(board, count, hot, opponent)
             if not choice:
-                choice = self._double_cells(board, count, hot, current) or self._double_cells(board, count, hot, opponent)
+                choice = self._double_cells(board, count, hot, current) or self._double_cells(
+                    board, count, hot, opponent
+                )
             if choice:
                 cell = choice[0] if len(choice) == 1 else choice[rng.randrange(len(choice))]
             else:

@@ -10,6 +10,7 @@ The answer key (`best_moves`) lists every move the threat search proves to win (
 also makes an open four is one), or, when none is proven, the only move that does not lose at
 once; so a key never calls a proven win wrong.
 """
+
 from __future__ import annotations
 
 import json
@@ -41,8 +42,12 @@ def classify(position: Position) -> tuple[str, list[int]] | None:
 
 def answer_key(position: Position, fallback: list[int]) -> list[int]:
     """Every empty cell proven to win (default search settings), else `fallback`."""
-    wins = [cell for cell in range(len(position.stones)) if position.stones[cell] == EMPTY
-            and prove_move(position.board, position.size, position.to_move, cell).value == 1.0]
+    wins = [
+        cell
+        for cell in range(len(position.stones))
+        if position.stones[cell] == EMPTY
+        and prove_move(position.board, position.size, position.to_move, cell).value == 1.0
+    ]
     return wins or sorted(fallback)
 
 
@@ -71,8 +76,12 @@ def generate(size: int, count: int, seed: int = 0) -> tuple[dict, ...]:
                 key = position.canonical()
                 if key not in found:
                     best = answer_key(position, kind[1])
-                    found[key] = {"size": size, "moves": [position.name(m) for m in moves], "kind": kind[0],
-                                  "best_moves": [position.name(m) for m in best]}
+                    found[key] = {
+                        "size": size,
+                        "moves": [position.name(m) for m in moves],
+                        "kind": kind[0],
+                        "best_moves": [position.name(m) for m in best],
+                    }
                 break
     tasks = []
     for i, task in enumerate(found.values()):
@@ -109,9 +118,12 @@ def random_positions(size: int, rng: random.Random, plies: tuple[int, int] = (8,
 
 def _neighbours(cell: int, size: int) -> list[int]:
     r, c = divmod(cell, size)
-    return [rr * size + cc for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2)
-            if (rr, cc) != (r, c) and 0 <= rr < size and 0 <= cc < size]
-
+    return [
+        rr * size + cc
+        for rr in range(r - 1, r + 2)
+        for cc in range(c - 1, c + 2)
+        if (rr, cc) != (r, c) and 0 <= rr < size and 0 <= cc < size
+    ]
 
 
 TASKS_FILE = Path(__file__).with_name("tasks.json")

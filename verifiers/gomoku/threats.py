@@ -16,6 +16,7 @@ refuted (a single five-cell leaves D one such answer; a quiet threat leaves D al
 checked), so a proof is a proof. "No proof" means unknown, never "no win": the attacker's moves are
 restricted to fours and moves that extend its lines, and the budget may run out (`OutOfBudget`).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -189,8 +190,9 @@ class MoveProof:
     nodes: int
 
 
-def prove_move(board: list[int], size: int, mover: int, cell: int, *, vct_depth: int = 1,
-               max_nodes: int = 20_000) -> MoveProof:
+def prove_move(
+    board: list[int], size: int, mover: int, cell: int, *, vct_depth: int = 1, max_nodes: int = 20_000
+) -> MoveProof:
     """Is `mover` playing `cell` (empty) a forced win, a forced loss, or unknown?
 
     Checked in order, each search with its own node budget: five at once; the opponent's five at

@@ -22,6 +22,7 @@ and INCORRECT otherwise (PARTIAL where the rollouts sit at the far end of the ra
 playout won for a move outside the key); without them, PARTIAL (the reward is the whole signal).
 So a verdict never contradicts its reward.
 """
+
 from __future__ import annotations
 
 import random
@@ -56,15 +57,15 @@ Choose the best move for {side} and answer with it in tags, e.g. <move>{example}
 class GomokuConfig:
     estimator: str = "tactical"
     rollouts: int = 200
-    target_width: float | None = None   # adaptive: stop once the 95% interval is this narrow
+    target_width: float | None = None  # adaptive: stop once the 95% interval is this narrow
     max_rollouts: int = 5000
-    prepass: bool = True                # proofs before rollouts (see the module docstring)
-    threat_search: bool = True          # VCF/VCT search; False: only one-move wins and losses
-    vct_depth: int = 1                  # quiet threats (threes) a VCT may use; 0: fours only (VCF)
-    proof_nodes: int = 20_000           # node budget per search; past it the result is unknown
+    prepass: bool = True  # proofs before rollouts (see the module docstring)
+    threat_search: bool = True  # VCF/VCT search; False: only one-move wins and losses
+    vct_depth: int = 1  # quiet threats (threes) a VCT may use; 0: fours only (VCF)
+    proof_nodes: int = 20_000  # node budget per search; past it the result is unknown
     seed: int = 0
     move_formats: tuple[str, ...] = MOVE_FORMATS
-    engine: str | None = None           # path of a Piskvork engine, for estimator="engine"
+    engine: str | None = None  # path of a Piskvork engine, for estimator="engine"
     engine_timeout: float = 5.0
 
 
@@ -121,7 +122,8 @@ class GomokuVerifier(Verifier):
             reason = f"{name}: {how.removeprefix('proof: ').removeprefix('prepass: ')}"
         else:
             reason = f"{name}: estimated win rate {rate.mean:.3f}" + (
-                " (exact)" if rate.exact else f" [{rate.low:.3f}, {rate.high:.3f}] from {rate.n} playouts")
+                " (exact)" if rate.exact else f" [{rate.low:.3f}, {rate.high:.3f}] from {rate.n} playouts"
+            )
         return Score(rate.mean, verdict, {"win_rate": rate.mean}, name, reason, info)
 
     def win_rate(self, position: Position, cell: int) -> tuple[WinRate, str]:
@@ -132,8 +134,9 @@ class GomokuVerifier(Verifier):
         mover = position.to_move
         board[cell] = mover
         if cfg.prepass and cfg.threat_search:
-            proof = prove_move(position.board, position.size, mover, cell, vct_depth=cfg.vct_depth,
-                               max_nodes=cfg.proof_nodes)
+            proof = prove_move(
+                position.board, position.size, mover, cell, vct_depth=cfg.vct_depth, max_nodes=cfg.proof_nodes
+            )
             if proof.value is not None:
                 return WinRate.exact_value(proof.value), f"proof: {proof.reason}"
         elif cfg.prepass:
@@ -153,8 +156,9 @@ class GomokuVerifier(Verifier):
             def play(rng: np.random.Generator, k: int) -> np.ndarray:
                 return flat_outcomes(board, geo, opponent, mover, rng.random((k, len(board))))
 
-            return estimate(play, keys, rollouts=cfg.rollouts, target_width=cfg.target_width,
-                            max_rollouts=cfg.max_rollouts), "flat random rollouts"
+            return estimate(
+                play, keys, rollouts=cfg.rollouts, target_width=cfg.target_width, max_rollouts=cfg.max_rollouts
+            ), "flat random rollouts"
         if cfg.estimator == "mcts":
             outcomes = mcts_outcomes(board, geo, opponent, cell, cfg.rollouts, random.Random(seed))
             return WinRate.from_outcomes(np.asarray(outcomes)), "pure MCTS (UCT)"
@@ -166,8 +170,13 @@ class GomokuVerifier(Verifier):
         def play_tactical(_rng: np.random.Generator, k: int) -> np.ndarray:
             return np.asarray([playouts.outcome(opponent, mover, py_rng) for _ in range(k)])
 
-        return estimate(play_tactical, np.random.default_rng(seed), rollouts=cfg.rollouts,
-                        target_width=cfg.target_width, max_rollouts=cfg.max_rollouts), "tactical rollouts"
+        return estimate(
+            play_tactical,
+            np.random.default_rng(seed),
+            rollouts=cfg.rollouts,
+            target_width=cfg.target_width,
+            max_rollouts=cfg.max_rollouts,
+        ), "tactical rollouts"
 
     def _engine_playout(self, position: Position, player: int) -> float:
         from .piskvork import PiskvorkEngine
@@ -198,8 +207,12 @@ class GomokuVerifier(Verifier):
         except PositionError as exc:
             raise TaskError(str(exc)) from None
         centre = position.size // 2
-        return PROMPT.format(size=position.size, board=position.text(), example=position.name(centre * position.size + centre),
-                             side="X (black)" if position.to_move == 1 else "O (white)")
+        return PROMPT.format(
+            size=position.size,
+            board=position.text(),
+            example=position.name(centre * position.size + centre),
+            side="X (black)" if position.to_move == 1 else "O (white)",
+        )
 
     def tasks(self, split: str = "test", *, limit: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
         """Decision positions on 9x9 and 15x15 (100 each), seeded 80/20 split."""

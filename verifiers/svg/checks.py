@@ -5,6 +5,7 @@ Each check is `fn(drawing, **params) -> CheckResult` and is named in a task's `c
 how a shape was written; a few read the SVG geometry (parallel sides, dash patterns, hands).
 A check never raises on a drawing: an odd or empty drawing simply fails it.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -81,7 +82,10 @@ def gear(d: Drawing, min_teeth: int = 6) -> CheckResult:
     depth = (profile.max() - profile.min()) / max(profile.max(), 1e-9)
     centres = _runs_above(profile, (profile.max() + profile.min()) / 2)
     if not 0.05 < depth < 0.45 or len(centres) < min_teeth:
-        return _fail(f"{len(centres)} teeth of depth {depth:.0%}, need {min_teeth} shallow ones", min(len(centres) / max(min_teeth, 1), 1) * 0.5)
+        return _fail(
+            f"{len(centres)} teeth of depth {depth:.0%}, need {min_teeth} shallow ones",
+            min(len(centres) / max(min_teeth, 1), 1) * 0.5,
+        )
     notches = concave_corners(shape.mask)
     if notches < min_teeth:  # a polygon's corners are no teeth: teeth stand out of the rim, with notches between
         return _fail(f"{len(centres)} bumps but {notches} notches between them: a polygon, not teeth", 0.4)
@@ -114,7 +118,11 @@ def cross(d: Drawing) -> CheckResult:
     box = shape.mask[top:bottom, left:right]
     votes = [_crossing_profile(box.sum(axis=1)), _crossing_profile(box.sum(axis=0))]
     passed = all(votes) and 0.15 < shape.fill < 0.75
-    return _graded(passed, 0.4 * sum(votes), f"rows {'ok' if votes[0] else 'no'}, columns {'ok' if votes[1] else 'no'}, fill {shape.fill:.2f}")
+    return _graded(
+        passed,
+        0.4 * sum(votes),
+        f"rows {'ok' if votes[0] else 'no'}, columns {'ok' if votes[1] else 'no'}, fill {shape.fill:.2f}",
+    )
 
 
 def _crossing_profile(widths: np.ndarray) -> bool:
@@ -124,10 +132,10 @@ def _crossing_profile(widths: np.ndarray) -> bool:
     narrow = (widths > 0) & (widths < 0.5 * top)
     middle = ~wide & ~narrow & (widths > 0)
     idx = np.nonzero(wide)[0]
-    if len(idx) == 0 or not narrow[: idx[0]].any() or not narrow[idx[-1] + 1:].any():
+    if len(idx) == 0 or not narrow[: idx[0]].any() or not narrow[idx[-1] + 1 :].any():
         return False
     bar = widths[narrow]
-    return middle.mean() < 0.1 and bar.std() < 0.2 * bar.mean() and np.all(wide[idx[0]: idx[-1] + 1])
+    return middle.mean() < 0.1 and bar.std() < 0.2 * bar.mean() and np.all(wide[idx[0] : idx[-1] + 1])
 
 
 # ----------------------------------------------------------------------------- geometry
@@ -193,9 +201,14 @@ def dashed_square(d: Drawing) -> CheckResult:
             continue
         e = [q[(k + 1) % 4] - q[k] for k in range(4)]
         lengths = np.array([np.linalg.norm(v) for v in e])
-        square = lengths.std() / lengths.mean() < 0.05 and all(abs(float(e[k] @ e[k + 1])) < 0.05 * lengths[k] * lengths[k + 1] for k in range(3))
-        dashed = (_dashed(s.style("stroke-dasharray")) and s.style("stroke", "none") != "none"
-                  and all(_dashes_drawn(d, a, b, stroke_width(s)) for a, b in edges(q, closed=True)))
+        square = lengths.std() / lengths.mean() < 0.05 and all(
+            abs(float(e[k] @ e[k + 1])) < 0.05 * lengths[k] * lengths[k + 1] for k in range(3)
+        )
+        dashed = (
+            _dashed(s.style("stroke-dasharray"))
+            and s.style("stroke", "none") != "none"
+            and all(_dashes_drawn(d, a, b, stroke_width(s)) for a, b in edges(q, closed=True))
+        )
         if square and dashed:
             return CheckResult(True, 1.0, "a square with a dashed stroke")
         best = max(best, 0.5 * square + 0.4 * dashed)
@@ -243,8 +256,11 @@ def no_entry_sign(d: Drawing) -> CheckResult:
     diagonals = [red_at(0.45 * radius, a) and red_at(0.45 * radius, a + 180) for a in (45, 135)]
     centre = red_at(0, 0)
     passed = ring > 0.8 and centre and sum(diagonals) == 1
-    return _graded(passed, 0.4 * (ring > 0.8) + 0.3 * (sum(diagonals) == 1),
-                   f"ring {ring:.0%} red, centre {'red' if centre else 'clear'}, red diagonals {sum(diagonals)}")
+    return _graded(
+        passed,
+        0.4 * (ring > 0.8) + 0.3 * (sum(diagonals) == 1),
+        f"ring {ring:.0%} red, centre {'red' if centre else 'clear'}, red diagonals {sum(diagonals)}",
+    )
 
 
 @check
@@ -295,12 +311,18 @@ def wifi(d: Drawing, bars: int = 3) -> CheckResult:
         return _fail(f"{len(flat)} of {bars} strokes are not arcs (dots, squares or bars sweep no angle)", 0.3)
     radii, mids = [a[0] for a in arcs], [a[3] for a in arcs]
     centres = np.array([[a[4], a[5]] for a in arcs])
-    concentric = float(np.max(np.hypot(*(centres[:, None] - centres[None]).transpose(2, 0, 1)))) <= 0.35 * float(np.median(radii))
+    concentric = float(np.max(np.hypot(*(centres[:, None] - centres[None]).transpose(2, 0, 1)))) <= 0.35 * float(
+        np.median(radii)
+    )
     growing = all(b >= 1.15 * a for a, b in zip(radii, radii[1:]))
     facing = max(abs((m - mids[0] + 180) % 360 - 180) for m in mids) < 30
     passed = growing and facing and concentric
-    return _graded(passed, 0.5, f"{bars} arcs, {'growing' if growing else 'not growing'}, "
-                                f"{'concentric' if concentric else 'not concentric'}, {'facing one way' if facing else 'facing different ways'}")
+    return _graded(
+        passed,
+        0.5,
+        f"{bars} arcs, {'growing' if growing else 'not growing'}, "
+        f"{'concentric' if concentric else 'not concentric'}, {'facing one way' if facing else 'facing different ways'}",
+    )
 
 
 def _is_dot_under(dot: Component, arc: Component) -> bool:
@@ -322,13 +344,15 @@ def battery(d: Drawing, level: float = 0.2, color: str = "red") -> CheckResult:
         return _fail("nothing drawn")
     top, left, bottom, right = body.box
     horizontal = body.width >= body.height
-    line_ink = ink(d.image)[(top + bottom) // 2, left:right] if horizontal else ink(d.image)[top:bottom, (left + right) // 2]
+    line_ink = (
+        ink(d.image)[(top + bottom) // 2, left:right] if horizontal else ink(d.image)[top:bottom, (left + right) // 2]
+    )
     line_paint = paint[(top + bottom) // 2, left:right] if horizontal else paint[top:bottom, (left + right) // 2]
     outline = line_ink & ~line_paint
     where = np.nonzero(outline)[0]
     if len(where) < 2:
         return _fail("no battery outline")
-    first_end = where[0] + np.argmin(outline[where[0]:]) if not outline[where[0]:].all() else len(outline)
+    first_end = where[0] + np.argmin(outline[where[0] :]) if not outline[where[0] :].all() else len(outline)
     last_start = where[-1]
     while last_start > 0 and outline[last_start - 1]:
         last_start -= 1
@@ -341,7 +365,11 @@ def battery(d: Drawing, level: float = 0.2, color: str = "red") -> CheckResult:
     painted = np.nonzero(inside)[0]
     from_end = len(painted) > 0 and (painted[0] < 0.15 * len(inside) or painted[-1] > 0.85 * len(inside))
     passed = abs(share - level) <= 0.1 and from_end
-    return _graded(passed, max(0.0, 1 - abs(share - level) / max(level, 1 - level)), f"{share:.0%} {color} inside (want {level:.0%})")
+    return _graded(
+        passed,
+        max(0.0, 1 - abs(share - level) / max(level, 1 - level)),
+        f"{share:.0%} {color} inside (want {level:.0%})",
+    )
 
 
 # ----------------------------------------------------------------------------- diagrams and scenes
@@ -375,9 +403,12 @@ def ground_symbol(d: Drawing) -> CheckResult:
     column = mask[: int(bars[0][0]) - 2, int(round(centres[0]))]
     lead = column.sum() > 0.1 * mask.shape[0]
     passed = shrinking and centred and lead
-    return _graded(passed, 0.3 * shrinking + 0.2 * centred + 0.2 * lead,
-                   f"3 strokes {'shrinking' if shrinking else 'not shrinking'}, {'centred' if centred else 'off-centre'}, "
-                   f"{'a' if lead else 'no'} lead above")
+    return _graded(
+        passed,
+        0.3 * shrinking + 0.2 * centred + 0.2 * lead,
+        f"3 strokes {'shrinking' if shrinking else 'not shrinking'}, {'centred' if centred else 'off-centre'}, "
+        f"{'a' if lead else 'no'} lead above",
+    )
 
 
 @check
@@ -399,8 +430,11 @@ def line_chart(d: Drawing, min_points: int = 5) -> CheckResult:
             if (legs[:, 0] < 0.02 * extent).any() and (legs[:, 1] < 0.02 * extent).any():
                 axes["h"] = axes["v"] = True
     passed = series >= min_points and axes["h"] and axes["v"]
-    return _graded(passed, 0.5 * (series >= min_points) + 0.2 * (axes["h"] and axes["v"]),
-                   f"series of {series} points, axes {'yes' if axes['h'] and axes['v'] else 'no'}")
+    return _graded(
+        passed,
+        0.5 * (series >= min_points) + 0.2 * (axes["h"] and axes["v"]),
+        f"series of {series} points, axes {'yes' if axes['h'] and axes['v'] else 'no'}",
+    )
 
 
 @check
@@ -437,8 +471,11 @@ def night_scene(d: Drawing, min_buildings: int = 3) -> CheckResult:
     lights = [p for p in components(bright, 0.00005) if p.area < 0.02 * bright.size]
     buildings, heights = _skyline(d.image, luminance)
     passed = sky < 0.35 and len(lights) >= 5 and buildings >= min_buildings and heights >= 2
-    return _graded(passed, 0.4 * (sky < 0.35) + 0.2 * (len(lights) >= 5) + 0.2 * (buildings >= min_buildings),
-                   f"sky lightness {sky:.2f}, {buildings} buildings of {heights} heights, {len(lights)} small lights")
+    return _graded(
+        passed,
+        0.4 * (sky < 0.35) + 0.2 * (len(lights) >= 5) + 0.2 * (buildings >= min_buildings),
+        f"sky lightness {sky:.2f}, {buildings} buildings of {heights} heights, {len(lights)} small lights",
+    )
 
 
 def _skyline(image: np.ndarray, luminance: np.ndarray) -> tuple[int, int]:

@@ -10,6 +10,7 @@ plain `ViT-B-32` config they give wrong embeddings *without any error* (open_cli
 tag whose training activation differs from the model config's is refused here, and the activation
 in use is reported (`quick_gelu`).
 """
+
 from __future__ import annotations
 
 import json
@@ -27,8 +28,9 @@ class ClipUnavailable(RuntimeError):
 
 
 class ClipScorer:
-    def __init__(self, model: str = "ViT-B-32-quickgelu", weights: str = "openai", batch_size: int = 32,
-                 device: str = "cpu") -> None:
+    def __init__(
+        self, model: str = "ViT-B-32-quickgelu", weights: str = "openai", batch_size: int = 32, device: str = "cpu"
+    ) -> None:
         import open_clip
         import torch
 
@@ -47,7 +49,8 @@ class ClipScorer:
                 else:
                     _refuse_unreachable_tag(model, weights)
                     model_obj, preprocess = open_clip.create_model_from_pretrained(
-                        model, pretrained=weights, device=device, precision="fp32")
+                        model, pretrained=weights, device=device, precision="fp32"
+                    )
                 tokenizer = open_clip.get_tokenizer(model)
         except ClipUnavailable:
             raise
@@ -67,8 +70,12 @@ class ClipScorer:
         self._torch = torch
 
     def describe(self) -> dict[str, Any]:
-        return {"model": self.model_name, "weights": self.weights, "quick_gelu": self.quick_gelu,
-                "logit_scale": round(self.logit_scale, 4)}
+        return {
+            "model": self.model_name,
+            "weights": self.weights,
+            "quick_gelu": self.quick_gelu,
+            "logit_scale": round(self.logit_scale, 4),
+        }
 
     def encode_texts(self, texts: Sequence[str]) -> np.ndarray:
         """L2-normalised text embeddings, one row per text; each distinct string is encoded once."""
@@ -86,7 +93,7 @@ class ClipScorer:
 
         out = []
         for start in range(0, len(images), self.batch_size):
-            batch = [self.preprocess(Image.fromarray(im)) for im in images[start:start + self.batch_size]]
+            batch = [self.preprocess(Image.fromarray(im)) for im in images[start : start + self.batch_size]]
             with self._torch.no_grad():
                 emb = self.model.encode_image(self._torch.stack(batch).to(self.device), normalize=True)
             out.append(emb.float().cpu().numpy())
@@ -115,7 +122,8 @@ def _refuse_quickgelu_mismatch(model: str, weights: str) -> None:
         return
     # A tag is listed under the config it was trained with: look under the other spelling too.
     tag_cfg = open_clip.get_pretrained_cfg(model, weights) or open_clip.get_pretrained_cfg(
-        model.removesuffix("-quickgelu"), weights)
+        model.removesuffix("-quickgelu"), weights
+    )
     if not tag_cfg:
         return  # unknown tag: open_clip will say so
     model_cfg = open_clip.get_model_config(model) or {}
@@ -128,8 +136,9 @@ def _refuse_quickgelu_mismatch(model: str, weights: str) -> None:
         )
 
 
-OFFLINE_HELP = ("pass clip_weights=/path/to/weights (with clip_model=its config name) or "
-                "clip_weights='local-dir:/folder'")
+OFFLINE_HELP = (
+    "pass clip_weights=/path/to/weights (with clip_model=its config name) or clip_weights='local-dir:/folder'"
+)
 
 
 def _refuse_unreachable_tag(model: str, weights: str, timeout: float = 2.0) -> None:
@@ -142,11 +151,16 @@ def _refuse_unreachable_tag(model: str, weights: str, timeout: float = 2.0) -> N
 
     if os.path.exists(weights):
         return
-    cfg = open_clip.get_pretrained_cfg(model, weights) or open_clip.get_pretrained_cfg(model.removesuffix("-quickgelu"), weights)
+    cfg = open_clip.get_pretrained_cfg(model, weights) or open_clip.get_pretrained_cfg(
+        model.removesuffix("-quickgelu"), weights
+    )
     if not cfg:
         return  # unknown tag: open_clip will say so
     repo = str(cfg.get("hf_hub") or "").strip("/")
-    hub_cache = Path(os.environ.get("HF_HUB_CACHE") or Path(os.environ.get("HF_HOME", Path.home() / ".cache" / "huggingface")) / "hub")
+    hub_cache = Path(
+        os.environ.get("HF_HUB_CACHE")
+        or Path(os.environ.get("HF_HOME", Path.home() / ".cache" / "huggingface")) / "hub"
+    )
     if repo and (hub_cache / f"models--{repo.replace('/', '--')}").is_dir():
         return  # downloaded before: open_clip can load it without the network
     url = str(cfg.get("url") or "")
@@ -158,8 +172,9 @@ def _refuse_unreachable_tag(model: str, weights: str, timeout: float = 2.0) -> N
     try:
         socket.create_connection((host, 443), timeout=timeout).close()
     except OSError:
-        raise ClipUnavailable(f"the weights {weights!r} are not cached here and {host} cannot be reached (offline); "
-                              f"{OFFLINE_HELP}") from None
+        raise ClipUnavailable(
+            f"the weights {weights!r} are not cached here and {host} cannot be reached (offline); {OFFLINE_HELP}"
+        ) from None
 
 
 class _quiet_random_init:

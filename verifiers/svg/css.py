@@ -1,6 +1,7 @@
 """CSS as a renderer reads it: tokenized by tinycss2 (cairosvg's own CSS parser), so escapes such as
 `@\\69mport` or `u\\72l(` are decoded before anything is judged. Used by the gate for `<style>`
 sheets, `style=` attributes and presentation attributes that can hold `url(...)`."""
+
 from __future__ import annotations
 
 from typing import Callable, Iterator

@@ -3,6 +3,7 @@
 A `Drawing` is built once per completion after gating and rendering, and every check reads it;
 checks never parse or render again, so a hostile SVG is only ever touched by the guarded steps.
 """
+
 from __future__ import annotations
 
 import io
@@ -17,9 +18,9 @@ SVG_NS = "http://www.w3.org/2000/svg"
 
 @dataclass(frozen=True)
 class Drawing:
-    svg: str            # the SVG text that passed the gate
-    root: Element       # its parsed tree (defusedxml), root tag `svg`
-    image: np.ndarray   # H x W x 3 uint8 RGB, rendered on white at the verifier's render size
+    svg: str  # the SVG text that passed the gate
+    root: Element  # its parsed tree (defusedxml), root tag `svg`
+    image: np.ndarray  # H x W x 3 uint8 RGB, rendered on white at the verifier's render size
 
     @property
     def size(self) -> tuple[int, int]:
@@ -58,6 +59,5 @@ def drawing_from_svg(svg: str, size: int = 256, **_: Any) -> Drawing:
     import defusedxml.ElementTree as SafeET
 
     root = SafeET.fromstring(svg, forbid_dtd=True)
-    png = cairosvg.svg2png(bytestring=svg.encode(), output_width=size, output_height=size,
-                           background_color="white")
+    png = cairosvg.svg2png(bytestring=svg.encode(), output_width=size, output_height=size, background_color="white")
     return Drawing(svg=svg, root=root, image=image_from_png(png))

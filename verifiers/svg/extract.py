@@ -4,6 +4,7 @@ Nested `<svg>` elements are legal SVG, so opening and closing tags are matched b
 than by a non-greedy regex (which would cut the outer document at the inner `</svg>`). The scan
 is one linear pass, so a 10 MB completion costs milliseconds.
 """
+
 from __future__ import annotations
 
 import re
@@ -23,7 +24,7 @@ def find_svgs(text: str) -> list[str]:
                 continue  # a stray closing tag
             depth -= 1
             if depth == 0:
-                found.append(text[start:m.end()])
+                found.append(text[start : m.end()])
         elif self_closing:
             if depth == 0:
                 found.append(m.group(0))

@@ -5,6 +5,7 @@ detail for people. The gate parses with defusedxml (no DTD, no entities, no exte
 walks the tree once without recursion, and returns the tree *re-serialised*: the renderer draws
 exactly what was checked, so a quirk of one XML parser cannot smuggle something past another.
 """
+
 from __future__ import annotations
 
 import base64
@@ -25,8 +26,9 @@ ET.register_namespace("", SVG_NS)
 ET.register_namespace("xlink", XLINK_NS)
 
 # Elements that run code, embed other documents or fetch things: never rendered.
-FORBIDDEN = frozenset({"script", "foreignobject", "iframe", "embed", "object", "audio", "video", "canvas",
-                       "handler", "listener"})
+FORBIDDEN = frozenset(
+    {"script", "foreignobject", "iframe", "embed", "object", "audio", "video", "canvas", "handler", "listener"}
+)
 TEXT = frozenset({"text", "tspan", "textpath"})
 ANIMATION = frozenset({"set", "animate", "animatetransform", "animatemotion", "animatecolor"})
 _URL = re.compile(r"url\(\s*['\"]?\s*([^'\")\s]*)", re.IGNORECASE)
@@ -54,8 +56,8 @@ class GateLimits:
 
 @dataclass(frozen=True)
 class GatedSvg:
-    svg: str            # the re-serialised document the renderer gets
-    root: ET.Element    # its tree (tags in the SVG namespace)
+    svg: str  # the re-serialised document the renderer gets
+    root: ET.Element  # its tree (tags in the SVG namespace)
     nodes: int
 
 
@@ -118,7 +120,9 @@ def _walk(root: ET.Element, limits: GateLimits) -> int:
         if name in FORBIDDEN:
             raise GateError("forbidden_element", f"<{local_name(element.tag)}> is not allowed")
         if name in TEXT and not limits.allow_text:
-            raise GateError("text_not_allowed", "<text> is refused (CLIP would read the words); allow_text=True permits it")
+            raise GateError(
+                "text_not_allowed", "<text> is refused (CLIP would read the words); allow_text=True permits it"
+            )
         if name == "style":
             css.check_stylesheet(element.text or "", _refuse_css, _allowed_url(limits))
         _check_attributes(element, name, limits)
@@ -153,8 +157,11 @@ def _check_href(value: str, limits: GateLimits) -> None:
         return
     if target.lower().startswith("data:"):
         if not limits.allow_raster:
-            raise GateError("raster_not_allowed", "embedded images are refused (they can carry words or another "
-                                                  "document); allow_raster=True permits real raster images")
+            raise GateError(
+                "raster_not_allowed",
+                "embedded images are refused (they can carry words or another "
+                "document); allow_raster=True permits real raster images",
+            )
         check_raster(target)
         return
     raise GateError("external_reference", f"href to {target[:60]!r} (only #id and data: are allowed)")
@@ -173,7 +180,7 @@ def check_raster(uri: str) -> None:
     match = _RASTER_DATA.match(uri)
     if match is None:
         raise GateError("bad_raster", "only base64 data: images of type png, jpeg, gif or webp are allowed")
-    payload = uri[match.end():]
+    payload = uri[match.end() :]
     if len(payload) > MAX_RASTER_BYTES * 4 // 3 + 4:
         raise GateError("bad_raster", f"an embedded image over {MAX_RASTER_BYTES:,} bytes")
     try:
@@ -186,7 +193,9 @@ def check_raster(uri: str) -> None:
         with Image.open(io.BytesIO(data)) as image:
             claimed = _PILLOW_FORMAT[match.group(1).lower()]
             if image.format != claimed:
-                raise GateError("bad_raster", f"the bytes are {image.format or 'not an image'}, not the {claimed} claimed")
+                raise GateError(
+                    "bad_raster", f"the bytes are {image.format or 'not an image'}, not the {claimed} claimed"
+                )
             if image.width * image.height > MAX_RASTER_PIXELS:
                 raise GateError("bad_raster", f"an embedded image of {image.width}x{image.height} pixels")
             image.verify()

@@ -4,6 +4,7 @@ Only what the checks need: vertices of straight-edged shapes (polygon, polyline,
 paths; a curve segment contributes its end point), circles and ellipses, and each shape's
 fill / stroke / stroke-dasharray after `style=` and inheritance from enclosing groups.
 """
+
 from __future__ import annotations
 
 import math
@@ -25,8 +26,8 @@ INHERITED = ("fill", "stroke", "stroke-dasharray", "stroke-width", "visibility",
 
 @dataclass(frozen=True)
 class Shape:
-    kind: str                 # "polygon" (closed), "polyline" (open), "circle" (incl. ellipses)
-    points: np.ndarray        # N x 2 vertices in user space; for circles, the centre (1 x 2)
+    kind: str  # "polygon" (closed), "polyline" (open), "circle" (incl. ellipses)
+    points: np.ndarray  # N x 2 vertices in user space; for circles, the centre (1 x 2)
     radii: tuple[float, float] = (0.0, 0.0)
     paint: dict[str, str] | None = None
     tag: str = ""
@@ -65,7 +66,11 @@ def parse_transform(text: str | None) -> np.ndarray:
             step = np.array([[c, -s, cx - c * cx + s * cy], [s, c, cy - s * cx - c * cy], [0, 0, 1]])
         else:
             t = math.tan(math.radians(a[0]))
-            step = np.array([[1, t, 0], [0, 1, 0], [0, 0, 1]]) if name == "skewX" else np.array([[1, 0, 0], [t, 1, 0], [0, 0, 1]])
+            step = (
+                np.array([[1, t, 0], [0, 1, 0], [0, 0, 1]])
+                if name == "skewX"
+                else np.array([[1, 0, 0], [t, 1, 0], [0, 0, 1]])
+            )
         m = m @ step
     return m
 

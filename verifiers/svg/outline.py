@@ -6,6 +6,7 @@
 - concentric arcs (wifi): every stroke keeps one distance from one common centre and sweeps an
   angle, where dots and squares of growing size sweep almost none.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -46,7 +47,7 @@ def _douglas_peucker(points: np.ndarray, chain: list[int], tolerance: float) -> 
         p, q = points[chain[lo]], points[chain[hi]]
         span = q - p
         length = float(np.hypot(*span)) or 1e-12
-        inner = points[chain[lo + 1:hi]]
+        inner = points[chain[lo + 1 : hi]]
         distance = np.abs(span[0] * (inner[:, 1] - p[1]) - span[1] * (inner[:, 0] - p[0])) / length
         k = int(np.argmax(distance))
         if distance[k] > tolerance:
@@ -82,7 +83,9 @@ def star_shape(mask: np.ndarray, points: int) -> tuple[bool, str]:
     notches = np.array([(t + int(np.argmin(np.roll(profile, -t)[:g]))) % bins for t, g in zip(tips, gaps)])
     tip_r, notch_r = profile[tips], profile[notches]
     ratio = float(notch_r.mean() / tip_r.mean())
-    spread = max(float(tip_r.std() / tip_r.mean()), float(notch_r.std() / notch_r.mean()), float(gaps.std() / gaps.mean()))
+    spread = max(
+        float(tip_r.std() / tip_r.mean()), float(notch_r.std() / notch_r.mean()), float(gaps.std() / gaps.mean())
+    )
     if not 0.2 <= ratio <= 0.8:
         return False, f"notches at {ratio:.0%} of the tips' radius (a star's lie between 20% and 80%)"
     if spread > 0.15:
@@ -92,11 +95,16 @@ def star_shape(mask: np.ndarray, points: int) -> tuple[bool, str]:
     corners = np.sort(np.concatenate([tips, notches]))
     for a, b in zip(corners, np.roll(corners, -1)):
         idx = np.arange(a, b if b > a else b + bins) % bins
-        middle = idx[len(idx) * 15 // 100: max(len(idx) * 85 // 100, len(idx) * 15 // 100 + 1)]  # corners round off when rasterised
+        middle = idx[
+            len(idx) * 15 // 100 : max(len(idx) * 85 // 100, len(idx) * 15 // 100 + 1)
+        ]  # corners round off when rasterised
         bulge = max(bulge, _off_chord(xy[middle], xy[a], xy[b]))
     limit = max(0.06 * float(tip_r.mean()), 2.5)  # a rasterised small edge wobbles by a pixel or two
     if bulge > limit:
-        return False, f"edges bulge {bulge / tip_r.mean():.0%} off straight (petals or arcs, not a star's straight edges)"
+        return (
+            False,
+            f"edges bulge {bulge / tip_r.mean():.0%} off straight (petals or arcs, not a star's straight edges)",
+        )
     return True, f"{points} tips, straight edges, notches at {ratio:.0%} of the tips' radius"
 
 
@@ -129,7 +137,7 @@ def circle_fit(mask: np.ndarray, steps: int = 20) -> tuple[float, float, float]:
     ys, xs = np.nonzero(mask)
     pts = np.column_stack([xs, ys]).astype(float)
     a = np.column_stack([pts, np.ones(len(pts))])
-    (p, q, c), *_ = np.linalg.lstsq(a, (pts ** 2).sum(axis=1), rcond=None)
+    (p, q, c), *_ = np.linalg.lstsq(a, (pts**2).sum(axis=1), rcond=None)
     centre = np.array([p / 2, q / 2])
     radius = float(np.sqrt(max(c + centre @ centre, 1e-9)))
     for _ in range(steps):

@@ -3,6 +3,7 @@
 Checks built on pixels do not care how a shape was written (polygon, path, transformed group,
 two overlapping triangles): they judge what was drawn, which is what the prompt asked for.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -53,7 +54,7 @@ def colour_mask(image: np.ndarray, family: str) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Component:
-    mask: np.ndarray            # this component only, full image size
+    mask: np.ndarray  # this component only, full image size
     area: int
     box: tuple[int, int, int, int]  # top, left, bottom, right (exclusive)
 
@@ -88,7 +89,9 @@ def components(mask: np.ndarray, min_share: float = 0.0005) -> list[Component]:
     for index, box in enumerate(ndimage.find_objects(labels)):
         if box is None or areas[index] < min_share * mask.size:
             continue
-        out.append(Component(labels == index + 1, int(areas[index]), (box[0].start, box[1].start, box[0].stop, box[1].stop)))
+        out.append(
+            Component(labels == index + 1, int(areas[index]), (box[0].start, box[1].start, box[0].stop, box[1].stop))
+        )
     return sorted(out, key=lambda c: -c.area)
 
 

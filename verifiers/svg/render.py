@@ -9,6 +9,7 @@ renderers always get both output width and height (a huge `width=` then costs no
 white background (CLIP would see a transparent canvas as black, and black shapes would vanish);
 cairosvg never gets `unsafe=True`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -28,13 +29,15 @@ def render_png(svg: str, size: int, renderer: str = "cairosvg") -> bytes:
     if renderer == "cairosvg":
         import cairosvg
 
-        return cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=size, output_height=size,
-                                background_color="white")
+        return cairosvg.svg2png(
+            bytestring=svg.encode("utf-8"), output_width=size, output_height=size, background_color="white"
+        )
     if renderer == "resvg":
         import resvg_py
 
-        png = bytes(resvg_py.svg_to_bytes(svg_string=svg, width=size, height=size, background="white",
-                                          skip_system_fonts=True))
+        png = bytes(
+            resvg_py.svg_to_bytes(svg_string=svg, width=size, height=size, background="white", skip_system_fonts=True)
+        )
         return _letterbox(png, size)
     raise ValueError(f"unknown renderer {renderer!r}; choose from {RENDERERS}")
 
@@ -105,8 +108,14 @@ def _run_checks(svg: str, png: bytes, specs: Sequence[Mapping[str, Any]]) -> dic
 class RenderPool:
     """Killable render workers, started on first use and kept warm between batches."""
 
-    def __init__(self, renderer: str = "cairosvg", size: int = 256, timeout: float = 3.0,
-                 memory_mb: int | None = 1024, workers: int = 1) -> None:
+    def __init__(
+        self,
+        renderer: str = "cairosvg",
+        size: int = 256,
+        timeout: float = 3.0,
+        memory_mb: int | None = 1024,
+        workers: int = 1,
+    ) -> None:
         if renderer not in RENDERERS:
             raise ValueError(f"unknown renderer {renderer!r}; choose from {RENDERERS}")
         self.settings = {"renderer": renderer, "size": size}
@@ -115,8 +124,9 @@ class RenderPool:
         self.workers = workers
         self._pool: WorkerPool | None = None
 
-    def render(self, svgs: Sequence[str], progress: Any = None,
-               checks: Sequence[Sequence[Mapping[str, Any]]] | None = None) -> list[Rendered | str]:
+    def render(
+        self, svgs: Sequence[str], progress: Any = None, checks: Sequence[Sequence[Mapping[str, Any]]] | None = None
+    ) -> list[Rendered | str]:
         """For each SVG its render (PNG bytes and the results of its `checks`), or a reason string
         (`render_timeout: …`, `render_failed: …`)."""
         if not svgs:
@@ -141,7 +151,7 @@ class RenderPool:
 class Rendered:
     png: bytes
     checks: dict[str, tuple[bool, float, str]] = field(default_factory=dict)
-    task_error: str | None = None   # a check the task names does not exist or takes other parameters
+    task_error: str | None = None  # a check the task names does not exist or takes other parameters
 
 
 def _outcome(score: Score) -> Rendered | str:

@@ -5,6 +5,7 @@ draw and the caption CLIP compares the image with. `negatives` are near-miss cap
 for a hexagon, 80% for a 20% battery) for the contrastive score; when a task lists none they are
 derived by swapping one number, shape, colour or percentage word.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -67,7 +68,9 @@ def validate(task: Mapping[str, Any]) -> None:
     if not isinstance(negatives, list) or not all(isinstance(n, str) and n.strip() for n in negatives):
         raise TaskError("'negatives' must be a list of non-empty strings")
     checks = task.get("checks", [])
-    if not isinstance(checks, list) or not all(isinstance(c, Mapping) and isinstance(c.get("check"), str) for c in checks):
+    if not isinstance(checks, list) or not all(
+        isinstance(c, Mapping) and isinstance(c.get("check"), str) for c in checks
+    ):
         raise TaskError("'checks' must be a list of {\"check\": name, ...params}")
 
 
@@ -82,13 +85,23 @@ def derive_negatives(prompt: str, limit: int = 4) -> list[str]:
     sources: list[list[str]] = []  # one list per changed word; taken round-robin so the kinds mix
     for match in re.finditer(r"\b(\d{1,3})\s?%", prompt):
         value = int(match.group(1))
-        sources.append([prompt[:match.start(1)] + str(other) + prompt[match.end(1):]
-                        for other in (100 - value, min(100, value + 40), 0) if other != value])
+        sources.append(
+            [
+                prompt[: match.start(1)] + str(other) + prompt[match.end(1) :]
+                for other in (100 - value, min(100, value + 40), 0)
+                if other != value
+            ]
+        )
     words = re.findall(r"[A-Za-z]+", prompt.lower())
     for group in _SWAPS:
         for word in (w for w in words if w in group):
-            sources.append([re.sub(rf"\b{word}\b", other, prompt, count=1, flags=re.IGNORECASE)
-                            for other in group if other != word])
+            sources.append(
+                [
+                    re.sub(rf"\b{word}\b", other, prompt, count=1, flags=re.IGNORECASE)
+                    for other in group
+                    if other != word
+                ]
+            )
     mixed = [s for round_ in itertools.zip_longest(*sources) for s in round_ if s]
     return [n for n in dict.fromkeys(mixed) if n != prompt][:limit]
 

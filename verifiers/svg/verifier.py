@@ -12,6 +12,7 @@ CORRECT when the prompt beats every negative. A blank or single-colour render is
 Batches run as one pipeline (`score_batch`): gating here, renders in parallel killable workers,
 CLIP image encoding in batches in this process.
 """
+
 from __future__ import annotations
 
 import base64
@@ -38,29 +39,29 @@ from .tasks import builtin_tasks, load_tasks, negatives_for, prompt_for, validat
 
 @dataclass(frozen=True)
 class SvgConfig:
-    pick: str = "last"                      # which <svg> in the completion: "last", "first", "only"
+    pick: str = "last"  # which <svg> in the completion: "last", "first", "only"
     max_svg_chars: int = 100_000
     max_nodes: int = 2_000
     max_depth: int = 32
     max_use_expansion: int = 10_000
-    allow_text: bool = False                # <text> lets a model write the prompt for CLIP to read
-    allow_raster: bool = False              # embedded images (Pillow-checked rasters only) can smuggle words too
-    renderer: str = "cairosvg"              # or "resvg" (needs resvg-py)
+    allow_text: bool = False  # <text> lets a model write the prompt for CLIP to read
+    allow_raster: bool = False  # embedded images (Pillow-checked rasters only) can smuggle words too
+    renderer: str = "cairosvg"  # or "resvg" (needs resvg-py)
     render_size: int = 256
-    render_timeout: float = 3.0             # wall-clock seconds per render; the worker is killed after
+    render_timeout: float = 3.0  # wall-clock seconds per render; the worker is killed after
     render_memory_mb: int = 1024
-    render_workers: int = 0                 # 0: one per CPU core
-    min_ink: float = 0.002                  # share of pixels off the dominant colour below which a render is blank
+    render_workers: int = 0  # 0: one per CPU core
+    min_ink: float = 0.002  # share of pixels off the dominant colour below which a render is blank
     clip_model: str = "ViT-B-32-quickgelu"
-    clip_weights: str = "openai"            # tag (online), /path/to/weights, or local-dir:/folder
+    clip_weights: str = "openai"  # tag (online), /path/to/weights, or local-dir:/folder
     clip_batch_size: int = 32
     clip_cosine_range: tuple[float, float] = (0.15, 0.35)
-    contrastive_temperature: float = 0.0    # 0: the model's own logit scale
+    contrastive_temperature: float = 0.0  # 0: the model's own logit scale
     clip_weight: float = 0.2
     contrastive_weight: float = 0.4
     checks_weight: float = 0.4
-    keep_png: bool = False                  # put the rendered PNG (base64) in Score.info
-    tasks_file: str | None = None           # JSONL of user tasks for tasks()
+    keep_png: bool = False  # put the rendered PNG (base64) in Score.info
+    tasks_file: str | None = None  # JSONL of user tasks for tasks()
 
 
 @dataclass
@@ -93,7 +94,9 @@ class SvgVerifier(Verifier):
             raise ValueError(f"renderer must be one of {RENDERERS}")
         if min(c.clip_weight, c.contrastive_weight, c.checks_weight) < 0:
             raise ValueError("component weights must be >= 0")
-        self.limits = GateLimits(c.max_svg_chars, c.max_nodes, c.max_depth, c.max_use_expansion, c.allow_text, c.allow_raster)
+        self.limits = GateLimits(
+            c.max_svg_chars, c.max_nodes, c.max_depth, c.max_use_expansion, c.allow_text, c.allow_raster
+        )
         self._lock = threading.Lock()
         self._renders: RenderPool | None = None
         self._clip: Any = None
@@ -117,8 +120,14 @@ class SvgVerifier(Verifier):
     def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:
         return self.score_items([(0, completion, task)])[0]
 
-    def score_items(self, items: Sequence[Item], *, workers: int | None = None, timeout: float | None = None,
-                    progress: Callable[[int], None] | None = None) -> dict[int, Score]:
+    def score_items(
+        self,
+        items: Sequence[Item],
+        *,
+        workers: int | None = None,
+        timeout: float | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> dict[int, Score]:
         """Score `(index, completion, task)` items together; never raises on anything a model wrote.
         This is the batched hook (`protocol.BatchScorer`): `score_batch` hands whole batches here, so
         CLIP runs batched and renders in parallel killable workers."""
@@ -150,8 +159,9 @@ class SvgVerifier(Verifier):
 
     def _score_jobs(self, jobs: dict[int, _Job], workers: int | None, timeout: float | None) -> dict[int, Score]:
         out: dict[int, Score] = {}
-        renders = self._render_pool(workers, timeout).render([j.gated.svg for j in jobs.values()],
-                                                             checks=[j.task.get("checks") or [] for j in jobs.values()])
+        renders = self._render_pool(workers, timeout).render(
+            [j.gated.svg for j in jobs.values()], checks=[j.task.get("checks") or [] for j in jobs.values()]
+        )
         for (i, job), rendered in zip(list(jobs.items()), renders):
             if isinstance(rendered, str):
                 out[i] = _invalid(rendered.partition(":")[0], rendered)
@@ -165,8 +175,9 @@ class SvgVerifier(Verifier):
             job.png, job.image, job.checks = png, image_from_png(png), rendered.checks
             ink = ink_share(job.image)
             job.components["ink"] = ink
-            job.info.update(png_sha256=hashlib.sha256(png).hexdigest(), nodes=job.gated.nodes,
-                            renderer=self.config.renderer)
+            job.info.update(
+                png_sha256=hashlib.sha256(png).hexdigest(), nodes=job.gated.nodes, renderer=self.config.renderer
+            )
             if ink < self.config.min_ink:
                 out[i] = _invalid("blank_render", f"the render is a single colour ({ink:.2%} of pixels differ)")
                 del jobs[i]
@@ -226,10 +237,14 @@ class SvgVerifier(Verifier):
             texts = scorer.encode_texts(captions)
             cosine = float(texts[0] @ image)
             probs = contrastive_probability(image, texts, scale)
-            job.components.update(clip_cosine=cosine, clip=float(np.clip((cosine - lo) / (hi - lo), 0, 1)),
-                                  contrastive=float(probs[0]))
-            job.info.update(clip=scorer.describe(), prompt_ranks_first=bool(probs.argmax() == 0),
-                            negatives={c: round(float(p), 4) for c, p in zip(captions[1:], probs[1:])})
+            job.components.update(
+                clip_cosine=cosine, clip=float(np.clip((cosine - lo) / (hi - lo), 0, 1)), contrastive=float(probs[0])
+            )
+            job.info.update(
+                clip=scorer.describe(),
+                prompt_ranks_first=bool(probs.argmax() == 0),
+                negatives={c: round(float(p), 4) for c, p in zip(captions[1:], probs[1:])},
+            )
         return None
 
     # ------------------------------------------------------------------ reward

@@ -8,6 +8,7 @@ Two tests, both needed:
   is what catches what attributes cannot: a stylesheet class that hides it, a clip-path or mask,
   a shape off the canvas, white on white, or one painted over by another shape of its colour.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,7 +16,7 @@ import numpy as np
 from .drawing import Drawing
 from .geometry import Shape, numbers, value_of
 
-EDGE_CONTRAST = 60       # summed |RGB| difference that counts as a visible edge
+EDGE_CONTRAST = 60  # summed |RGB| difference that counts as a visible edge
 SAMPLES_PER_EDGE = 24
 
 
@@ -27,8 +28,11 @@ def declared_visible(shape: Shape) -> bool:
     if value_of(paint.get("opacity"), 1.0) <= 0.05:
         return False
     fill = paint.get("fill", "black") not in ("none", "transparent") and value_of(paint.get("fill-opacity"), 1.0) > 0.05
-    stroke = (paint.get("stroke", "none") not in ("none", "transparent") and value_of(paint.get("stroke-opacity"), 1.0) > 0.05
-              and value_of(paint.get("stroke-width"), 1.0) > 0)
+    stroke = (
+        paint.get("stroke", "none") not in ("none", "transparent")
+        and value_of(paint.get("stroke-opacity"), 1.0) > 0.05
+        and value_of(paint.get("stroke-width"), 1.0) > 0
+    )
     if shape.kind == "polyline" and shape.tag in ("line", "polyline"):
         return stroke  # a line has no inside to fill
     return fill or stroke
@@ -50,8 +54,9 @@ def user_to_pixels(drawing: Drawing) -> tuple[float, np.ndarray]:
     return scale, offset
 
 
-def edge_marks(drawing: Drawing, a: np.ndarray, b: np.ndarray, samples: int = SAMPLES_PER_EDGE,
-               stroke_width: float = 0.0) -> np.ndarray:
+def edge_marks(
+    drawing: Drawing, a: np.ndarray, b: np.ndarray, samples: int = SAMPLES_PER_EDGE, stroke_width: float = 0.0
+) -> np.ndarray:
     """For points along the segment a-b (user space): does the render show an edge or a stroke there?
     The two sides are looked at just beyond half the stroke's width."""
     scale, offset = user_to_pixels(drawing)
@@ -80,7 +85,7 @@ def edge_marks(drawing: Drawing, a: np.ndarray, b: np.ndarray, samples: int = SA
         return np.abs(x - y).sum(axis=1) > EDGE_CONTRAST
 
     across = differ(left, right) & (left[:, 0] >= 0) & (right[:, 0] >= 0)  # a filled region's border
-    stroke = differ(on, left) & differ(on, right)                         # a line drawn on the segment
+    stroke = differ(on, left) & differ(on, right)  # a line drawn on the segment
     return on_canvas & (across | stroke)
 
 
@@ -88,16 +93,20 @@ def edges(points: np.ndarray, closed: bool) -> list[tuple[np.ndarray, np.ndarray
     return list(zip(points, np.roll(points, -1, axis=0))) if closed else list(zip(points[:-1], points[1:]))
 
 
-def outline_drawn(drawing: Drawing, points: np.ndarray, closed: bool = True, min_share: float = 0.6,
-                  stroke_width: float = 0.0) -> bool:
+def outline_drawn(
+    drawing: Drawing, points: np.ndarray, closed: bool = True, min_share: float = 0.6, stroke_width: float = 0.0
+) -> bool:
     """Every edge of the outline shows in the render along at least `min_share` of its length."""
     if len(points) < 2:
         return False
-    return all(edge_marks(drawing, a, b, stroke_width=stroke_width).mean() >= min_share for a, b in edges(points, closed))
+    return all(
+        edge_marks(drawing, a, b, stroke_width=stroke_width).mean() >= min_share for a, b in edges(points, closed)
+    )
 
 
-def circle_drawn(drawing: Drawing, centre: np.ndarray, radii: tuple[float, float], min_share: float = 0.6,
-                 stroke_width: float = 0.0) -> bool:
+def circle_drawn(
+    drawing: Drawing, centre: np.ndarray, radii: tuple[float, float], min_share: float = 0.6, stroke_width: float = 0.0
+) -> bool:
     """The circle's (or ellipse's) rim shows in the render along at least `min_share` of it."""
     angles = np.linspace(0, 2 * np.pi, 33)
     rim = centre + np.column_stack([radii[0] * np.cos(angles), radii[1] * np.sin(angles)])

@@ -1,4 +1,5 @@
 """Reading the completion: the text after the last `Answer:`, or None when there is none."""
+
 from __future__ import annotations
 
 import re

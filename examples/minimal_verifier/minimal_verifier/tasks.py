@@ -1,4 +1,5 @@
 """Loading the built-in tasks, the seeded split, and the prompt."""
+
 from __future__ import annotations
 
 import json

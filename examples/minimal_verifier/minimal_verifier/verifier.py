@@ -5,6 +5,7 @@ Only `evaluate` is required. The rest is optional, each with a base-class defaul
 `task_from_shorthand` (labels that are not JSON tasks), `probes` (known reward hacks for
 `assert_not_hackable`), `strategies` (hypothesis strategies for property tests).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -19,8 +20,8 @@ from .extract import final_answer
 
 @dataclass(frozen=True)
 class ReverseConfig:
-    case_sensitive: bool = False      # "Desserts" counts for "desserts" unless set
-    max_answer_chars: int = 100       # a longer answer line is INVALID, not searched
+    case_sensitive: bool = False  # "Desserts" counts for "desserts" unless set
+    max_answer_chars: int = 100  # a longer answer line is INVALID, not searched
 
     def validate(self) -> None:
         """Called by the base class when the verifier is built: bad settings fail at once."""
@@ -32,8 +33,8 @@ class ReverseVerifier(Verifier):
     """1.0 for the word written backwards on the answer line, 0.0 for anything else."""
 
     Config = ReverseConfig
-    verdicts_order_rewards = True                 # check_verifier then holds verdict and reward together
-    aliases = ("reverse-text", "reversal")        # other names a framework's data may use
+    verdicts_order_rewards = True  # check_verifier then holds verdict and reward together
+    aliases = ("reverse-text", "reversal")  # other names a framework's data may use
     components = ("exact",)
 
     def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:

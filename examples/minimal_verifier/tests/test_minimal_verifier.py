@@ -1,4 +1,5 @@
 """The example verifier tested with evalkit's pytest plugin, as a third-party package would be."""
+
 from __future__ import annotations
 
 from hypothesis import given, settings

@@ -6,6 +6,7 @@
 that answers with fixed text ending in the model's end-of-turn token, as a chat model does.
 Usage: python openrlhf_check.py REMOTE_RM_URL   (a .py path or an http URL). Prints one JSON line.
 """
+
 import asyncio
 import json
 import sys
@@ -33,9 +34,11 @@ class Engine:
         return SimpleNamespace(outputs=[SimpleNamespace(token_ids=self.ids, finish_reason="stop", logprobs=None)])
 
 
-CASES = [("Answer: (6 - 4) * (4 + 8) = 24", "4 4 6 8"),      # correct: 0.7 with the end token stripped
-         ("Answer: 1 + 1", "4 4 6 8"),                        # wrong numbers
-         ("Answer: (6 - 4) * (4 + 8) = 24", "not a label")]   # a bad label: one ERROR item
+CASES = [
+    ("Answer: (6 - 4) * (4 + 8) = 24", "4 4 6 8"),  # correct: 0.7 with the end token stripped
+    ("Answer: 1 + 1", "4 4 6 8"),  # wrong numbers
+    ("Answer: (6 - 4) * (4 + 8) = 24", "not a label"),
+]  # a bad label: one ERROR item
 
 
 def first(value) -> float:
@@ -45,15 +48,21 @@ def first(value) -> float:
 
 async def main(url: str) -> dict:
     executor = SingleTurnAgentExecutor(remote_rm_url=url)
-    prompt = tokenizer.apply_chat_template([{"role": "user", "content": "Use 4 4 6 8 to make 24."}],
-                                           add_generation_prompt=True, tokenize=False)
+    prompt = tokenizer.apply_chat_template(
+        [{"role": "user", "content": "Use 4 4 6 8 to make 24."}], add_generation_prompt=True, tokenize=False
+    )
     out = []
     for text, label in CASES:
         start = time.perf_counter()
         result = await executor.execute(prompt, label, SamplingParams(max_tokens=64), 1024, tokenizer, Engine(text))
-        out.append({"reward": first(result["reward"]), "scores": first(result["scores"]),
-                    "extra_logs": {k: [first(v)] for k, v in result["extra_logs"].items()},
-                    "seconds": time.perf_counter() - start})
+        out.append(
+            {
+                "reward": first(result["reward"]),
+                "scores": first(result["scores"]),
+                "extra_logs": {k: [first(v)] for k, v in result["extra_logs"].items()},
+                "seconds": time.perf_counter() - start,
+            }
+        )
     return {"results": out}
 
 

@@ -5,6 +5,7 @@ Ray-backed manager that scores a batch and builds its columns from the first ite
 batch (game24, code, gomoku, an unknown data source, a bad ground truth). Prints one JSON line.
 Usage: python verl_check.py ADAPTER_REF REWARD_MANAGER [reward_kwargs as JSON]
 """
+
 import json
 import os
 import sys
@@ -24,10 +25,17 @@ from evalkit.models import vllm_model_dir
 adapter, manager = sys.argv[1], sys.argv[2]
 reward_kwargs = json.loads(sys.argv[3]) if len(sys.argv) > 3 else {}
 model_dir = vllm_model_dir(None)  # the packaged SmolLM2 as an HF folder: verl loads its tokenizer from it
-overrides = [f"reward.custom_reward_function.path={adapter}", "reward.custom_reward_function.name=compute_score",
-             f"reward.reward_manager.name={manager}", "reward.num_workers=1", f"actor_rollout_ref.model.path={model_dir}"]
+overrides = [
+    f"reward.custom_reward_function.path={adapter}",
+    "reward.custom_reward_function.name=compute_score",
+    f"reward.reward_manager.name={manager}",
+    "reward.num_workers=1",
+    f"actor_rollout_ref.model.path={model_dir}",
+]
 overrides += [f"+reward.custom_reward_function.reward_kwargs.{k}={v}" for k, v in reward_kwargs.items()]
-with initialize_config_dir(config_dir=os.path.join(os.path.dirname(verl.__file__), "trainer/config"), version_base=None):
+with initialize_config_dir(
+    config_dir=os.path.join(os.path.dirname(verl.__file__), "trainer/config"), version_base=None
+):
     config = compose(config_name="ppo_trainer", overrides=overrides)
 
 from transformers import AutoTokenizer  # noqa: E402
@@ -37,12 +45,60 @@ assert load_reward_manager(config, tokenizer) is not None  # verl's loader accep
 
 ITEMS = [  # (data_source, response, ground_truth)
     ("game24", "Answer: (6 - 4) * (4 + 8) = 24", "4 4 6 8"),
-    ("code", "```python\ndef f(x):\n    return x + 1\n```", json.dumps({"test_cases": ["assert f(1) == 2", "assert f(2) == 4"]})),
-    ("gomoku", "<move>E9</move>", json.dumps({"size": 9, "moves": ["E5", "B7", "B6", "B8", "C5", "F4", "C8", "A6",
-                                                                 "G4", "H3", "I3", "B5", "E6", "F6", "D4", "F3", "G7",
-                                                                 "D2", "A3", "G5", "B3", "E1", "B2", "B9", "A9", "F1",
-                                                                 "E2", "I2", "H4", "H5", "B1", "A2", "D1", "B4", "E7",
-                                                                 "H7", "E8", "A5"]})),
+    (
+        "code",
+        "```python\ndef f(x):\n    return x + 1\n```",
+        json.dumps({"test_cases": ["assert f(1) == 2", "assert f(2) == 4"]}),
+    ),
+    (
+        "gomoku",
+        "<move>E9</move>",
+        json.dumps(
+            {
+                "size": 9,
+                "moves": [
+                    "E5",
+                    "B7",
+                    "B6",
+                    "B8",
+                    "C5",
+                    "F4",
+                    "C8",
+                    "A6",
+                    "G4",
+                    "H3",
+                    "I3",
+                    "B5",
+                    "E6",
+                    "F6",
+                    "D4",
+                    "F3",
+                    "G7",
+                    "D2",
+                    "A3",
+                    "G5",
+                    "B3",
+                    "E1",
+                    "B2",
+                    "B9",
+                    "A9",
+                    "F1",
+                    "E2",
+                    "I2",
+                    "H4",
+                    "H5",
+                    "B1",
+                    "A2",
+                    "D1",
+                    "B4",
+                    "E7",
+                    "H7",
+                    "E8",
+                    "A5",
+                ],
+            }
+        ),
+    ),
     ("no-such-source", "Answer: 1", "1 2 3 4"),
     ("game24", "Answer: (6 - 4) * (4 + 8) = 24", "not a task"),
     ("24game", "Answer: 1 + 1", np.array([4, 4, 6, 8])),
@@ -53,13 +109,17 @@ width = max(len(r) for r in responses)
 pad = tokenizer.pad_token_id or 0
 prompts = torch.stack([prompt_ids] * len(ITEMS))
 resp = torch.stack([torch.cat([r, torch.full((width - len(r),), pad)]) for r in responses])
-mask = torch.stack([torch.cat([torch.ones(len(prompt_ids)), torch.ones(len(r)), torch.zeros(width - len(r))])
-                    for r in responses]).long()
+mask = torch.stack(
+    [torch.cat([torch.ones(len(prompt_ids)), torch.ones(len(r)), torch.zeros(width - len(r))]) for r in responses]
+).long()
 data = DataProto.from_dict(
     tensors={"prompts": prompts, "responses": resp, "input_ids": torch.cat([prompts, resp], 1), "attention_mask": mask},
-    non_tensors={"data_source": np.array([d for d, _, _ in ITEMS], dtype=object),
-                 "reward_model": np.array([{"ground_truth": g} for _, _, g in ITEMS], dtype=object),
-                 "extra_info": np.array([{} for _ in ITEMS], dtype=object)})
+    non_tensors={
+        "data_source": np.array([d for d, _, _ in ITEMS], dtype=object),
+        "reward_model": np.array([{"ground_truth": g} for _, _, g in ITEMS], dtype=object),
+        "extra_info": np.array([{} for _ in ITEMS], dtype=object),
+    },
+)
 
 ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
 try:
@@ -74,5 +134,8 @@ finally:
 
     release_orphans(docker=True)
 rewards = out.batch["rm_scores"].sum(-1).tolist()
-extra = {k: [v.item() if hasattr(v, "item") else v for v in out.non_tensor_batch[k]] for k in out.meta_info["reward_extra_keys"]}
+extra = {
+    k: [v.item() if hasattr(v, "item") else v for v in out.non_tensor_batch[k]]
+    for k in out.meta_info["reward_extra_keys"]
+}
 print(json.dumps({"rewards": rewards, "extra": extra, "warm_s_per_sample": warm_s_per_sample}, default=str))
