@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-    from .base import Verifier
 
 Task = Mapping[str, Any]
 
@@ -22,7 +21,7 @@ class Probe:
     """A completion built for a task that should earn (almost) nothing."""
 
     name: str
-    build: Callable[["Verifier", Task], str]  # (verifier, task) -> completion
+    build: Callable[[Any, Task], str]  # (verifier, task) -> completion
     #: scored through `score_batch` with its default timeout, where an ERROR also fails the probe:
     #: the batch layer's clock, not the verifier, would have judged the model's overrun
     batch: bool = False
@@ -37,7 +36,7 @@ class Strategies:
     wrong: Callable[[Task], "SearchStrategy[tuple[str, str]]"] | None = None  # task -> (kind, wrong completion)
 
     @classmethod
-    def from_tasks(cls, verifier: "Verifier", **builders: Any) -> "Strategies":
+    def from_tasks(cls, verifier: Any, **builders: Any) -> "Strategies":
         """Tasks drawn from the verifier's built-in tasks, plus any other builders given."""
 
         def tasks(split: str = "all") -> "SearchStrategy[dict[str, Any]]":

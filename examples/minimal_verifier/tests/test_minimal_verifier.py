@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import verifiers
 from pytest_plugin import assert_not_hackable, check_verifier
+from pytest_plugin.parts import require_part
 from pytest_plugin.strategies import correct_completions, hostile_text, tasks, wrong_completions
+
+
+@pytest.fixture(autouse=True)
+def _installed():
+    """The package must be installed for its entry point to exist (CI's set-up installs it)."""
+    require_part(
+        lambda: "reverse" in verifiers.names(),
+        "the example verifier package",
+        "pip install -e examples/minimal_verifier",
+    )
 
 
 def test_found_by_name_through_its_entry_point():
@@ -26,8 +38,6 @@ def test_scores(verifier):
 
 
 def test_bad_config_fails_when_built():
-    import pytest
-
     with pytest.raises(ValueError, match="max_answer_chars"):
         verifiers.get("reverse", max_answer_chars=0)
 
