@@ -10,6 +10,8 @@ import importlib
 import sys
 from typing import Sequence
 
+from evalkit.commands import CommandError
+
 # subcommand -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("evalkit.commands.score", "score a JSONL of completions with a verifier"),
@@ -21,10 +23,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "grpo": ("evalkit.commands.grpo", "train a model with GRPO on a verifier's rewards"),
     "serve": ("evalkit.commands.serve", "serve verifiers over HTTP (batch scoring, OpenRLHF protocol)"),
 }
-
-
-class CommandError(Exception):
-    """A user-facing failure: printed as one line, exit code 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,7 +53,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # Run through the importable module so `CommandError` raised by commands is this same class.
-    from evalkit.cli import main as _main
-
-    sys.exit(_main())
+    sys.exit(main())

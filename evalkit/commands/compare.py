@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from evalkit.cli import CommandError
+from evalkit.commands import CommandError
 from evalkit.metrics import shown
 
 

@@ -17,7 +17,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from evalkit.cli import CommandError
+from evalkit.commands import CommandError
 
 DEFAULT_LIMIT = 8
 BATCH_PROMPTS = {"transformers": 1, "vllm": 64, "openai": 16}  # transformers samples one prompt at a time anyway

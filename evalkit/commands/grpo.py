@@ -7,7 +7,7 @@ import argparse
 import json
 from pathlib import Path
 
-from evalkit.cli import CommandError
+from evalkit.commands import CommandError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from evalkit.cli import CommandError
+from evalkit.commands import CommandError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

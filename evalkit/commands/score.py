@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from evalkit.cli import CommandError
+from evalkit.commands import CommandError
 
 CHUNK = 512
 

@@ -1,10 +1,12 @@
-"""`verifiers/` has no import circle: every import counts (module level, inside functions, and
+"""`verifiers/`, `evalkit/` and `pytest_plugin/` have no import circle: every import counts (module level, inside functions, and
 under TYPE_CHECKING), so the call path of the score API can be followed from the top down."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,8 +79,9 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def test_no_import_circle_in_verifiers():
-    assert _cycles(_graph(_modules("verifiers"))) == []
+@pytest.mark.parametrize("package", ["verifiers", "evalkit", "pytest_plugin"])
+def test_no_import_circle(package):
+    assert _cycles(_graph(_modules(package))) == []
 
 
 def test_the_check_finds_a_circle():
