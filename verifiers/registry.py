@@ -7,8 +7,9 @@ Built-ins are imported lazily, so `verifiers.get("game24")` never pulls in torch
 from __future__ import annotations
 
 import importlib
+import warnings
 from importlib.metadata import entry_points
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Iterator, TypeVar
 
 from .base import Verifier
 
@@ -77,6 +78,16 @@ def verifier_class(name: str) -> type[Verifier]:
     return cls
 
 
+def _loadable() -> Iterator[tuple[str, type[Verifier]]]:
+    """(name, class) for every known verifier whose class loads; a third-party package that fails
+    to import is skipped with a warning, so it cannot break name lookup for all the others."""
+    for candidate in names():
+        try:
+            yield candidate, verifier_class(candidate)
+        except Exception as exc:
+            warnings.warn(f"verifier {candidate!r} cannot be loaded: {type(exc).__name__}: {exc}", stacklevel=3)
+
+
 def resolve(name: str) -> str:
     """The verifier name for `name`, which may be a name or one of a verifier's `aliases`
     (case-insensitive), e.g. verl's data_source "24game". Raises UnknownVerifier."""
@@ -84,18 +95,17 @@ def resolve(name: str) -> str:
     if name in known:
         return name
     wanted = name.lower()
-    for candidate in known:
-        cls = verifier_class(candidate)
+    for candidate, cls in _loadable():
         if wanted == candidate.lower() or wanted in (a.lower() for a in cls.aliases):
             return candidate
     raise UnknownVerifier(f"unknown verifier {name!r}; known: {', '.join(known)} (and their aliases)")
 
 
 def all_components() -> tuple[str, ...]:
-    """Every reward component any known verifier declares, in a stable order."""
+    """Every reward component any loadable verifier declares, in a stable order."""
     seen: dict[str, None] = {}
-    for candidate in names():
-        seen.update(dict.fromkeys(verifier_class(candidate).components))
+    for _, cls in _loadable():
+        seen.update(dict.fromkeys(cls.components))
     return tuple(seen)
 
 

@@ -34,7 +34,7 @@ def compute_score(
     data_source: Any, solution_str: Any, ground_truth: Any, extra_info: Any = None, **kwargs: Any
 ) -> dict[str, Any]:
     try:
-        name = verifiers.resolve(str(data_source))
+        name = _verifier_name(str(data_source))
     except verifiers.UnknownVerifier:
         return result(
             Score.error(
@@ -47,6 +47,13 @@ def compute_score(
     extra = extra_info.get("task") if isinstance(extra_info, dict) else None
     (score,) = score_labelled(v, [response_text(solution_str)], [ground_truth], extras=[extra])
     return result(score)
+
+
+@lru_cache(maxsize=256)
+def _verifier_name(data_source: str) -> str:
+    """verl calls once per item: resolving a data source reads the installed entry points (ms),
+    so each is resolved once per process."""
+    return verifiers.resolve(data_source)
 
 
 @lru_cache(maxsize=1)

@@ -69,6 +69,24 @@ def test_register_and_entry_point_group(monkeypatch):
     assert isinstance(verifiers.get("from-plugin"), Echo)
 
 
+def test_a_broken_third_party_verifier_does_not_break_lookup(monkeypatch):
+    class BrokenEntryPoint:
+        name = "broken-plugin"
+
+        def load(self):
+            raise ModuleNotFoundError("No module named 'broken_plugin'")
+
+    monkeypatch.setattr(
+        verifiers.registry,
+        "entry_points",
+        lambda group: [BrokenEntryPoint()] if group == verifiers.ENTRY_POINT_GROUP else [],
+    )
+    with pytest.warns(UserWarning, match="broken-plugin"):
+        assert verifiers.resolve("24GAME") == "game24"
+    with pytest.warns(UserWarning, match="broken-plugin"):
+        assert "outcome" in verifiers.all_components()
+
+
 def test_score_never_raises_and_reports_verifier_bugs_as_error():
     class Buggy(Verifier):
         name = "buggy"
