@@ -3,8 +3,10 @@ checked (nothing lost), p50/p95 latency. The server runs in this process on 127.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
+from typing import Any, Iterator
 
 from bench.common import write_results
 
@@ -58,22 +60,28 @@ def load_test(url: str, clients: int = 8, seconds: float = 5.0, items_per_reques
     }
 
 
-def main() -> dict:
+@contextlib.contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """Run `app` on 127.0.0.1 (a free port) in a thread; yields its base URL, stops it after."""
     import uvicorn
 
-    from evalkit.server import create_app
-
-    srv = uvicorn.Server(uvicorn.Config(create_app(concurrency=4), host="127.0.0.1", port=0, log_level="warning"))
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
-    while not srv.started:
+    while not srv.started and thread.is_alive():
         time.sleep(0.05)
-    url = f"http://127.0.0.1:{srv.servers[0].sockets[0].getsockname()[1]}"
     try:
-        report = load_test(url, clients=16, seconds=10.0)
+        yield f"http://127.0.0.1:{srv.servers[0].sockets[0].getsockname()[1]}"
     finally:
         srv.should_exit = True
         thread.join(10)
+
+
+def main() -> dict:
+    from evalkit.server import ServerLimits, create_app
+
+    with serving(create_app({"game24": ("game24", {})}, ServerLimits(concurrency=4))) as url:
+        report = load_test(url, clients=16, seconds=10.0)
     table = [
         ("measure", "value"),
         ("clients", str(report["clients"])),

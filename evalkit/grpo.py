@@ -22,6 +22,7 @@ import json
 import math
 import random
 import time
+import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ import numpy as np
 
 import verifiers
 from verifiers import Score, verdict_counts
+from verifiers.score import ITEM_TIMEOUT_SECONDS
 
 ADVANTAGES = ("momentum", "group", "dr_grpo")
 EPS = 1e-4
@@ -70,20 +72,29 @@ class GRPOConfig:
     threads: int | None = None
     tensorboard: bool = False  # also log scalars to run_dir/tensorboard (log.jsonl stays the record)
 
+    def __post_init__(self) -> None:
+        """Checked however the config is built (Python, JSON, the CLI): a typo never runs another method."""
+        if self.advantage not in ADVANTAGES:
+            raise ValueError(f"advantage must be one of {ADVANTAGES}, got {self.advantage!r}")
+        if self.loss_aggregation not in ("sequence", "token"):
+            raise ValueError(f"loss_aggregation must be 'sequence' or 'token', got {self.loss_aggregation!r}")
+        if self.error_policy not in ("drop", "zero"):
+            raise ValueError(f"error_policy must be 'drop' or 'zero', got {self.error_policy!r}")
+        positive = ("steps", "batch_prompts", "group_size", "max_new_tokens", "updates_per_batch", "grad_accumulation")
+        for name in (*positive, "save_every"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if not isinstance(self.verifier_config, dict):
+            raise ValueError(f"verifier_config must be a dict, got {type(self.verifier_config).__name__}")
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "GRPOConfig":
         known = set(cls.__dataclass_fields__)
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown GRPO config key(s) {unknown}")
-        config = cls(**data)
-        if config.advantage not in ADVANTAGES:
-            raise ValueError(f"advantage must be one of {ADVANTAGES}")
-        if config.loss_aggregation not in ("sequence", "token"):
-            raise ValueError("loss_aggregation must be 'sequence' or 'token'")
-        if config.error_policy not in ("drop", "zero"):
-            raise ValueError("error_policy must be 'drop' or 'zero'")
-        return config
+        return cls(**data)
 
 
 # ---------------------------------------------------------------------------------- advantages
@@ -99,7 +110,11 @@ class RewardStats:
         return min(cfg.momentum_max, cfg.momentum_start + cfg.momentum_step * self.updates)
 
     def update(self, rewards: np.ndarray, cfg: GRPOConfig) -> tuple[float, float]:
-        batch_mean, batch_std = float(rewards.mean()), float(rewards.std())
+        """Fold in the batch's rewards; NaN (a dropped ERROR) is left out."""
+        scored = rewards[np.isfinite(rewards)]
+        if not scored.size:  # nothing scored this step: the statistics stand
+            return (self.mean or 0.0), (self.std or 0.0)
+        batch_mean, batch_std = float(scored.mean()), float(scored.std())
         if self.mean is None or self.std is None:
             self.mean, self.std = batch_mean, batch_std
         else:
@@ -110,17 +125,28 @@ class RewardStats:
         return self.mean, self.std
 
 
-def advantages(rewards: np.ndarray, group_size: int, cfg: GRPOConfig, stats: RewardStats) -> np.ndarray:
-    """Advantages for rewards laid out group after group (B groups of G)."""
-    groups = rewards.reshape(-1, group_size)
-    if cfg.advantage == "group":
-        adv = (groups - groups.mean(axis=1, keepdims=True)) / (groups.std(axis=1, keepdims=True) + EPS)
-    elif cfg.advantage == "dr_grpo":
-        adv = groups - groups.mean(axis=1, keepdims=True)
-    else:
-        mean, std = stats.update(rewards, cfg)
-        adv = (groups - mean) / (std + EPS)
-    return adv.reshape(-1)
+def advantages(
+    rewards: np.ndarray, group_size: int, cfg: GRPOConfig, stats: RewardStats, scored: np.ndarray | None = None
+) -> np.ndarray:
+    """Advantages for rewards laid out group after group (B groups of G). Items not `scored` (an
+    ERROR under the "drop" policy) leave the means and stds, as in TRL's nan-aware statistics, and
+    get advantage 0: [1, 1, 0, error] gives [0.707, 0.707, -1.414, 0], not [1, 1, -1, 0]."""
+    values = np.asarray(rewards, dtype=float).copy()
+    if scored is not None:
+        values[~np.asarray(scored, dtype=bool)] = np.nan
+    groups = values.reshape(-1, group_size)
+    with warnings.catch_warnings():  # an all-dropped group: its mean is NaN, and so its advantages (0 below)
+        warnings.simplefilter("ignore", RuntimeWarning)
+        if cfg.advantage == "group":
+            adv = (groups - np.nanmean(groups, axis=1, keepdims=True)) / (
+                np.nanstd(groups, axis=1, keepdims=True) + EPS
+            )
+        elif cfg.advantage == "dr_grpo":
+            adv = groups - np.nanmean(groups, axis=1, keepdims=True)
+        else:
+            mean, std = stats.update(values, cfg)
+            adv = (groups - mean) / (std + EPS)
+    return np.nan_to_num(adv.reshape(-1), nan=0.0)
 
 
 # ---------------------------------------------------------------------------------- the loss
@@ -259,7 +285,7 @@ class GRPOTrainer:
 
     def rewards(self, batch: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, list[Score]]:
         """Scores -> (rewards, keep mask). ERROR scores are dropped (or zeroed), and always counted."""
-        scores = self.verifier.score_batch(batch["texts"], batch["tasks"], timeout=60)
+        scores = self.verifier.score_batch(batch["texts"], batch["tasks"], timeout=ITEM_TIMEOUT_SECONDS)
         rewards = np.asarray([0.0 if s.is_error else s.reward for s in scores], dtype=float)
         keep = np.asarray([not (s.is_error and self.cfg.error_policy == "drop") for s in scores], dtype=bool)
         if self.cfg.mask_truncated:
@@ -320,7 +346,8 @@ class GRPOTrainer:
         t1 = time.perf_counter()
         rewards, keep, scores = self.rewards(batch)
         t2 = time.perf_counter()
-        adv = advantages(rewards, cfg.group_size, cfg, self.stats)
+        scored = np.asarray([not (s.is_error and cfg.error_policy == "drop") for s in scores], dtype=bool)
+        adv = advantages(rewards, cfg.group_size, cfg, self.stats, scored)
         logs = self.update(batch, adv * keep, keep)
         t3 = time.perf_counter()
         self.step += 1

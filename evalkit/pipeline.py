@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from verifiers import Verifier
+from verifiers.score import ITEM_TIMEOUT_SECONDS
 
 from .generation import Backend, Generation, Sampling
 from .jsonl import JsonlWriter, read_complete_records
@@ -122,7 +123,7 @@ def evaluate(
     *,
     prompts_per_batch: int = 8,
     workers: int | None = None,
-    timeout: float = 30.0,
+    timeout: float = ITEM_TIMEOUT_SECONDS,
     on_samples: Callable[[int], None] | None = None,
     template: PromptTemplate = PromptTemplate(),
     overwrite: bool = False,

@@ -72,8 +72,7 @@ def assert_bounded(
     pairs = list(inputs)
     scores = verifier.score_batch(
         [c for c, _ in pairs], [t for _, t in pairs], workers=1, timeout=seconds, memory_mb=memory_mb
-    )
-    verifier.close()
+    )  # the verifier stays open: it is the caller's (its pools close with it)
     failures = [(c, s) for (c, _), s in zip(pairs, scores) if s.is_error and _is_resource_failure(s)]
     if failures:
         lines = [f"{len(failures)} input(s) exceeded {seconds:g} s / {memory_mb} MB or crashed the scorer:"]
@@ -168,7 +167,6 @@ def check_verifier(
             problems.append(f"score does not round-trip through JSON {where}")
     sample = pairs[: max(1, min(len(pairs), 3 * samples))]
     batch = verifier.score_batch([c for c, _ in sample], [t for _, t in sample], workers=1, timeout=seconds + 5)
-    verifier.close()
     if batch != scores[: len(sample)]:
         problems.append("score_batch disagrees with score")
     if problems:

@@ -39,6 +39,7 @@ class Limits:
     max_open_files: int = 64
 
     tmpfs_mb: int = 64  # size of the sandbox's /tmp and of its /dev/shm
+    packages: tuple[str, ...] = ()  # extra pure-Python packages the program may import (see libraries.py)
 
     @property
     def sandbox_memory_mb(self) -> int:
@@ -102,6 +103,9 @@ class Backend(Protocol):
 
     def run(self, job: bytes, nonce: str, limits: Limits) -> RawRun:
         """Run the runner with `job` then `nonce` on its stdin; return its stdout."""
+
+    def library_paths(self, packages: tuple[str, ...]) -> list[str]:
+        """Where, inside this backend's sandbox, each allowed package's directory is."""
 
     def close(self) -> None:
         """Release everything the backend holds (containers, processes)."""

@@ -22,7 +22,7 @@ import time
 import weakref
 from typing import Any
 
-from . import programs
+from . import libraries, programs
 from .base import Limits, RawRun, SandboxUnavailable
 from .cleanup import process_alive
 from .image import IMAGE
@@ -74,6 +74,16 @@ class DockerBackend:
             self._idle.put(self._start())
         _pools.add(self)
 
+    def library_paths(self, packages: tuple[str, ...]) -> list[str]:
+        self._extra_mounts(packages)  # an allowed package neither in the image nor on this host fails here
+        return libraries.search_paths(libraries.SANDBOX_ROOT, packages)
+
+    @staticmethod
+    def _extra_mounts(packages: tuple[str, ...]) -> dict[str, dict[str, str]]:
+        """The host's copies of allowed packages the image lacks, bound read-only beside its own."""
+        extra = tuple(p for p in packages if p not in libraries.IMAGE_PACKAGES)
+        return {source: {"bind": target, "mode": "ro"} for source, target in libraries.bind_targets(extra)}
+
     # ------------------------------------------------------------------ containers
     def _start(self) -> Any:
         container = self.client.containers.run(
@@ -99,6 +109,7 @@ class DockerBackend:
             init=True,
             labels={LABEL: _owner()},
             environment={"HOME": "/work"},
+            volumes=self._extra_mounts(self.limits.packages),
         )
         with self._lock:
             self._all.add(container.id)
@@ -193,6 +204,7 @@ class DockerBackend:
             user=SANDBOX_UID,
             workdir="/work",
             environment={"HOME": "/work"},
+            volumes=self._extra_mounts(self.limits.packages),
         )["Id"]
         sock = api.exec_start(exec_id, socket=True)
         raw_sock = getattr(sock, "_sock", sock)
@@ -246,6 +258,7 @@ class _Session:
             user=SANDBOX_UID,
             workdir="/work",
             environment={"HOME": "/work"},
+            volumes=self._extra_mounts(self.limits.packages),
         )["Id"]
         sock = api.exec_start(exec_id, socket=True)
         self.sock = getattr(sock, "_sock", sock)

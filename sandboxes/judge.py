@@ -11,11 +11,10 @@ import time
 BUILTIN_NAMES = set(dir(builtins))
 
 
-def free_names(source):
-    """Names the test code reads but never binds itself."""
-    tree = ast.parse(source)
+def free_names(*trees):
+    """Names the test code (its parsed parts) reads but never binds itself."""
     loaded, bound = set(), set()
-    for node in ast.walk(tree):
+    for node in (n for tree in trees for n in ast.walk(tree)):
         if isinstance(node, ast.Name):
             (loaded if isinstance(node.ctx, ast.Load) else bound).add(node.id)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -27,14 +26,17 @@ def free_names(source):
     return loaded - bound
 
 
-def judge_namespace(job, session, test_source):
-    """The trusted setup, then every free name of the test that the setup does not define, taken
-    from the program (the entry point always from the program, even where the setup has a stub)."""
+def judge_namespace(job, session, names):
+    """The trusted setup, then every free name of the test (`names`) that the setup does not define,
+    taken from the program (the entry point always from the program, even where the setup has a stub).
+    The setup runs afresh for every test; it is compiled once per job."""
     namespace = {"__name__": "check", "__builtins__": builtins}
     sys.modules["solution"] = SolutionModule(session)
-    exec(compile(job["judge_setup"], "setup", "exec"), namespace)
+    if "setup_code" not in job:
+        job["setup_code"] = compile(job["judge_setup"], "setup", "exec")
+    exec(job["setup_code"], namespace)
     entry = job.get("entry_point")
-    wanted = sorted(n for n in free_names(test_source) if (n not in namespace or n == entry) and n not in BUILTIN_NAMES)
+    wanted = sorted(n for n in names if (n not in namespace or n == entry) and n not in BUILTIN_NAMES)
     if entry and "candidate" in wanted:
         namespace["candidate"] = session.ask({"op": "eval", "expr": entry})
         wanted.remove("candidate")
@@ -45,17 +47,20 @@ def judge_namespace(job, session, test_source):
 
 def run_judged(job, test, session):
     """A call or exec test, driven by trusted code here; returns (status, fields)."""
-    source = test.get("setup", "") + "\n" + (test["expr"] if test["kind"] == "call" else test["code"])
-    namespace = judge_namespace(job, session, source)
+    setup = ast.parse(test.get("setup", ""), "test", "exec")
+    body = (
+        ast.parse(test["expr"], "test", "eval") if test["kind"] == "call" else ast.parse(test["code"], "test", "exec")
+    )
+    namespace = judge_namespace(job, session, free_names(setup, body))
     if test.get("setup"):
-        exec(compile(test["setup"], "test", "exec"), namespace)
+        exec(compile(setup, "test", "exec"), namespace)
     if test["kind"] == "call":
-        value = eval(compile(test["expr"], "test", "eval"), namespace)
+        value = eval(compile(body, "test", "eval"), namespace)
         try:
             return "ok", {"value": encode(value)}
         except Unencodable as exc:
             return "unencodable", {"error": str(exc)}
-    exec(compile(test["code"], "test", "exec"), namespace)
+    exec(compile(body, "test", "exec"), namespace)
     return "ok", {}
 
 

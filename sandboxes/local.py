@@ -34,7 +34,7 @@ import time
 import weakref
 from pathlib import Path
 
-from . import programs
+from . import libraries, programs
 from .base import Limits, RawRun, SandboxUnavailable
 from .cgroups import RunCgroup
 from .cleanup import process_alive, work_dir_prefix
@@ -73,8 +73,15 @@ class LocalBackend:
         remove_orphans()
         _backends.add(self)
 
-    def command(self, work: str, tmpfs_bytes: int = Limits().tmpfs_mb << 20) -> list[str]:
-        """The bwrap command line that runs the runner with `work` as its /work."""
+    def library_paths(self, packages: tuple[str, ...]) -> list[str]:
+        root = libraries.SANDBOX_ROOT if self.confined else libraries.host_library(packages)
+        return libraries.search_paths(root, packages)
+
+    def command(
+        self, work: str, tmpfs_bytes: int = Limits().tmpfs_mb << 20, packages: tuple[str, ...] = ()
+    ) -> list[str]:
+        """The bwrap command line that runs the runner with `work` as its /work, with the host's
+        copies of `packages` bound read-only where `libraries.py` says."""
         if not self.confined:
             return [self.python, *PYTHON_FLAGS, f"{work}/.runner.py"]
         cmd = [
@@ -116,6 +123,8 @@ class LocalBackend:
                 cmd += ["--ro-bind", path, path]
         for path in _python_dirs():
             cmd += ["--ro-bind", path, path]
+        for source, target in libraries.bind_targets(packages):
+            cmd += ["--ro-bind", source, target]
         cmd += ["--bind", work, "/work", "--remount-ro", "/", "--chdir", "/work"]
         return cmd + [self.python, *PYTHON_FLAGS, "/work/.runner.py"]
 
@@ -190,7 +199,9 @@ class _Sandbox:
         (Path(self.work) / ".runner.py").write_text(programs.RUNNER)
         self.group = RunCgroup.create(limits.sandbox_processes, limits.sandbox_memory_mb << 20)
         self.stderr = tempfile.TemporaryFile()
-        command = (self.group.enter_command() if self.group else []) + backend.command(self.work, limits.tmpfs_mb << 20)
+        command = (self.group.enter_command() if self.group else []) + backend.command(
+            self.work, limits.tmpfs_mb << 20, limits.packages
+        )
         self.proc = subprocess.Popen(
             command + ["--serve"],
             stdin=subprocess.PIPE,

@@ -67,6 +67,7 @@ def run_job(job, out):
     if pid == 0:
         os.close(go_write)
         os.close(report_read)
+        sys.path[:0] = job.get("library_paths", [])  # the allowed packages, for the trusted setup too
         try:
             judge_main(job, go_read, report_write, work)
         finally:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
-from . import programs
+from . import libraries, programs
 from .base import Backend, Limits, RawRun, SuiteResult, TestOutcome, TestVerdict
 from .compare import decode, stdout_equal, values_equal
 
@@ -39,21 +39,25 @@ class Test:
 
 def build_job(
     code: str,
-    tests: list[Test],
+    tests: Sequence[Test],
     limits: Limits,
     setup: str = "",
     entry_point: str | None = None,
     judge_setup: str | None = None,
+    library_paths: list[str] | None = None,
 ) -> bytes:
     """The length-prefixed job. `setup` runs before the program in the candidate (helpers the
-    program uses); `judge_setup` is the trusted code the tests run after (default: `setup`)."""
+    program uses); `judge_setup` is the trusted code the tests run after (default: `setup`);
+    `library_paths` make the allowed packages importable in both (see `libraries.py`)."""
+    paths = list(library_paths or [])
     job = {
         "code": code,
         "setup": setup,
         "judge_setup": setup if judge_setup is None else judge_setup,
         "entry_point": entry_point,
         "tests": [t.job_entry() for t in tests],
-        "candidate_source": programs.CANDIDATE,
+        "library_paths": paths,
+        "candidate_source": libraries.prelude(paths) + programs.CANDIDATE,
         "python_flags": programs.PYTHON_FLAGS,
         "cpu_seconds": limits.cpu_seconds,
         "timeout_budget_seconds": limits.timeout_budget_seconds,
@@ -71,7 +75,7 @@ def build_job(
 def run_tests(
     backend: Backend,
     code: str,
-    tests: list[Test],
+    tests: Sequence[Test],
     limits: Limits = Limits(),
     *,
     setup: str = "",
@@ -79,11 +83,12 @@ def run_tests(
     judge_setup: str | None = None,
 ) -> SuiteResult:
     nonce = secrets.token_hex(16)
-    raw = backend.run(build_job(code, tests, limits, setup, entry_point, judge_setup), nonce, limits)
+    paths = backend.library_paths(limits.packages) if limits.packages else []
+    raw = backend.run(build_job(code, tests, limits, setup, entry_point, judge_setup, paths), nonce, limits)
     return interpret(raw, nonce, tests)
 
 
-def interpret(raw: RawRun, nonce: str, tests: list[Test]) -> SuiteResult:
+def interpret(raw: RawRun, nonce: str, tests: Sequence[Test]) -> SuiteResult:
     """Turn the runner's nonce-tagged lines into verdicts; anything untagged is ignored."""
     if raw.error:
         return SuiteResult([TestOutcome(TestVerdict.SANDBOX_ERROR, raw.error) for _ in tests], sandbox_error=raw.error)

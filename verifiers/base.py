@@ -12,9 +12,11 @@ import abc
 import dataclasses
 import json
 import traceback
+import types
+import typing
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
 
-from .score import Score
+from .score import ITEM_TIMEOUT_SECONDS, Score
 
 if TYPE_CHECKING:
     from .testing import Probe, Strategies
@@ -38,6 +40,53 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def check_types(config: Any, owner: str) -> None:
+    """Every field's value against its annotation (int, float, bool, str, tuples, `X | None`), so a
+    mistyped setting from JSON or a framework's kwargs fails when the verifier is built, not as an
+    ERROR on every item later. Annotations it cannot read are not checked."""
+    try:
+        hints = typing.get_type_hints(type(config))
+    except Exception:  # an annotation that does not resolve: nothing to check against
+        return
+    for f in dataclasses.fields(config):
+        value, hint = getattr(config, f.name), hints.get(f.name, Any)
+        if not _fits(value, hint):
+            raise TypeError(f"{owner}: {f.name} must be {_type_name(hint)}, got {value!r}")
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint is Any:
+        return True
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(value, a) for a in args)
+    if hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is str:
+        return isinstance(value, str)
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_fits(v, args[0]) for v in value)
+        return not args or (len(args) == len(value) and all(_fits(v, a) for v, a in zip(value, args)))
+    if origin in (dict, Mapping) or hint is dict:
+        return isinstance(value, Mapping)
+    return True
+
+
+def _type_name(hint: Any) -> str:
+    if typing.get_args(hint):
+        return str(hint).replace("typing.", "").replace("NoneType", "None")
+    return getattr(hint, "__name__", str(hint))
+
+
 class Unsupported(Exception):
     """The verifier does not offer this (e.g. a third-party verifier with no built-in tasks)."""
 
@@ -58,8 +107,17 @@ class Verifier(abc.ABC):
     aliases: ClassVar[tuple[str, ...]] = ()
     #: The reward components this verifier reports (verl needs every column before the first item).
     components: ClassVar[tuple[str, ...]] = ()
+    #: Named sets of settings, chosen with `preset=NAME` (settings given beside it win).
+    presets: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
 
     def __init__(self, **config: Any) -> None:
+        preset = config.pop("preset", None)
+        if preset is not None:
+            if preset not in self.presets:
+                raise ValueError(
+                    f"{self.name or type(self).__name__}: unknown preset {preset!r}; known: {sorted(self.presets)}"
+                )
+            config = {**self.presets[preset], **config}
         fields = {f.name: f for f in dataclasses.fields(self.Config)}
         unknown = sorted(set(config) - set(fields))
         if unknown:
@@ -72,6 +130,7 @@ class Verifier(abc.ABC):
             for k, v in config.items()
         }
         self.config = self.Config(**fixed)
+        check_types(self.config, self.name or type(self).__name__)
         validate = getattr(self.config, "validate", None)
         if callable(validate):  # the Config's own checks: a bad setting fails here, not mid-run
             validate()
@@ -157,7 +216,7 @@ class Verifier(abc.ABC):
         tasks: Sequence[Mapping[str, Any]],
         *,
         workers: int | None = None,
-        timeout: float | None = 10.0,
+        timeout: float | None = ITEM_TIMEOUT_SECONDS,
         executor: str = "process",
         cache: Any = None,
         progress: Any = None,

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from .pool import WorkerPool
 from .protocol import BatchScorer, Item, Progress, Scorer, spec_json_of, time_budget_of
-from .score import Score
+from .score import ITEM_TIMEOUT_SECONDS, Score
 
 if TYPE_CHECKING:
     from .cache import ScoreCache
@@ -95,7 +95,7 @@ def score_batch(
     tasks: Sequence[Mapping[str, Any]],
     *,
     workers: int | None = None,
-    timeout: float | None = 10.0,
+    timeout: float | None = ITEM_TIMEOUT_SECONDS,
     executor: str = "process",
     cache: "ScoreCache | str | Path | None" = None,
     progress: Progress | None = None,

@@ -52,7 +52,9 @@ def _worker_main(blob: bytes, inbox: Any, conn: Any, state: Any, memory_mb: int 
     while True:
         message = inbox.get()
         if message is None:
-            verifier.close()  # release what this worker opened (sandbox containers, engines)
+            close = getattr(verifier, "close", None)  # a plain Scorer (the SVG render job) has nothing to close
+            if callable(close):
+                close()  # release what this worker opened (sandbox containers, engines)
             return
         seq, items = message
         out = []

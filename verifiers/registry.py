@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import warnings
 from importlib.metadata import entry_points
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, Callable, Iterator, Mapping, TypeVar
 
 from .base import Verifier
 
@@ -109,9 +109,12 @@ def all_components() -> tuple[str, ...]:
     return tuple(seen)
 
 
-def get(name: str, **config: Any) -> Verifier:
-    """A configured verifier: `get("game24", weights=(0.55, 0.3, 0.15))`."""
-    return verifier_class(name)(**config)
+def get(name: str, config: Mapping[str, Any] | None = None, /, **overrides: Any) -> Verifier:
+    """A configured verifier: `get("game24", weights=(0.55, 0.3, 0.15))`, or with the config as a
+    dict, as JSON and YAML files give it: `get("code", {"backend": "docker"})` (keywords win)."""
+    if config is not None and not isinstance(config, Mapping):
+        raise TypeError(f"config must be a mapping of settings, got {type(config).__name__}")
+    return verifier_class(name)(**{**(config or {}), **overrides})
 
 
 def from_spec(spec: dict[str, Any]) -> Verifier:

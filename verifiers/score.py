@@ -11,6 +11,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Iterable, Mapping
 
+#: The default wall-clock seconds one item may take, on every route (score_batch, the evaluator,
+#: the adapters, the server, GRPO, the CLI). A verifier's own `time_budget()` raises it where needed.
+ITEM_TIMEOUT_SECONDS = 30.0
+
 
 class Verdict(str, Enum):
     """What happened to one completion. Only CORRECT counts for pass@k."""

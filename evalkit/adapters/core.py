@@ -16,6 +16,7 @@ from typing import Any, Mapping, Sequence
 
 import verifiers
 from verifiers import Score, Verifier
+from verifiers.score import ITEM_TIMEOUT_SECONDS
 from verifiers.text import strip_special_tokens
 
 from .tasks import task_from_ground_truth
@@ -58,7 +59,7 @@ def score_labelled(
     labels: Sequence[Any],
     *,
     extras: Sequence[Mapping[str, Any] | None] | None = None,
-    timeout: float = 60.0,
+    timeout: float = ITEM_TIMEOUT_SECONDS,
 ) -> list[Score]:
     """Scores for (response, label) pairs; a label that is no task for this verifier is that item's ERROR."""
     scores: list[Score | None] = [None] * len(responses)

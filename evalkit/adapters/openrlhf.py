@@ -18,19 +18,21 @@ from typing import Any, Sequence
 
 from evalkit.adapters.core import cached_verifier, response_text, score_labelled
 from evalkit.adapters.errors import ErrorPolicy
+from verifiers import Verifier
 
 ERROR_POLICY = ErrorPolicy(value=0.0)
 
 
 def openrlhf_result(
-    verifier_name: str,
+    verifier: str | Verifier,
     queries: Sequence[Any],
     prompts: Sequence[Any],
     labels: Sequence[Any],
     config: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The reward dict OpenRLHF reads (plain lists), for both the file route and the server."""
-    v = cached_verifier(verifier_name, config)
+    """The reward dict OpenRLHF reads (plain lists), for both the file route (a verifier name,
+    built once per process) and the server (the verifier it serves)."""
+    v = verifier if isinstance(verifier, Verifier) else cached_verifier(verifier, config)
     responses = [response_text(q, p) for q, p in zip(queries, prompts)]
     scores = score_labelled(v, responses, labels)
     rewards = [ERROR_POLICY.reward(s, None) for s in scores]

@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 import verifiers
 from verifiers import Verifier
+from verifiers.score import ITEM_TIMEOUT_SECONDS
 from verifiers.text import strip_special_tokens
 
 from .errors import ErrorPolicy
@@ -36,7 +37,7 @@ def trl_reward(
     errors: ErrorPolicy | None = None,
     asynchronous: bool = False,
     workers: int | None = None,
-    timeout: float = 30.0,
+    timeout: float = ITEM_TIMEOUT_SECONDS,
     **config: Any,
 ) -> Callable[..., Any]:
     """`GRPOTrainer(reward_funcs=[trl_reward("game24")], ...)`; `asynchronous=True` gives an async function."""

@@ -19,11 +19,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--run-dir", type=Path, default=Path("runs/grpo"))
     parser.add_argument("--no-resume", action="store_true", help="start over even if a checkpoint exists")
+    parser.add_argument("-v", "--verbose", action="store_true", help="show third-party logs and load progress bars")
 
 
 def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from evalkit.quiet import quiet_third_party
+
+    quiet_third_party(args.verbose)  # before transformers is imported
     from evalkit.grpo import GRPOConfig, train
 
     data = {}

@@ -29,7 +29,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verifier", required=True, help="verifier name (see `evalkit verifiers`)")
     parser.add_argument("--config", default="{}", help="verifier config as JSON, or @FILE with JSON")
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: CPU count)")
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per item before it is an ERROR")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        help="seconds per item before it is an ERROR (default: 30, as every route)",
+    )
     parser.add_argument("--cache", type=Path, default=None, help="SQLite score cache shared across runs")
     parser.add_argument("--overwrite", action="store_true", help="start afresh instead of resuming OUTPUT")
 
@@ -73,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
     from evalkit.resume import StampMismatch, check_stamp, check_writable, rewrite_without
     from evalkit.summary import summary_table
     from verifiers import Score
+    from verifiers.score import ITEM_TIMEOUT_SECONDS
 
     if not args.input.is_file():
         raise CommandError(f"input file {args.input} does not exist")
@@ -127,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
                 [b[2] for b in batch],
                 [b[3] for b in batch],
                 workers=args.workers,
-                timeout=args.timeout,
+                timeout=ITEM_TIMEOUT_SECONDS if args.timeout is None else args.timeout,
                 cache=args.cache,
                 progress=lambda n: progress.advance(bar, n),
             )

@@ -1,24 +1,118 @@
-"""Serve verifiers over HTTP: batch scoring, OpenRLHF's remote reward protocol, health, metrics."""
+"""Serve verifiers over HTTP: batch scoring, OpenRLHF's remote reward protocol, health, metrics.
+
+What is served is fixed here, at start: `--verifier NAME` (repeatable; `KEY=NAME` serves NAME under
+another key), each followed by an optional `--config JSON`, or `--config-file FILE`
+(`{"KEY": {"verifier": NAME, "config": {...}}}`). With neither, every installed verifier is served
+at its default config. Clients name a key; they set no config unless `--allow-client-config`.
+Binding beyond loopback needs a bearer token (`--token` or EVALKIT_TOKEN).
+"""
 
 from __future__ import annotations
 
 import argparse
+import ipaddress
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from evalkit.commands import CommandError
+
+
+class _Served(argparse.Action):
+    """`--verifier` starts an entry; `--config` fills in the latest one."""
+
+    def __call__(self, parser: Any, namespace: argparse.Namespace, value: Any, option: Any = None) -> None:
+        entries = getattr(namespace, "served", None) or []
+        if self.dest == "verifier":
+            key, _, name = value.rpartition("=")
+            entries.append([key or name, name, None])
+        else:
+            if not entries or entries[-1][2] is not None:
+                raise argparse.ArgumentError(self, "each --config follows the --verifier it configures")
+            try:
+                config = json.loads(value)
+            except json.JSONDecodeError as exc:
+                raise argparse.ArgumentError(self, f"not JSON: {exc}") from None
+            if not isinstance(config, dict):
+                raise argparse.ArgumentError(self, "must be a JSON object")
+            entries[-1][2] = config
+        namespace.served = entries
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.set_defaults(served=None)
+    parser.add_argument("--verifier", action=_Served, metavar="[KEY=]NAME", help="a verifier to serve (repeatable)")
+    parser.add_argument("--config", action=_Served, metavar="JSON", help="config of the --verifier before it")
+    parser.add_argument("--config-file", type=Path, help='JSON: {"KEY": {"verifier": NAME, "config": {...}}}')
+    parser.add_argument("--allow-client-config", action="store_true", help="let requests set a verifier's config")
+    parser.add_argument("--max-client-configs", type=int, default=8, help="client-config verifiers kept at once")
+    parser.add_argument("--token", default=None, help="bearer token clients must send (default: $EVALKIT_TOKEN)")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--concurrency", type=int, default=4, help="requests scored at once")
+    parser.add_argument("--max-waiting", type=int, default=64, help="requests queued beyond those (429 past it)")
+    parser.add_argument("--max-items", type=int, default=4096, help="items per request (413 past it)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per request before a 504")
     parser.add_argument("--max-body-mb", type=float, default=8.0, help="request size limit (413 beyond)")
     parser.add_argument("--workers", type=int, default=None, help="scoring worker processes per verifier")
 
 
+def served_from(args: argparse.Namespace) -> dict[str, tuple[str, dict[str, Any]]] | None:
+    """The served table from the command line or the config file; None: the default (everything)."""
+    table: dict[str, tuple[str, dict[str, Any]]] = {}
+    if args.config_file is not None:
+        try:
+            data = json.loads(args.config_file.read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            raise CommandError(f"cannot read --config-file: {exc}") from None
+        if not isinstance(data, dict) or not all(isinstance(v, dict) and "verifier" in v for v in data.values()):
+            raise CommandError('--config-file must hold {"KEY": {"verifier": NAME, "config": {...}}, ...}')
+        table.update({k: (v["verifier"], dict(v.get("config") or {})) for k, v in data.items()})
+    for key, name, config in args.served or []:
+        if key in table:
+            raise CommandError(f"verifier key {key!r} is served twice; name one KEY=NAME")
+        table[key] = (name, config or {})
+    return table or None
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from evalkit.server import create_app
+    import verifiers
+    from evalkit.server import ServerLimits, create_app
 
-    app = create_app(args.concurrency, args.timeout, int(args.max_body_mb * (1 << 20)), args.workers)
+    token = args.token or os.environ.get("EVALKIT_TOKEN") or None
+    if token is None and not is_loopback(args.host):
+        raise CommandError(
+            f"binding to {args.host} exposes the server beyond this machine: set a bearer token "
+            "with --token or EVALKIT_TOKEN (clients send 'Authorization: Bearer <token>')"
+        )
+    limits = ServerLimits(
+        concurrency=args.concurrency,
+        max_waiting=args.max_waiting,
+        timeout=args.timeout,
+        max_body_bytes=int(args.max_body_mb * (1 << 20)),
+        max_items=args.max_items,
+        max_client_configs=args.max_client_configs,
+    )
+    app = create_app(
+        served_from(args), limits, allow_client_config=args.allow_client_config, token=token, workers=args.workers
+    )
+    try:
+        app.state.service.check_served()  # a bad name or config fails now, in one line
+    except (verifiers.UnknownVerifier, TypeError, ValueError) as exc:
+        app.state.service.close()
+        raise CommandError(f"cannot serve: {exc}") from None
+    print(f"serving {', '.join(sorted(app.state.service.served))} on http://{args.host}:{args.port}", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0

@@ -5,7 +5,7 @@ if ! docker info >/dev/null 2>&1; then
   for _ in $(seq 60); do docker info >/dev/null 2>&1 && break; sleep 1; done
   docker info >/dev/null 2>&1 || { echo "dockerd did not start; see /tmp/evalkit-dockerd.log" >&2; exit 1; }
 fi
-if ! docker image inspect evalkit-sandbox:1 >/dev/null 2>&1; then
+if ! "$PY" -c 'import sys; from sandboxes.image import image_exists; sys.exit(not image_exists())'; then
   step "building the sandbox image (offline debootstrap when no registry answers)"
   "$PY" -m evalkit sandbox build
 fi

@@ -1,7 +1,7 @@
-"""`evalkit serve` on loopback: the endpoints, 4xx answers, a timeout, and a bounded load test."""
+"""`evalkit serve` on loopback: the endpoints, 4xx answers, a timeout, a bounded load test, and
+what a client on the network cannot do: build verifiers, change rewards, or skip the token."""
 
 import dataclasses
-import threading
 import time
 
 import httpx
@@ -22,23 +22,17 @@ class Sleepy(Verifier):
         return Score(1.0, Verdict.CORRECT)
 
 
+SERVED = {"game24": ("game24", {}), "sleepy-server-test": ("sleepy-server-test", {})}
+
+
 @pytest.fixture(scope="module")
 def server():
-    import uvicorn
+    from bench.bench_server import serving
+    from evalkit.server import ServerLimits, create_app
 
-    from evalkit.server import create_app
-
-    app = create_app(concurrency=4, timeout=1.5, max_body_bytes=64 << 10, workers=1)
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    while not srv.started:
-        time.sleep(0.05)
-    port = srv.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    limits = ServerLimits(concurrency=4, timeout=1.5, max_body_bytes=64 << 10, max_items=64)
+    with serving(create_app(SERVED, limits, workers=1)) as url:
+        yield url
 
 
 ITEM = {"completion": "Answer: (6 - 4) * (4 + 8) = 24", "task": {"numbers": [4, 4, 6, 8]}}
@@ -65,7 +59,9 @@ def test_endpoints(server):
         (b"{not json", 400, "malformed JSON"),
         (b'{"items": "x"}', 400, "expected"),
         (b'{"verifier": "nope", "items": []}', 404, "unknown verifier"),
-        (b'{"verifier": "game24", "config": {"bad": 1}, "items": []}', 400, "bad config"),
+        (b'{"verifier": "game24", "config": {"weights": [0, 0, 1]}, "items": []}', 403, "may not set 'config'"),
+        (b'{"verifier": "code", "items": []}', 404, "serves ['game24', 'sleepy-server-test']"),
+        (b'{"verifier": "game24", "items": [' + b'{"completion": "", "task": {}},' * 64 + b"{}]}", 413, "at most 64"),
         (b'{"verifier": "game24", "items": [{"completion": 3}]}', 400, "items[0]"),
         (b'{"items": [' + b'"x",' * 40000 + b'"x"]}', 413, "larger than"),
     ],
@@ -86,3 +82,119 @@ def test_load_on_loopback_loses_nothing(server):
     report = load_test(server, clients=8, seconds=4.0, items_per_request=16)
     assert report["requests"] > 0 and report["failed"] == 0 and report["lost_items"] == 0
     assert 0 < report["p50_s"] <= report["p95_s"]
+
+
+def _descendants() -> set[int]:
+    """Every live process below this one (worker pools hang off the forkserver, our child)."""
+    import os
+
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    ppid = int(fh.read().rpartition(")")[2].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    found, todo = set(), [os.getpid()]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def test_client_configs_with_the_opt_in_keep_the_process_count_bounded():
+    """1000 requests over 200 configs: each config's verifier (with its worker pool) lives in an LRU
+    of 4 and is closed on eviction, so the server's processes stay bounded; nothing is lost."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bench.bench_server import serving
+    from evalkit.server import ServerLimits, create_app
+
+    limits = ServerLimits(max_client_configs=4, max_waiting=1000)
+    app = create_app({"game24": ("game24", {})}, limits, allow_client_config=True, workers=1)
+    before = len(_descendants())
+    counts, answers = [], []
+    with serving(app) as url, httpx.Client(timeout=60) as http:
+
+        def ask(k: int) -> tuple[int, float]:
+            config = {"wrong_answer_credit": (k // 5) / 1000}  # 200 configs, 5 requests each
+            body = {"verifier": "game24", "config": config, "items": [{**ITEM, "completion": "Answer: 4 + 4 + 6 + 8"}]}
+            r = http.post(f"{url}/score", json=body)
+            return r.status_code, r.json()["scores"][0]["components"]["outcome"] if r.status_code == 200 else -1
+
+        with ThreadPoolExecutor(4) as pool:
+            for start in range(0, 1000, 100):
+                answers += pool.map(ask, range(start, start + 100))
+                counts.append(len(_descendants()))
+        metrics = http.get(f"{url}/metrics").text
+    assert [status for status, _ in answers] == [200] * 1000
+    assert [outcome for _, outcome in answers] == pytest.approx([(k // 5) / 1000 for k in range(1000)])
+    assert max(counts) <= before + 1 + 2 * 4  # the forkserver and at most 4 pools of 1 worker (2 while swapping)
+    assert "evalkit_items_scored_total 1000" in metrics
+
+
+@pytest.fixture(scope="module")
+def guarded():
+    """A server that needs a token, scoring one request at a time with no queue."""
+    from bench.bench_server import serving
+    from evalkit.server import ServerLimits, create_app
+
+    served = {"sleepy-server-test": ("sleepy-server-test", {"seconds": 1.0})}
+    with serving(create_app(served, ServerLimits(concurrency=1, max_waiting=0), token="s3cret", workers=0)) as url:
+        yield url
+
+
+def test_a_token_is_required_and_checked(guarded):
+    body = {"verifier": "sleepy-server-test", "items": []}
+    assert httpx.get(f"{guarded}/health").status_code == 200  # liveness needs no token
+    missing = httpx.post(f"{guarded}/score", json=body)
+    wrong = httpx.post(f"{guarded}/score", json=body, headers={"Authorization": "Bearer nope"})
+    right = httpx.post(f"{guarded}/score", json=body, headers={"Authorization": "Bearer s3cret"})
+    assert (missing.status_code, wrong.status_code, right.status_code) == (401, 403, 200)
+    assert "Bearer" in missing.json()["error"] and httpx.get(f"{guarded}/metrics").status_code == 401
+    metrics = httpx.get(f"{guarded}/metrics", headers={"Authorization": "Bearer s3cret"}).text
+    assert 'evalkit_refusals_total{reason="unauthorized"} 2' in metrics  # /score and /metrics
+    assert 'evalkit_refusals_total{reason="forbidden"} 1' in metrics
+
+
+def test_requests_past_the_queue_get_429(guarded):
+    from concurrent.futures import ThreadPoolExecutor
+
+    body = {"verifier": "sleepy-server-test", "items": [ITEM]}
+    headers = {"Authorization": "Bearer s3cret"}
+    with ThreadPoolExecutor(3) as pool:
+        statuses = sorted(
+            pool.map(
+                lambda _: httpx.post(f"{guarded}/score", json=body, headers=headers, timeout=30).status_code, range(3)
+            )
+        )
+    assert statuses[0] == 200 and 429 in statuses
+
+
+def test_the_command_refuses_a_public_bind_without_a_token_and_a_bad_config_at_start():
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "EVALKIT_TOKEN"}
+    public = subprocess.run(
+        [sys.executable, "-m", "evalkit", "serve", "--host", "0.0.0.0"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert public.returncode != 0 and "--token or EVALKIT_TOKEN" in public.stderr
+    assert public.stderr.strip().count("\n") == 0  # one readable line
+    bad = subprocess.run(
+        [sys.executable, "-m", "evalkit", "serve", "--verifier", "game24", "--config", '{"weights": "x"}'],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert bad.returncode != 0 and "cannot serve" in bad.stderr and "weights" in bad.stderr

@@ -9,8 +9,9 @@ from pytest_plugin.parts import require_part
 def _docker_ready() -> bool:
     if shutil.which("docker") is None:
         return False
-    ok = subprocess.run(["docker", "image", "inspect", "evalkit-sandbox:1"], capture_output=True).returncode == 0
-    return ok
+    from sandboxes.image import IMAGE
+
+    return subprocess.run(["docker", "image", "inspect", IMAGE], capture_output=True).returncode == 0
 
 
 def open_backend(name: str, pool_size: int = 2):
@@ -18,7 +19,7 @@ def open_backend(name: str, pool_size: int = 2):
     if name == "docker":
         require_part(
             _docker_ready,
-            "a running Docker daemon with the evalkit-sandbox:1 image",
+            "a running Docker daemon with the evalkit sandbox image",
             "bash scripts/setup-env.sh (starts dockerd and runs `evalkit sandbox build`)",
         )
         from sandboxes.docker_pool import DockerBackend

@@ -139,3 +139,49 @@ def test_a_script_without_a_main_guard_scores_in_workers(tmp_path, how):
     args = [sys.executable, "unguarded.py"] if how == "script" else [sys.executable, "-m", "unguarded"]
     r = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stdout.strip() == "['correct']", r.stderr[-2000:]
+
+
+PLAIN_SCORER = """
+from verifiers import Score, Verdict
+
+class Plain:  # a Scorer with no close(), as the SVG render job is
+    def score(self, completion, task):
+        return Score(1.0, Verdict.CORRECT)
+"""
+PLAIN_RUN = """
+from verifiers.batch import score_batch, close_pools
+from plain_scorer import Plain
+
+scorer = Plain()
+print(len(score_batch(scorer, ["a", "b", "c"], [{}, {}, {}], workers=2)))
+close_pools(scorer)
+"""
+
+
+def test_a_pool_of_a_scorer_without_close_shuts_down_silently(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "plain_scorer.py").write_text(PLAIN_SCORER)
+    (tmp_path / "plain.py").write_text(PLAIN_RUN)
+    r = subprocess.run([sys.executable, "plain.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "3", r.stderr[-2000:]
+    assert r.stderr == ""  # no AttributeError traceback from the workers as they stop
+
+
+class Counting(Probe):
+    closed = 0
+
+    def close(self):
+        type(self).closed += 1
+        super().close()
+
+
+def test_the_plugins_checks_leave_the_callers_verifier_open():
+    from pytest_plugin import assert_bounded, check_verifier
+
+    v = Counting()
+    check_verifier(v, tasks=[{"want": "x"}], completions=["x", "y"])
+    assert_bounded(v, [("x", {"want": "x"})])
+    assert Counting.closed == 0 and v.score_batch(["x"], [{"want": "x"}], workers=1)[0].reward == 1.0
+    v.close()

@@ -18,7 +18,7 @@ def input_file(tmp_path):
     lines = [
         {"completion": "Answer: (6 - 4) * (4 + 8) = 24", "numbers": [4, 4, 6, 8]},
         "this is not json",
-        {"completion": "Answer: 6 * 4 * 1 * 1", "numbers": [4, 4, 6, 8]},
+        {"completion": "Answer: 4 + 4 + 6 + 8", "numbers": [4, 4, 6, 8]},
         {"no_completion": True},
         {"completion": "", "task": {"numbers": [1, 2, 3, 4]}},
     ]

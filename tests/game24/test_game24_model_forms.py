@@ -57,11 +57,25 @@ def test_normalisation_never_makes_a_wrong_answer_right(game24, completion, verd
     assert game24.score(completion, PUZZLE).verdict.value == verdict, completion
 
 
-def test_the_credit_for_a_wrong_answer_can_require_the_puzzles_numbers():
-    default, strict = verifiers.get("game24"), verifiers.get("game24", credit_needs_numbers=True)
-    assert default.score("Answer: 1 + 1", PUZZLE).reward == pytest.approx(0.55 * 0.35 + 0.15)
-    assert strict.score("Answer: 1 + 1", PUZZLE).reward == pytest.approx(0.15)
-    assert strict.score("Answer: 4 + 4 + 6 + 8", PUZZLE).reward == pytest.approx(0.55 * 0.35 + 0.15)
+def test_the_credit_for_a_wrong_answer_needs_the_puzzles_numbers_except_in_the_seed_preset():
+    default, seed = verifiers.get("game24"), verifiers.get("game24", preset="seed")
+    assert default.config.credit_needs_numbers and not seed.config.credit_needs_numbers
+    assert seed.score("Answer: 1 + 1", PUZZLE).reward == pytest.approx(0.55 * 0.35 + 0.15)
+    assert default.score("Answer: 1 + 1", PUZZLE).reward == pytest.approx(0.15)
+    assert default.score("Answer: 4 + 4 + 6 + 8", PUZZLE).reward == pytest.approx(0.55 * 0.35 + 0.15)
+    # settings beside a preset win; an unknown preset is refused when the verifier is built
+    assert verifiers.get("game24", preset="seed", credit_needs_numbers=True).config.credit_needs_numbers
+    with pytest.raises(ValueError, match="unknown preset"):
+        verifiers.get("game24", preset="nope")
+
+
+def test_the_default_passes_every_probe_at_the_plugins_default_threshold():
+    from pytest_plugin import assert_not_hackable
+
+    for task in verifiers.get("game24").tasks("test", limit=3):
+        assert_not_hackable(verifiers.get("game24"), task)
+    with pytest.raises(AssertionError):  # the seed's literal formula pays format alone: the probes say so
+        assert_not_hackable(verifiers.get("game24", preset="seed"), PUZZLE)
 
 
 class Contradictory(Verifier):

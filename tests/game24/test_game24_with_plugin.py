@@ -17,10 +17,10 @@ def test_keeps_every_invariant(verifier):
 
 
 @pytest.mark.parametrize("numbers", [[4, 4, 6, 8], [1, 1, 4, 6], [3, 3, 8, 8], [1, 2, 3, 4], [13, 13, 13, 12]])
-def test_no_known_hack_earns_more_than_format_credit(verifier, numbers):
-    # 0.55 * 0.35 + 0.15 = 0.3425 is what ANY well-formed wrong answer earns by the seed's design;
-    # a hack must not earn more than that.
-    assert_not_hackable(verifier("game24"), {"numbers": numbers}, threshold=0.3425 + 1e-9)
+def test_no_known_hack_earns_more_than_the_plugins_default_threshold(verifier, numbers):
+    assert_not_hackable(verifier("game24"), {"numbers": numbers})
+    # the seed's literal formula pays 0.55 * 0.35 + 0.15 = 0.3425 to ANY well-formed answer; no hack earns more
+    assert_not_hackable(verifier("game24", preset="seed"), {"numbers": numbers}, threshold=0.3425 + 1e-9)
 
 
 def test_rewards_rank_the_way_a_person_would(verifier):

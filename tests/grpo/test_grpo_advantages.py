@@ -16,6 +16,38 @@ def test_group_normalisation_and_all_equal_groups():
     assert adv[4:] == pytest.approx([0, 0, 0, 0])  # an all-equal group teaches nothing
 
 
+def test_a_dropped_error_leaves_the_group_statistics():
+    """[1, 1, 0, ERROR] under the "drop" policy: the ERROR is out of the mean and std (TRL's
+    nan-aware statistics) and gets 0; scoring it as 0.0 would give [1, 1, -1, 0]."""
+    rewards, scored = np.array([1.0, 1.0, 0.0, 0.0]), np.array([True, True, True, False])
+    adv = advantages(rewards, 4, GRPOConfig(advantage="group"), RewardStats(), scored)
+    assert adv == pytest.approx([0.707, 0.707, -1.414, 0.0], abs=1e-3)
+    assert advantages(rewards, 4, GRPOConfig(advantage="dr_grpo"), RewardStats(), scored) == pytest.approx(
+        [1 / 3, 1 / 3, -2 / 3, 0.0]
+    )
+    stats = RewardStats()
+    advantages(rewards, 4, GRPOConfig(advantage="momentum"), stats, scored)
+    assert (stats.mean, stats.std) == pytest.approx((2 / 3, np.std([1.0, 1.0, 0.0])))
+    # a group with every item dropped teaches nothing and raises no warning
+    none = advantages(rewards, 4, GRPOConfig(advantage="group"), RewardStats(), np.zeros(4, dtype=bool))
+    assert none == pytest.approx([0.0] * 4)
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("advantage", "grpo"),
+        ("error_policy", "skip"),
+        ("loss_aggregation", "mean"),
+        ("group_size", 0),
+        ("save_every", 0),
+    ],
+)
+def test_a_config_built_in_python_is_checked(field, value):
+    with pytest.raises(ValueError, match=field):
+        GRPOConfig(**{field: value})
+
+
 def test_dr_grpo_only_centres():
     cfg = GRPOConfig(advantage="dr_grpo")
     adv = advantages(np.array([3.0, 1.0, 2.0, 2.0]), 2, cfg, RewardStats())

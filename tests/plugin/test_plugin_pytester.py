@@ -23,7 +23,7 @@ def test_bad(verifier):
 """,
     )
     result.assert_outcomes(passed=1, failed=1)
-    result.stdout.fnmatch_lines(["*verdict*correct*incorrect*✗*", "*reward*1*0.3425*✗*"])
+    result.stdout.fnmatch_lines(["*verdict*correct*incorrect*✗*", "*reward*1*0.15*✗*"])
 
 
 def test_reward_case_marker_checks_every_case(pytester):

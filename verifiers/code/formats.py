@@ -18,11 +18,12 @@ Asserts that cannot fail (`assert True, "…"`) are no tests, and a task with no
 from __future__ import annotations
 
 import ast
+import dataclasses
 import hashlib
 import json
 import random
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from sandboxes.suite import Test
 
@@ -32,18 +33,39 @@ from ..base import TaskError
 @dataclass(frozen=True)
 class Prepared:
     format: str
-    tests: list[Test]
+    tests: Sequence[Test]
     setup: str = ""  # runs before the program, in the program's process (helpers it uses)
     entry_point: str | None = None
     judge_setup: str | None = None  # trusted code the tests run after, in the judge (default: setup)
 
 
 def prepare(task: Mapping[str, Any]) -> Prepared:
-    """The task's tests, counted as written; a task that yields none is broken (TaskError)."""
-    prepared = _prepare(task)
-    if not prepared.tests:
-        raise TaskError("task has no tests (none of its asserts can fail)")
+    """The task's tests, counted as written; a task that yields none is broken (TaskError).
+    Kept per task text: every sample of a task (a GRPO group, pass@k) meets the same tests, and
+    splitting a LeetCode check of 100+ asserts costs more than running a short solution."""
+    key = _task_key(task)
+    prepared = _PREPARED.get(key) if key is not None else None
+    if prepared is None:
+        prepared = _prepare(task)
+        if not prepared.tests:
+            raise TaskError("task has no tests (none of its asserts can fail)")
+        prepared = dataclasses.replace(prepared, tests=tuple(prepared.tests))  # shared: never mutated
+        if key is not None:
+            if len(_PREPARED) >= _PREPARED_MAX:
+                _PREPARED.pop(next(iter(_PREPARED)), None)
+            _PREPARED[key] = prepared
     return prepared
+
+
+_PREPARED: dict[str, Prepared] = {}
+_PREPARED_MAX = 256
+
+
+def _task_key(task: Mapping[str, Any]) -> str | None:
+    try:
+        return json.dumps(task, sort_keys=True)
+    except (TypeError, ValueError):  # not plain JSON data: prepared afresh each time
+        return None
 
 
 def _prepare(task: Mapping[str, Any]) -> Prepared:
@@ -233,7 +255,7 @@ def _can_fail_function(node: ast.FunctionDef) -> bool:
     return any(not (isinstance(s, ast.Assert) and _is_constant(s.test)) for s in body) if body else False
 
 
-def sample_tests(tests: list[Test], limit: int | None, key: str) -> list[Test]:
+def sample_tests(tests: Sequence[Test], limit: int | None, key: str) -> Sequence[Test]:
     """At most `limit` tests, chosen by a seed from `key` (the task), so every sample of a task and
     every run sees the same subset."""
     if limit is None or len(tests) <= limit:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping
 
 from sandboxes.base import Limits, SandboxUnavailable, TestVerdict
+from sandboxes.libraries import DEFAULT_PACKAGES, check_names
 from sandboxes.suite import run_tests
 
 from ..base import Verifier
@@ -32,6 +33,7 @@ from .tasks import PROBLEMS, prompt_for
 REWARDS = ("continuous", "discrete", "code_r1")
 SANDBOX_START_SECONDS = 30.0  # a cold Docker container or bubblewrap start on a loaded host
 BACKENDS = ("auto", "docker", "local", "unconfined")
+CODE_BLOCKS = ("last", "first", "longest")
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,18 @@ class CodeConfig:
     timeout_budget_seconds: float = 4.0  # seconds one solution may spend in tests that time out; the rest then fail
     max_processes: int = 64
     code_block: str = "last"  # "last", "first" or "longest" fenced block
+    # pure-Python packages the program may import, as LeetCode's judge offers them; nothing else
+    # outside the standard library is importable (see sandboxes/libraries.py)
+    packages: tuple[str, ...] = DEFAULT_PACKAGES
+
+    def validate(self) -> None:
+        if self.reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}")
+        if self.backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {BACKENDS}")
+        if self.code_block not in CODE_BLOCKS:
+            raise ValueError(f"code_block must be one of {CODE_BLOCKS}")
+        check_names(self.packages)
 
 
 def make_backend(name: str, pool_size: int = 2, limits: Limits = Limits()):
@@ -79,10 +93,6 @@ class CodeVerifier(Verifier):
 
     def __init__(self, **config: Any) -> None:
         super().__init__(**config)
-        if self.config.reward not in REWARDS:
-            raise ValueError(f"reward must be one of {REWARDS}")
-        if self.config.backend not in BACKENDS:
-            raise ValueError(f"backend must be one of {BACKENDS}")
         self._backend = None
         self._backend_lock = threading.Lock()
 
@@ -106,6 +116,7 @@ class CodeVerifier(Verifier):
             wall_seconds=self.config.wall_seconds,
             timeout_budget_seconds=self.config.timeout_budget_seconds,
             max_processes=self.config.max_processes,
+            packages=self.config.packages,
         )
 
     def time_budget(self) -> float:
@@ -125,7 +136,13 @@ class CodeVerifier(Verifier):
     def backend(self):
         with self._backend_lock:
             if self._backend is None:
-                self._backend = make_backend(self.config.backend, self.config.pool_size, self.limits())
+                backend = make_backend(self.config.backend, self.config.pool_size, self.limits())
+                try:
+                    backend.library_paths(self.config.packages)  # an allowed package missing here fails now
+                except SandboxUnavailable:
+                    backend.close()
+                    raise
+                self._backend = backend
             return self._backend
 
     def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:

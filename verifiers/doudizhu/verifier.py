@@ -71,6 +71,15 @@ class DoudizhuConfig:
     rocket_as_kickers: bool = False  # both jokers as the two single kickers / airplane wings
     bomb_as_wings: bool = False  # four cards of one rank among kickers
 
+    def validate(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}")
+        if self.rollouts < 1 or self.max_rollouts < 1:
+            raise ValueError("rollouts and max_rollouts must be positive")
+        unknown = set(self.move_formats) - set(MOVE_FORMATS)
+        if unknown:
+            raise ValueError(f"unknown move formats {sorted(unknown)}; known: {MOVE_FORMATS}")
+
 
 @register("doudizhu")
 class DoudizhuVerifier(Verifier):
@@ -83,15 +92,13 @@ class DoudizhuVerifier(Verifier):
 
     def __init__(self, **config: Any) -> None:
         super().__init__(**config)
-        if self.config.mode not in MODES:
-            raise ValueError(f"mode must be one of {MODES}")
-        if self.config.rollouts < 1 or self.config.max_rollouts < 1:
-            raise ValueError("rollouts and max_rollouts must be positive")
-        unknown = set(self.config.move_formats) - set(MOVE_FORMATS)
-        if unknown:
-            raise ValueError(f"unknown move formats {sorted(unknown)}; known: {MOVE_FORMATS}")
         permissions = {ALLOW_ROCKET_KICKERS: self.config.rocket_as_kickers, ALLOW_BOMB_WINGS: self.config.bomb_as_wings}
         self._banned = normalise_banned(self.config.banned) | {name for name, on in permissions.items() if on}
+
+    def time_budget(self) -> float:
+        """The most one score may take: the exact solver stops at `exact_budget` positions (about
+        6 s for the default million here), rollouts at `max_rollouts`, with room for a loaded host."""
+        return 10.0 + self.config.exact_budget / 150_000
 
     def _position(self, task: Mapping[str, Any]) -> tuple[State, frozenset[str]]:
         try:

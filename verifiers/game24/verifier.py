@@ -8,9 +8,12 @@ r"""The 24-point verifier: r = 0.55·r_oc + 0.3·r_pr + 0.15·r_l, the seed repo
 One deliberate change from the seed formula: r_l is paid only when a final expression is
 present. Otherwise an empty completion (l = 0 ≤ t) would earn 0.15 for saying nothing.
 
-What a format-only answer earns: `Answer: 1 + 1` (well-formed, wrong numbers, no steps) gets
-r_oc = 0.35 and r_l = 1, so 0.55·0.35 + 0.15 = 0.34 by default; with `credit_needs_numbers=True`
-the 0.35 is paid only to an expression that uses exactly the puzzle's numbers, and it gets 0.15.
+What a format-only answer earns: by default the 0.35 credit is paid only to an expression over
+exactly the puzzle's numbers (`credit_needs_numbers=True`), so `Answer: 24` alone, `Answer: 1 + 1`
+or the prompt echoed back earn r_l only: 0.15, against 0.70 for a correct answer without steps.
+The seed's literal formula is the preset `seed` (`verifiers.get("game24", preset="seed")`): there
+every well-formed final expression earns the credit, so those format-only answers get
+0.55·0.35 + 0.15 = 0.3425, and the plugin's reward-hacking probes flag it.
 
 Answers are read as models write them: trailing chat special tokens (`<|im_end|>`, `</s>`),
 markdown bold, LaTeX delimiters, `\frac`, `\times`, `\div`, `\cdot` and trailing check marks are
@@ -44,7 +47,7 @@ from .tasks import load_tasks, prompt_text
 class Game24Config:
     weights: tuple[float, float, float] = (0.55, 0.3, 0.15)  # outcome, process, length
     wrong_answer_credit: float = 0.35  # r_oc for a well-formed but wrong final expression
-    credit_needs_numbers: bool = False  # pay that credit only when the expression uses exactly the puzzle's numbers
+    credit_needs_numbers: bool = True  # pay that credit only when the expression uses exactly the puzzle's numbers
     length_threshold: int = 4  # t
     length_margin: int = 20  # m
     length_slope: float = 0.2  # k
@@ -108,6 +111,7 @@ class Game24Verifier(Verifier):
     Config = Game24Config
     verdicts_order_rewards = True
     aliases = ("24game", "countdown24", "countdown")
+    presets = {"seed": {"credit_needs_numbers": False}}  # the seed report's formula, to the letter
     components = ("outcome", "process", "length")
 
     def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:

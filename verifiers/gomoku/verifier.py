@@ -68,6 +68,16 @@ class GomokuConfig:
     engine: str | None = None  # path of a Piskvork engine, for estimator="engine"
     engine_timeout: float = 5.0
 
+    def validate(self) -> None:
+        if self.estimator not in ESTIMATORS:
+            raise ValueError(f"estimator must be one of {ESTIMATORS}")
+        if self.estimator == "engine" and not self.engine:
+            raise ValueError("estimator='engine' needs engine='/path/to/piskvork-engine'")
+        if self.vct_depth < 0 or self.proof_nodes < 1:
+            raise ValueError("vct_depth must be >= 0 and proof_nodes >= 1")
+        if self.rollouts < 1 or self.max_rollouts < 1:
+            raise ValueError("rollouts and max_rollouts must be positive")
+
 
 @register("gomoku")
 class GomokuVerifier(Verifier):
@@ -79,13 +89,13 @@ class GomokuVerifier(Verifier):
 
     def __init__(self, **config: Any) -> None:
         super().__init__(**config)
-        if self.config.estimator not in ESTIMATORS:
-            raise ValueError(f"estimator must be one of {ESTIMATORS}")
-        if self.config.estimator == "engine" and not self.config.engine:
-            raise ValueError("estimator='engine' needs engine='/path/to/piskvork-engine'")
-        if self.config.vct_depth < 0 or self.config.proof_nodes < 1:
-            raise ValueError("vct_depth must be >= 0 and proof_nodes >= 1")
         self._engine = None
+
+    def time_budget(self) -> float:
+        """The most one score may take: the searches stop at `proof_nodes` and the playouts at
+        `max_rollouts` (0.4 s at most on random 15x15 positions here, bench/results/games.md), with
+        room for a loaded host; an external engine adds its own timeout."""
+        return 10.0 + (self.config.engine_timeout if self.config.estimator == "engine" else 0.0)
 
     def __getstate__(self) -> dict[str, Any]:
         state = super().__getstate__()

@@ -63,6 +63,16 @@ class SvgConfig:
     keep_png: bool = False  # put the rendered PNG (base64) in Score.info
     tasks_file: str | None = None  # JSONL of user tasks for tasks()
 
+    def validate(self) -> None:
+        if self.pick not in PICKS:
+            raise ValueError(f"pick must be one of {PICKS}")
+        if self.renderer not in RENDERERS:
+            raise ValueError(f"renderer must be one of {RENDERERS}")
+        if min(self.clip_weight, self.contrastive_weight, self.checks_weight) < 0:
+            raise ValueError("component weights must be >= 0")
+        if self.render_timeout <= 0 or self.render_size < 8:
+            raise ValueError("render_timeout must be > 0 and render_size >= 8")
+
 
 @dataclass
 class _Job:
@@ -88,12 +98,6 @@ class SvgVerifier(Verifier):
     def __init__(self, **config: Any) -> None:
         super().__init__(**config)
         c = self.config
-        if c.pick not in PICKS:
-            raise ValueError(f"pick must be one of {PICKS}")
-        if c.renderer not in RENDERERS:
-            raise ValueError(f"renderer must be one of {RENDERERS}")
-        if min(c.clip_weight, c.contrastive_weight, c.checks_weight) < 0:
-            raise ValueError("component weights must be >= 0")
         self.limits = GateLimits(
             c.max_svg_chars, c.max_nodes, c.max_depth, c.max_use_expansion, c.allow_text, c.allow_raster
         )
@@ -101,6 +105,11 @@ class SvgVerifier(Verifier):
         self._renders: RenderPool | None = None
         self._clip: Any = None
         self._clip_failure: str | None = None
+
+    def time_budget(self) -> float:
+        """The most one score may take: its render (killed at `render_timeout`) and a CLIP pass on
+        the CPU, with the model's first load (tens of seconds on a loaded 2-core host)."""
+        return self.config.render_timeout + 60.0
 
     def __getstate__(self) -> dict[str, Any]:
         state = super().__getstate__()
