@@ -16,6 +16,7 @@ from evalkit.commands import CommandError
 COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("evalkit.commands.score", "score a JSONL of completions with a verifier"),
     "verifiers": ("evalkit.commands.list_verifiers", "list verifiers and their default config"),
+    "accuracy": ("evalkit.commands.accuracy", "how accurate a cheaper reward setting is (tests, rollouts)"),
     "eval": ("evalkit.commands.eval", "generate with a model and score it on a verifier's tasks"),
     "report": ("evalkit.commands.report", "rebuild the reports of an evaluation run"),
     "compare": ("evalkit.commands.compare", "show two evaluation runs side by side"),

@@ -204,7 +204,6 @@ class DockerBackend:
             user=SANDBOX_UID,
             workdir="/work",
             environment={"HOME": "/work"},
-            volumes=self._extra_mounts(self.limits.packages),
         )["Id"]
         sock = api.exec_start(exec_id, socket=True)
         raw_sock = getattr(sock, "_sock", sock)
@@ -258,7 +257,6 @@ class _Session:
             user=SANDBOX_UID,
             workdir="/work",
             environment={"HOME": "/work"},
-            volumes=self._extra_mounts(self.limits.packages),
         )["Id"]
         sock = api.exec_start(exec_id, socket=True)
         self.sock = getattr(sock, "_sock", sock)

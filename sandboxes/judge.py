@@ -64,6 +64,34 @@ def run_judged(job, test, session):
     return "ok", {}
 
 
+CALLS_PER_REQUEST = 64
+
+
+def failed(exc):
+    """The record fields for an exception a test raised (the program's, rebuilt here, or the test's)."""
+    if isinstance(exc, AssertionError):
+        return "assertion", {"error": f"AssertionError: {str(exc)[:300]}"}
+    if isinstance(exc, RecursionError):
+        return "exception", {"error": "RecursionError"}
+    return "exception", {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+
+
+def plain_call(test, entry):
+    """The call node of a test that is exactly `candidate(args)` (no setup, no starred arguments),
+    which can go to the program together with others; None for any other test."""
+    if test["kind"] != "call" or not entry or test.get("setup"):
+        return None
+    try:
+        call = ast.parse(test["expr"], "test", "eval").body
+    except SyntaxError:
+        return None
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "candidate"):
+        return None
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    return call
+
+
 class LoadFailed(CandidateGone):
     """The program could not be loaded; every later test of this run fails the same way."""
 
@@ -78,6 +106,8 @@ class Judge:
         self.timeout_left = job["timeout_budget_seconds"]
         self.warm_out = os.path.join(work, "candidate.out")
         self.warm_err = os.path.join(work, "candidate.err")
+        self.calls = {}  # test index -> its plain call node, or None
+        self.batching = True
 
     def run(self, index, test):
         """One test; returns its record (status, value or error, what it printed, seconds)."""
@@ -123,12 +153,90 @@ class Judge:
             if not isinstance(gone, LoadFailed):
                 self._retire()
             return gone.status, {"error": gone.detail}
-        except AssertionError as exc:
-            return "assertion", {"error": f"AssertionError: {str(exc)[:300]}"}
-        except RecursionError:
-            return "exception", {"error": "RecursionError"}
         except Exception as exc:
-            return "exception", {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+            return failed(exc)
+
+    # ------------------------------------------------------------------ plain calls, many at once
+    def calls_from(self, index):
+        """How many tests from `index` on are plain `candidate(args)` calls, up to CALLS_PER_REQUEST."""
+        if not self.batching:
+            return 0
+        tests, count = self.job["tests"], 0
+        while index + count < len(tests) and count < CALLS_PER_REQUEST and self._call(index + count) is not None:
+            count += 1
+        return count
+
+    def _call(self, index):
+        if index not in self.calls:
+            self.calls[index] = plain_call(self.job["tests"][index], self.job.get("entry_point"))
+        return self.calls[index]
+
+    def run_calls(self, first, count):
+        """Tests first..first+count-1 in one request: the program evaluates its entry point afresh for
+        each and calls it with the test's arguments (evaluated here, in the trusted setup, and sent as
+        plain data, as one by one). Returns their records, or None when anything went wrong that
+        the one-by-one path judges exactly (a timeout, a death, a crash while loading, too much
+        output, an argument that needs the program): the caller then runs them one by one, and
+        stops batching for this job."""
+        start = time.monotonic()
+        records = self._try_calls(first, count)
+        if records is None:
+            self.batching = False
+            return None
+        seconds = round((time.monotonic() - start) / count, 4)
+        return [{"i": first + k, "seconds": seconds, "stdout": "", **record} for k, record in enumerate(records)]
+
+    def _try_calls(self, first, count):
+        limit = min(self.job["cpu_seconds"], self.timeout_left)
+        if limit <= 0 or self.load_failure is not None:
+            return None
+        for path in (self.warm_out, self.warm_err):
+            open(path, "w").close()
+        try:
+            session = Session(self._warm_candidate(Clock(limit)))
+            namespace = {"__name__": "check", "__builtins__": builtins}
+            exec(self.job.setdefault("setup_code", compile(self.job["judge_setup"], "setup", "exec")), namespace)
+            calls = [self._arguments(self._call(first + k), namespace, session) for k in range(count)]
+            if any(c is None for c in calls):
+                return None
+            replies = session.candidate.request({"op": "call_each", "expr": self.job["entry_point"], "calls": calls})
+            if os.path.getsize(self.warm_out) >= self.job["max_output_bytes"] or type(replies) is not list:
+                return None
+            records = [self._call_record(reply, session) for reply in replies]
+        except CandidateGone as gone:
+            if not isinstance(gone, LoadFailed):
+                self._retire()
+            return None
+        except Exception:
+            return None
+        return records if len(records) == count and all(r is not None for r in records) else None
+
+    @staticmethod
+    def _arguments(call, namespace, session):
+        """The call's arguments as plain data, or None if they read a name the setup lacks."""
+        if any(n not in namespace and n not in BUILTIN_NAMES for n in free_names(*call.args, *call.keywords)):
+            return None
+        value = lambda node: session.argument(eval(compile(ast.Expression(node), "test", "eval"), namespace))  # noqa: E731
+        return [[value(a) for a in call.args], [[k.arg, value(k.value)] for k in call.keywords]]
+
+    @staticmethod
+    def _call_record(reply, session):
+        """One call's reply as the record the one-by-one path would write (None: let it decide)."""
+        if type(reply) is not dict:
+            return None
+        if "raise" in reply:
+            name, text = (list(reply["raise"]) + ["", ""])[:2]
+            exc = program_exception(str(name), str(text))
+            if isinstance(exc, CandidateGone):  # memory: the one-by-one path retires the candidate
+                return None
+            status, fields = failed(exc)
+            return {"status": status, **fields}
+        try:
+            return {"status": "ok", "value": encode(session.value(reply.get("value")))}
+        except Unencodable as exc:
+            return {"status": "unencodable", "error": str(exc)}
+        except CandidateGone:
+            return None
 
     def _warm_candidate(self, clock):
         if self.load_failure is not None:
@@ -187,12 +295,21 @@ def judge_main(job, go_fd, report_fd, work):
     os.close(go_fd)
     sys.setrecursionlimit(10_000)
     judge = Judge(job, work)
-    for index, test in enumerate(job["tests"]):
-        # "started" first: if the judge is killed while this test runs, the test is to blame
-        os.write(report_fd, json.dumps({"started": index}).encode() + b"\n")
-        line = json.dumps(judge.run(index, test)).encode()
-        if len(line) > job["max_output_bytes"] + MAX_FRAME_BYTES + 65536:
-            line = json.dumps({"i": index, "status": "output_limit", "error": "the result is too large"}).encode()
-        os.write(report_fd, line + b"\n")
+    tests, index = job["tests"], 0
+    while index < len(tests):
+        count = judge.calls_from(index)
+        # "started" first: if the judge is killed while a test runs, that test is to blame
+        for k in range(max(count, 1)):
+            os.write(report_fd, json.dumps({"started": index + k}).encode() + b"\n")
+        records = judge.run_calls(index, count) if count > 1 else None
+        if records is None:  # one by one
+            records = [judge.run(index + k, tests[index + k]) for k in range(max(count, 1))]
+        for record in records:
+            line = json.dumps(record).encode()
+            if len(line) > job["max_output_bytes"] + MAX_FRAME_BYTES + 65536:
+                line = json.dumps({"i": record["i"], "status": "output_limit", "error": "the result is too large"})
+                line = line.encode()
+            os.write(report_fd, line + b"\n")
+        index += len(records)
     judge.close()
     os._exit(0)

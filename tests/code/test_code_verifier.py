@@ -104,6 +104,9 @@ def test_a_dead_sandbox_is_error_not_zero():
 
             return RawRun(b"", None, error="daemon went away")
 
+        def library_paths(self, packages):
+            return [f"/opt/evalkit-lib/{p}" for p in packages]
+
         def close(self):
             pass
 

@@ -35,6 +35,59 @@ def test_correct_answers_as_models_write_them(game24, completion):
     assert s.verdict.value == "correct", (completion, s.reason)
 
 
+@pytest.mark.parametrize(
+    "completion, task",
+    [
+        ("Answer: 20 - 10 + 21 = 31 = 31", {"numbers": [20, 10, 21], "target": 31}),
+        ("Answer: = 10 - 20 + 21 = 11", {"numbers": [10, 20, 21], "target": 11}),
+        ("Answer: 24 = (6-4)*(4+8)", PUZZLE),
+        ("Answer: (6-4) x (4+8) = 24", PUZZLE),
+        ("Answer: (6 - 4)X(4 + 8)", PUZZLE),
+        ("Answer: (6-4)*(4+8) = 24.0", PUZZLE),
+        ("Answer: **(6-4)*(4+8)** = 24", PUZZLE),
+        ("Answer: (6-4)*(4+8), which equals 24", PUZZLE),
+        ("Answer: (6-4)*(4+8) which is 24.", PUZZLE),
+        ("Final answer:\n(6-4)*(4+8) = 24", PUZZLE),
+        ("**Final answer:**\n\n\\((6-4) \\times (4+8)\\)", PUZZLE),
+    ],
+)
+def test_answer_forms_models_print_score_correct(game24, completion, task):
+    """Each form seen in real model output (issue 25) is read as written and scores like the plain answer."""
+    s = game24.score(completion, task)
+    assert s.verdict.value == "correct" and s.reward == pytest.approx(0.7), (completion, s.reason)
+
+
+@pytest.mark.parametrize(
+    "completion, reason",
+    [
+        ("Answer: 14 + 17 = 29", "states 29"),  # the stated value contradicts the expression's 31
+        ("Answer: 14 + 17 = 31 = 32", "states 32"),
+        ("Answer: 14 + 17 = 31.5", "states 31.5"),
+        ("Answer: 14 + 17 = 31, which equals 30", "states 30"),
+        ("Answer: 17 - 14 = 31", "evaluates to 3"),
+        ("Answer: 14 x 17 = 31", "evaluates to 238"),
+        ("Answer: 14 + 16 = 31", "uses 14 16"),
+    ],
+)
+def test_a_chain_with_a_contradicting_link_is_wrong(game24, completion, reason):
+    s = game24.score(completion, {"numbers": [14, 17], "target": 31})
+    assert s.verdict.value == "incorrect" and reason in s.reason, s.reason
+
+
+@pytest.mark.parametrize(
+    "completion, reason",
+    [
+        ("Answer: 14 + 17 = = 31", "nothing on one side"),
+        ("Answer: 14.0 + 17 = 31", "not allowed"),  # a decimal is only ever a stated value, never arithmetic
+        ("Answer: 14x + 17", "not allowed"),
+        ("Answer: 1=2=3=4=5=6=7=8=9", "more than"),
+    ],
+)
+def test_other_refusals_keep_their_reason(game24, completion, reason):
+    s = game24.score(completion, {"numbers": [14, 17], "target": 31})
+    assert s.verdict.value == "invalid" and reason in s.reason, s.reason
+
+
 def test_latex_fractions_are_evaluated(game24):
     puzzle = {"numbers": [1, 2, 3, 4]}
     assert game24.score("Answer: \\[ \\frac{4 \\times 3 \\times 2}{1} \\]", puzzle).verdict.value == "correct"

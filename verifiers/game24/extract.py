@@ -16,9 +16,15 @@ _ANSWER_LINE = re.compile(
 
 
 def _last_answer_line(text: str) -> tuple[int, str] | None:
+    """The last `Answer: …` line; when nothing follows the colon (`**Final answer:**` on a line of
+    its own), the next non-empty line is the answer."""
     found = None
     for match in _ANSWER_LINE.finditer(text):
         found = (match.start(), match.group("expr"))
+    if found is not None and not found[1].strip(" \t*_"):
+        rest = text[text.find("\n", found[0]) + 1 :] if "\n" in text[found[0] :] else ""
+        following = next((line for line in rest.splitlines() if line.strip()), "")
+        found = (found[0], following)
     return found
 
 

@@ -13,6 +13,15 @@ def _numbers(t: Task) -> list[int]:
     return [int(n) for n in t.get("numbers", [])]
 
 
+def _target(t: Task) -> int:
+    return int(t.get("target", 24))
+
+
+def _wrong_sum(t: Task) -> str:
+    """The puzzle's numbers added, with an extra 1000 - 1000: the right numbers plus two that no task has."""
+    return " + ".join(map(str, _numbers(t))) + " + 1000 - 1000"
+
+
 def _fake_steps(t: Task) -> str:
     nums = _numbers(t)
     return "\n".join(f"{a} + {a} = {2 * a} (left: {2 * a})" for a in nums)
@@ -35,4 +44,15 @@ PROBES = [
     # dressing a model or trainer adds (bold, LaTeX, a check mark, kept chat tokens) must never make a wrong answer right
     Probe("dressed bare 24", lambda v, t: "**Answer:** **24** ✓<|im_end|>"),
     Probe("dressed other numbers", lambda v, t: "Answer: \\(1000 \\times 1 - 976\\) = 24 ✅</s>"),
+    # the answer forms models print (issue 25) read only what is written: each dresses a wrong answer
+    Probe(
+        "chained equality claiming the target", lambda v, t: f"Answer: {_wrong_sum(t)} = {_target(t)} = {_target(t)}"
+    ),
+    Probe("leading '=' chain", lambda v, t: f"Answer: = {_target(t)} = {_wrong_sum(t)}"),
+    Probe("x as times around a wrong product", lambda v, t: "Answer: " + " x ".join(map(str, _numbers(t))) + " x 1000"),
+    Probe("decimal claim", lambda v, t: f"Answer: {_wrong_sum(t)} = {_target(t)}.0"),
+    Probe("bold mid-line", lambda v, t: f"Answer: **{_wrong_sum(t)}** = {_target(t)}"),
+    Probe("trailing clause", lambda v, t: f"Answer: {_wrong_sum(t)}, which equals {_target(t)}"),
+    Probe("answer on the next line", lambda v, t: f"**Final answer:**\n{_wrong_sum(t)} = {_target(t)}"),
+    Probe("x glued to a letter", lambda v, t: f"Answer: {_target(t)}x"),
 ]

@@ -36,8 +36,9 @@ from ..score import Score, Verdict
 from ..splits import select
 from ..testing import Probe, Strategies
 from ..text import strip_special_tokens
+from .answer import Link, read_chain
 from .countdown import TASK_SETS
-from .expression import Evaluated, ExpressionError, parse
+from .expression import Evaluated, ExpressionError
 from .extract import EXTRACTORS, final_answer
 from .steps import check_steps
 from .tasks import load_tasks, prompt_text
@@ -104,6 +105,17 @@ def _integer(value: Any) -> int:
     return int(value)
 
 
+def _main_expression(links: list[Link], numbers: list[int]) -> Evaluated | None:
+    """The link the answer stands on: the first expression over exactly the puzzle's numbers, else
+    the first with an operator, else the first expression at all."""
+    expressions = [link for link in links if link.expression is not None]
+    for link in expressions:
+        if sorted(link.expression.numbers) == sorted(numbers):  # type: ignore[union-attr]
+            return link.expression
+    chosen = next((link for link in expressions if link.has_operator), expressions[0] if expressions else None)
+    return chosen.expression if chosen is not None else None
+
+
 @register("game24")
 class Game24Verifier(Verifier):
     """Exact, safe scoring of 24-point answers and of the reasoning steps that lead to them."""
@@ -130,14 +142,21 @@ class Game24Verifier(Verifier):
         else:
             info["expression"] = raw[:200]
             try:
-                ev = parse(raw, cfg.max_expression_chars)
+                links = read_chain(raw, cfg.max_expression_chars)
             except ExpressionError as exc:
                 verdict, r_oc, reason = Verdict.INVALID, 0.0, f"final answer rejected: {exc}"
             else:
+                ev = _main_expression(links, numbers)
+                if ev is None:  # only stated values: the first one is the answer's value
+                    ev = Evaluated(links[0].text, links[0].value.numerator, links[0].value.denominator, ())
                 used = " ".join(map(str, sorted(ev.numbers)))
                 info["value"] = value = ev.value_text()
                 answer = f"{value} using {used}"
                 verdict, r_oc, reason = self._judge(ev, used, numbers, target)
+                stated = [link for link in links if link.value != ev.value]
+                if verdict is Verdict.CORRECT and stated:
+                    verdict, r_oc = Verdict.INCORRECT, cfg.wrong_answer_credit
+                    reason = f"{ev.text} makes {target}, but the answer states {stated[0].text} as its value"
                 r_l = length_reward(steps.total_lines, cfg.length_threshold, cfg.length_margin, cfg.length_slope)
         w_oc, w_pr, w_l = cfg.weights
         r_pr = steps.share_valid

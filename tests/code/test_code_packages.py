@@ -1,0 +1,62 @@
+"""The judge's Python environment: the packages LeetCode-style data sets assume (sortedcontainers)
+are importable on both backends, still under `python3 -I -S`; nothing else outside the standard
+library is, and a program that imports it fails its tests (a runtime error, never ERROR)."""
+
+import pytest
+
+import verifiers
+
+TASK = {
+    "prompt": "from sortedcontainers import SortedList\n",  # a trusted preamble, as LeetCodeDataset rows have
+    "test": "def check(candidate):\n    assert candidate([3, 1, 2]) == [1, 2, 3]\n    assert candidate([]) == []\n",
+    "entry_point": "Solution().sort",
+}
+SORTED = "```python\nclass Solution:\n    def sort(self, xs):\n        return list(SortedList(xs))\n```"
+
+
+def _code(backend, **config):
+    return verifiers.get("code", backend=backend.name, pool_size=1, **config)
+
+
+def test_an_allowed_package_works_on_both_backends(backend):
+    v = _code(backend)
+    try:
+        s = v.score(SORTED, TASK)
+        uses = v.score(
+            SORTED.replace("class Solution", "from sortedcontainers import SortedDict\nclass Solution"), TASK
+        )
+    finally:
+        v.close()
+    assert (s.verdict.value, uses.verdict.value) == ("correct", "correct"), (s.reason, uses.reason)
+
+
+@pytest.mark.parametrize("module", ["numpy", "hypothesis", "verifiers", "sandboxes"])
+def test_any_other_installed_package_stays_unimportable(backend, module):
+    v = _code(backend)
+    try:
+        s = v.score(
+            f"```python\nimport {module}\nclass Solution:\n    def sort(self, xs):\n        return sorted(xs)\n```",
+            TASK,
+        )
+    finally:
+        v.close()
+    assert s.verdict.value == "incorrect" and not s.is_error
+    assert "ModuleNotFoundError" in " ".join(s.info["failures"]) and s.info["verdicts"] == {"runtime_error": 2}
+
+
+def test_an_empty_allowlist_takes_the_package_away(backend):
+    v = _code(backend, packages=())
+    try:
+        s = v.score(SORTED, TASK)
+    finally:
+        v.close()
+    assert s.verdict.value == "incorrect" and not s.is_error and "sortedcontainers" in " ".join(s.info["failures"])
+
+
+def test_a_package_missing_on_the_host_is_error_naming_it():
+    v = verifiers.get("code", backend="local", packages=("no_such_package_xyz",))
+    try:
+        s = v.score(SORTED, TASK)
+    finally:
+        v.close()
+    assert s.is_error and "no_such_package_xyz" in s.reason and "pip install" in s.reason
