@@ -124,13 +124,18 @@ def _main_not_reimported(needs_main: bool) -> Iterator[None]:
     nothing from `__main__` unless the verifier itself is defined there (its pickle names
     `__main__`), so hide the script while a worker starts, as joblib's loky does. From `python -`
     or an embedding host `__file__` is "<stdin>" or missing: hidden too."""
-    main = sys.modules.get("__main__")
-    path = getattr(main, "__file__", None)
-    spec = getattr(main, "__spec__", None)
-    if main is None or (path is None and spec is None) or (needs_main and path is not None and os.path.isfile(path)):
-        yield
-        return
-    with _main_lock:
+    with _main_lock:  # read and hide under one lock: a thread that read while another hid would see no
+        # script, start its worker unhidden, and race the restore (the worker then re-runs the script)
+        main = sys.modules.get("__main__")
+        path = getattr(main, "__file__", None)
+        spec = getattr(main, "__spec__", None)
+        if (
+            main is None
+            or (path is None and spec is None)
+            or (needs_main and path is not None and os.path.isfile(path))
+        ):
+            yield
+            return
         if path is not None:
             del main.__file__  # type: ignore[union-attr]
         main.__spec__ = None  # type: ignore[union-attr]

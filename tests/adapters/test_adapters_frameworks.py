@@ -13,7 +13,7 @@ from evalkit.adapters.openrlhf import openrlhf_result, reward_func
 from verifiers import Score, Verdict, Verifier
 
 TASK = {"numbers": [4, 4, 6, 8]}
-RIGHT, WRONG = "Answer: (6 - 4) * (4 + 8) = 24", "Answer: 6 * 4 * 1 * 1"
+RIGHT, WRONG = "Answer: (6 - 4) * (4 + 8) = 24", "Answer: 4 + 4 + 6 + 8"
 
 
 @verifiers.register("flaky-adapter-test")
@@ -45,6 +45,19 @@ def test_trl_reward_takes_trl_arguments_and_dataset_columns():
     assert reward(
         prompts=[[{"role": "user", "content": "?"}]], completions=conversational, task=[json.dumps(TASK)]
     ) == [pytest.approx(0.7)]
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+def test_trl_a_malformed_task_cell_is_that_items_error_never_the_batchs(asynchronous):
+    reward = trl_reward("game24", asynchronous=asynchronous)
+    cells = [json.dumps(TASK), "{not json", None, TASK, 7]
+    out = reward(prompts=["p"] * 5, completions=[RIGHT] * 5, task=cells)
+    out = asyncio.run(out) if asynchronous else out
+    assert out == [pytest.approx(0.7), None, None, pytest.approx(0.7), None]  # ERROR is None for TRL
+    logged = {}
+    reward = trl_reward("game24")
+    reward(prompts=["p"] * 2, completions=[RIGHT] * 2, task=["{not json", None], log_metric=logged.__setitem__)
+    assert logged["evalkit/error_rate"] == 1.0  # every item bad: nothing scored, nothing raised
 
 
 def test_trl_async_form():
@@ -81,8 +94,8 @@ def test_verl_compute_score_contract():
     assert bad_source["error"] == 1.0 and bad_truth["error"] == 1.0 and bad_truth["score"] == 0.0
     assert set(out) == set(code) == set(bad_source) == set(bad_truth)
     # keyword arguments that name config fields configure the verifier; verl's own are ignored
-    strict = compute_score("game24", "Answer: 1 + 1", "4 4 6 8", wrong_answer_credit=0.0, reward_router_address="x")
-    assert strict["score"] < compute_score("game24", "Answer: 1 + 1", "4 4 6 8")["score"]
+    strict = compute_score("game24", WRONG, "4 4 6 8", wrong_answer_credit=0.0, reward_router_address="x")
+    assert strict["score"] < compute_score("game24", WRONG, "4 4 6 8")["score"]
 
 
 def test_openrlhf_reward_func_strips_the_prompt_and_returns_tensors(monkeypatch):

@@ -185,3 +185,60 @@ def test_the_plugins_checks_leave_the_callers_verifier_open():
     assert_bounded(v, [("x", {"want": "x"})])
     assert Counting.closed == 0 and v.score_batch(["x"], [{"want": "x"}], workers=1)[0].reward == 1.0
     v.close()
+
+
+THREADED_UNGUARDED = """
+import threading
+import verifiers
+
+print("RUN", flush=True)  # a worker that re-ran this script would print it again
+results = []
+shared = verifiers.get("game24")
+
+def score(k):
+    v = shared if k % 2 else verifiers.get("game24")  # one shared verifier, and fresh ones, all starting pools at once
+    for _ in range(3):
+        results.append(v.score_batch(["Answer: (6-4)*(4+8)"] * 4, [{"numbers": [4, 4, 6, 8]}] * 4, workers=2))
+
+threads = [threading.Thread(target=score, args=(k,)) for k in range(6)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(sorted({s.verdict.value for batch in results for s in batch}), len(results))
+"""
+
+
+def _processes_with(marker: str) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/environ", "rb") as fh:
+                    if marker.encode() in fh.read():
+                        found.append(int(entry))
+            except OSError:
+                pass
+    return found
+
+
+def test_threads_starting_pools_at_once_never_rerun_an_unguarded_script(tmp_path):
+    """Six threads each start a pool for a fresh verifier at the same moment, three times over: the
+    script runs once each time, and nothing it started outlives it."""
+    import subprocess
+    import sys
+    import uuid
+
+    (tmp_path / "threaded.py").write_text(THREADED_UNGUARDED)
+    for _ in range(3):
+        marker = f"EVALKIT_TEST_MARK={uuid.uuid4().hex}"
+        env = {**os.environ, marker.split("=")[0]: marker.split("=")[1]}
+        r = subprocess.run(
+            [sys.executable, "threaded.py"], cwd=tmp_path, capture_output=True, text=True, timeout=180, env=env
+        )
+        assert r.returncode == 0, r.stderr[-2000:]
+        assert r.stdout.split("\n").count("RUN") == 1 and "['correct'] 18" in r.stdout, r.stdout + r.stderr[-1000:]
+        deadline = time.monotonic() + 10
+        while _processes_with(marker) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _processes_with(marker) == []
