@@ -8,7 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verifiers.doudizhu import State, combos, engine, hand_from_text, legal_moves, move_value, shapes, solve
-from verifiers.doudizhu.cards import ALLOW_BOMB_WINGS, ALLOW_ROCKET_KICKERS, CHAIN_TOP, cards_text, normalise_banned
+from verifiers.doudizhu.cards import (
+    ALLOW_BOMB_WINGS,
+    ALLOW_EQUAL_PAIRS,
+    ALLOW_ROCKET_KICKERS,
+    BAN_ADJACENT_TRIO_WINGS,
+    CHAIN_TOP,
+    cards_text,
+    normalise_banned,
+)
 from verifiers.doudizhu.engine import rules_for
 
 
@@ -215,17 +223,30 @@ def test_move_value_matches_solver():
 
 
 def test_kicker_switches():
-    """The rocket as kickers and four equal cards as wings: off by default, each a switch."""
-    rocket, bombs = frozenset({ALLOW_ROCKET_KICKERS}), frozenset({ALLOW_BOMB_WINGS})
+    """The rocket as kickers, four equal cards as single wings, two equal pairs as pair kickers and an
+    adjacent trio among single wings: each a switch (the first three off by default, the last on)."""
+    rocket, bombs, pairs = (
+        frozenset({ALLOW_ROCKET_KICKERS}),
+        frozenset({ALLOW_BOMB_WINGS}),
+        frozenset({ALLOW_EQUAL_PAIRS}),
+    )
     assert ("four_two_singles", "9 9 9 9 B R") in kinds("9 9 9 9 B R", rocket)
     assert ("airplane_singles", "3 3 3 4 4 4 B R") in kinds("3 3 3 4 4 4 B R", rocket)
     assert ("airplane_singles", "3 3 3 4 4 4 B R") not in kinds("3 3 3 4 4 4 B R")
     assert ("four_two_pairs", "5 5 5 5 9 9 9 9") not in kinds("9 9 9 9 5 5 5 5")
-    assert ("four_two_pairs", "5 5 5 5 9 9 9 9") in kinds("9 9 9 9 5 5 5 5", bombs)
-    assert ("airplane_pairs", "3 3 3 4 4 4 9 9 9 9") in kinds("3 3 3 4 4 4 9 9 9 9", bombs)
-    assert ("airplane_pairs", "3 3 3 4 4 4 9 9 9 9") not in kinds("3 3 3 4 4 4 9 9 9 9", rocket)
+    assert ("four_two_pairs", "5 5 5 5 9 9 9 9") not in kinds("9 9 9 9 5 5 5 5", bombs)
+    assert ("four_two_pairs", "5 5 5 5 9 9 9 9") in kinds("9 9 9 9 5 5 5 5", pairs)
+    assert ("airplane_pairs", "3 3 3 4 4 4 9 9 9 9") in kinds("3 3 3 4 4 4 9 9 9 9", pairs)
+    assert ("airplane_pairs", "3 3 3 4 4 4 9 9 9 9") not in kinds("3 3 3 4 4 4 9 9 9 9", rocket | bombs)
+    four_wings = "3 3 3 4 4 4 5 5 5 6 6 6 9 9 9 9"
+    assert ("airplane_singles", four_wings) in kinds(four_wings, bombs)
+    assert ("airplane_singles", four_wings) not in kinds(four_wings, pairs)
+    adjacent = frozenset({BAN_ADJACENT_TRIO_WINGS})
+    assert ("airplane_singles", "3 3 3 4 4 4 5 5 5 6 6 6") in kinds("3 3 3 4 4 4 5 5 5 6 6 6")
+    assert ("airplane_singles", "3 3 3 4 4 4 5 5 5 6 6 6") not in kinds("3 3 3 4 4 4 5 5 5 6 6 6", adjacent)
+    assert ("airplane_singles", "3 3 3 4 4 4 5 5 5 8 8 8") in kinds("3 3 3 4 4 4 5 5 5 8 8 8", adjacent)
     # the engine's move tables apply the same switches
-    for rules in (frozenset(), rocket, bombs, rocket | bombs):
+    for rules in (frozenset(), rocket, bombs, pairs, adjacent, rocket | bombs | pairs):
         hand = hand_from_text("9 9 9 9 5 5 5 5 B R")
         table = {
             cards_text(engine.unpack(engine.pack(hand) - h)) for _, h in rules_for(rules).lead_moves(engine.pack(hand))

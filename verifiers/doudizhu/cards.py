@@ -5,12 +5,19 @@ black and red jokers). '2' and the jokers never take part in chains. A move is a
 kind, the rank that decides what beats it, its length (chains) and the cards it uses.
 
 Kicker rules: kickers never use the rank of the trio, four or chain they ride on; pair kickers
-are never jokers; single kickers may share a rank. Two points differ between rule sets, so they
-are switches (tokens in the rule set that also holds banned kinds):
-- the rocket (both jokers) as the two single kickers of four-with-two or among airplane wings:
-  forbidden by default, allowed with `ALLOW_ROCKET_KICKERS` (DouZero and rlcard allow it);
-- four cards of one rank among kickers (two equal pairs, or four equal single wings): forbidden
-  by default, allowed with `ALLOW_BOMB_WINGS` (DouZero allows it, rlcard does not).
+are never jokers; single kickers may share a rank. Four points differ between rule sets, so they
+are switches (permission tokens in the rule set that also holds banned kinds), checked against
+each peer's own move generator on random positions (tests/doudizhu/test_doudizhu_peers.py):
+- `ALLOW_ROCKET_KICKERS`: the rocket (both jokers) as the two single kickers of four-with-two or
+  among airplane wings. DouZero allows it; rlcard does not (nor our default).
+- `ALLOW_BOMB_WINGS`: four cards of one rank among an airplane's single wings. DouZero allows it;
+  rlcard does not (nor our default).
+- `ALLOW_EQUAL_PAIRS`: two pairs of one rank as the pair kickers of four-with-two-pairs or among an
+  airplane's pair wings. Neither peer allows it (nor our default).
+- `BAN_ADJACENT_TRIO_WINGS`: three cards of a rank next to the airplane (2s excepted) among its
+  single wings, e.g. 333444555 with 666, are refused. rlcard refuses them; DouZero (and our
+  default) allows them, so this one switch is a ban: the empty rule set stays our default.
+The presets `rlcard` and `douzero` of the verifier set the four to match each peer.
 """
 
 from __future__ import annotations
@@ -56,7 +63,9 @@ BAN_ALIASES = {
 DECK_COPIES = (4,) * 13 + (1, 1)
 ALLOW_ROCKET_KICKERS = "allow:rocket_kickers"
 ALLOW_BOMB_WINGS = "allow:bomb_wings"
-PERMISSIONS = (ALLOW_ROCKET_KICKERS, ALLOW_BOMB_WINGS)
+ALLOW_EQUAL_PAIRS = "allow:equal_pairs"
+BAN_ADJACENT_TRIO_WINGS = "ban:adjacent_trio_wings"
+PERMISSIONS = (ALLOW_ROCKET_KICKERS, ALLOW_BOMB_WINGS, ALLOW_EQUAL_PAIRS, BAN_ADJACENT_TRIO_WINGS)  # rule switches
 _KICKED = frozenset(
     {"four_two_singles", "four_two_pairs", "airplane_singles", "airplane_pairs", "trio_single", "trio_pair"}
 )
@@ -162,9 +171,13 @@ def allowed(combo: Combo, rules: frozenset[str]) -> bool:
     cards = combo.cards
     if cards[BLACK_JOKER] and cards[RED_JOKER] and ALLOW_ROCKET_KICKERS not in rules:
         return False
-    if ALLOW_BOMB_WINGS not in rules:
-        body = range(combo.rank, combo.rank + combo.length)
-        if any(n == 4 and r not in body for r, n in enumerate(cards)):
+    body = range(combo.rank, combo.rank + combo.length)
+    four_kickers = ALLOW_EQUAL_PAIRS if combo.kind in ("four_two_pairs", "airplane_pairs") else ALLOW_BOMB_WINGS
+    if four_kickers not in rules and any(n == 4 and r not in body for r, n in enumerate(cards)):
+        return False
+    if combo.kind == "airplane_singles" and BAN_ADJACENT_TRIO_WINGS in rules:
+        neighbours = (combo.rank - 1, combo.rank + combo.length)
+        if any(0 <= r < TWO and cards[r] == 3 for r in neighbours):
             return False
     return True
 

@@ -7,7 +7,9 @@ from typing import Any, Mapping
 
 from .cards import (
     ALLOW_BOMB_WINGS,
+    ALLOW_EQUAL_PAIRS,
     ALLOW_ROCKET_KICKERS,
+    BAN_ADJACENT_TRIO_WINGS,
     DECK_COPIES,
     PERMISSIONS,
     allowed,
@@ -52,18 +54,27 @@ def state_from_task(task: Mapping[str, Any]) -> State:
 
 
 def kicker_rules_text(rules: frozenset[str]) -> str:
-    """The two kicker switches in words, for prompts and for the reason of an INVALID play."""
+    """The kicker switches in words, for prompts and for the reason of an INVALID play."""
     rocket = (
         "the rocket (B R) may be the two single kickers of four-with-two or airplane wings"
         if ALLOW_ROCKET_KICKERS in rules
         else "the rocket (B R) may not be used as the two single kickers of four-with-two or as airplane wings"
     )
-    bomb = (
-        "four cards of one rank may be used as kickers"
-        if ALLOW_BOMB_WINGS in rules
-        else "four cards of one rank may not be used as kickers (e.g. two equal pairs)"
+    bombs, pairs = ALLOW_BOMB_WINGS in rules, ALLOW_EQUAL_PAIRS in rules
+    if bombs and pairs:
+        four = "four cards of one rank may be used as kickers"
+    elif not bombs and not pairs:
+        four = "four cards of one rank may not be used as kickers (e.g. two equal pairs)"
+    elif bombs:
+        four = "four cards of one rank may be single airplane wings, but two pairs of one rank may not be pair kickers"
+    else:
+        four = "two pairs of one rank may be pair kickers, but four cards of one rank may not be single airplane wings"
+    adjacent = (
+        "; an airplane's single wings may not hold three cards of a rank next to it (2s excepted)"
+        if BAN_ADJACENT_TRIO_WINGS in rules
+        else ""
     )
-    return f"{rocket}; {bomb}"
+    return f"{rocket}; {four}{adjacent}"
 
 
 def describe(state: State, banned: frozenset[str] = frozenset()) -> str:

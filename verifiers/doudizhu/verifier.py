@@ -11,9 +11,13 @@ Modes (`mode=`):
 - "exact": the memoised minimax solver always (ERROR past `exact_budget` positions).
 
 Rules: kinds in `banned` (per verifier or per task) are not allowed. Kicker rules, stated in the
-prompt: by default the rocket (B R) may not be the two single kickers of four-with-two or
-airplane wings (`rocket_as_kickers=True` allows it, as DouZero and rlcard do), and four cards of
-one rank may not be used as kickers (`bomb_as_wings=True` allows it, as DouZero does).
+prompt (see `cards.py`): by default the rocket (B R) may not be the two single kickers of
+four-with-two or airplane wings (`rocket_as_kickers`), four cards of one rank may not be an
+airplane's single wings (`bomb_as_wings`) nor two pairs of one rank pair kickers
+(`equal_pairs_as_kickers`), and three cards of a rank next to an airplane may be among its single
+wings (`adjacent_trio_wings`). The presets `rlcard` and `douzero` (`preset="rlcard"`) reproduce
+each peer's legal-move generator: rlcard refuses all four, DouZero allows the rocket, the bomb
+among single wings and the adjacent trio, but not equal pairs.
 
 Verdicts: INVALID for a missing, unreadable or illegal play. When the task lists
 `winning_moves` for the same rules (the built-in tasks do, for the default rules), CORRECT for a
@@ -35,7 +39,14 @@ from ..score import Score, Verdict
 from ..splits import select
 from ..testing import Probe, move_game_probes
 from ..winrate import WinRate, estimate, keyed_verdict, stable_seed
-from .cards import ALLOW_BOMB_WINGS, ALLOW_ROCKET_KICKERS, RANKS, normalise_banned
+from .cards import (
+    ALLOW_BOMB_WINGS,
+    ALLOW_EQUAL_PAIRS,
+    ALLOW_ROCKET_KICKERS,
+    BAN_ADJACENT_TRIO_WINGS,
+    RANKS,
+    normalise_banned,
+)
 from .engine import SearchLimit, python_uniform, rollout_plies, rules_for
 from .extract import MOVE_FORMATS, find_play, read_play
 from .game import Move, State, ends_game, move_value
@@ -69,7 +80,9 @@ class DoudizhuConfig:
     exact_budget: int = 1_000_000  # positions the exact solver may visit (about 6 s) before giving up: ERROR
     auto_exact_cards: int = 20  # auto mode solves exactly when both hands hold at most this many cards
     rocket_as_kickers: bool = False  # both jokers as the two single kickers / airplane wings
-    bomb_as_wings: bool = False  # four cards of one rank among kickers
+    bomb_as_wings: bool = False  # four cards of one rank among an airplane's single wings
+    equal_pairs_as_kickers: bool = False  # two pairs of one rank as pair kickers / pair wings
+    adjacent_trio_wings: bool = True  # three cards of a rank next to the airplane among its single wings
 
     def validate(self) -> None:
         if self.mode not in MODES:
@@ -88,11 +101,32 @@ class DoudizhuVerifier(Verifier):
     Config = DoudizhuConfig
     verdicts_order_rewards = True
     aliases = ("dou_dizhu", "landlord")
+    #: Each peer's legal-move generator, to the play (tested against the installed packages on random positions).
+    presets = {
+        "rlcard": {
+            "rocket_as_kickers": False,
+            "bomb_as_wings": False,
+            "equal_pairs_as_kickers": False,
+            "adjacent_trio_wings": False,
+        },
+        "douzero": {
+            "rocket_as_kickers": True,
+            "bomb_as_wings": True,
+            "equal_pairs_as_kickers": False,
+            "adjacent_trio_wings": True,
+        },
+    }
     components = ("win_rate",)
 
     def __init__(self, **config: Any) -> None:
         super().__init__(**config)
-        permissions = {ALLOW_ROCKET_KICKERS: self.config.rocket_as_kickers, ALLOW_BOMB_WINGS: self.config.bomb_as_wings}
+        c = self.config
+        permissions = {
+            ALLOW_ROCKET_KICKERS: c.rocket_as_kickers,
+            ALLOW_BOMB_WINGS: c.bomb_as_wings,
+            ALLOW_EQUAL_PAIRS: c.equal_pairs_as_kickers,
+            BAN_ADJACENT_TRIO_WINGS: not c.adjacent_trio_wings,
+        }
         self._banned = normalise_banned(self.config.banned) | {name for name, on in permissions.items() if on}
 
     def time_budget(self) -> float:
