@@ -14,6 +14,8 @@ from __future__ import annotations
 import math
 import os
 import pickle
+import time
+import warnings
 from collections import deque
 from typing import Any, Callable, Sequence
 
@@ -21,6 +23,8 @@ from .protocol import Item, Scorer
 from .score import Score
 
 RETRIES = 2  # times a chunk is retried after the actor scoring it died
+START_SECONDS = 120.0  # for an actor to load its verifier (CLIP, a Docker pool) on a loaded node
+FREE_WAIT_SECONDS = 10.0  # for CPUs of actors that just closed to show as free
 
 
 class ScoringActor:
@@ -57,9 +61,29 @@ class ActorGroup:
         self.memory_mb = memory_mb
         self.remote_class = ray.remote(num_cpus=1)(ScoringActor)
         self.nodes: dict[Any, str] = {}
-        self.actors = [self._start() for _ in range(size)]
+        self.actors = [self._start() for _ in range(self._affordable(size))]
         self.replaced = 0
         self.closed = False
+
+    def _affordable(self, size: int) -> int:
+        """Each actor takes one CPU: asking for more than the cluster has free would wait forever, so
+        scale down to what is free (with a warning), or fail when nothing is. CPUs that actors just
+        closed come back within moments, so the count is read for up to FREE_WAIT_SECONDS first."""
+        deadline = time.monotonic() + FREE_WAIT_SECONDS
+        free = int(self.ray.available_resources().get("CPU", 0))
+        while free < size and time.monotonic() < deadline:
+            time.sleep(0.2)
+            free = int(self.ray.available_resources().get("CPU", 0))
+        if free < 1:
+            raise RuntimeError(
+                "the Ray cluster has no free CPU for a scoring actor (each takes one): "
+                "close other verifiers' actors (verifier.close()) or add CPUs"
+            )
+        if size > free:
+            warnings.warn(
+                f"{size} Ray workers asked for but {free} CPUs are free: scoring with {free} actors", stacklevel=4
+            )
+        return min(size, free)
 
     def _start(self, node_id: str | None = None) -> Any:
         options: dict[str, Any] = {}
@@ -68,7 +92,11 @@ class ActorGroup:
 
             options["scheduling_strategy"] = NodeAffinitySchedulingStrategy(node_id=node_id, soft=True)
         actor = self.remote_class.options(**options).remote(self.blob, self.memory_mb)
-        self.nodes[actor] = self.ray.get(actor.where.remote())[0]  # waits until it is warm
+        try:  # waits until it is warm; a cluster that cannot place it says so instead of hanging
+            self.nodes[actor] = self.ray.get(actor.where.remote(), timeout=START_SECONDS)[0]
+        except self.ray.exceptions.GetTimeoutError:
+            self.ray.kill(actor)
+            raise RuntimeError(f"a Ray scoring actor did not start within {START_SECONDS:g} s (no free CPU?)") from None
         return actor
 
     def run(self, items: Sequence[Item], timeout: float | None, progress: Callable[[int], None]) -> dict[int, Score]:

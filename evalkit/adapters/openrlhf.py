@@ -2,7 +2,8 @@
 imports `reward_func(queries, prompts, labels)`), and `evalkit serve` speaks the same shape over
 HTTP (POST /openrlhf): both go through `openrlhf_result`. The verifier comes from the
 EVALKIT_VERIFIER environment variable (default game24) and EVALKIT_VERIFIER_CONFIG (JSON); each
-label is that verifier's ground truth (see `tasks.py`).
+label is that verifier's ground truth (see `tasks.py`). Both variables are checked when OpenRLHF
+imports this file: a misspelt name or a bad config stops the run at start, with the reason.
 
 A query is the prompt followed by the response, decoded with special tokens kept, so the response
 is the query minus its prompt, minus trailing special tokens. The verifier is built once per
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+from functools import lru_cache
 from typing import Any, Sequence
 
 from evalkit.adapters.core import cached_verifier, response_text, score_labelled
@@ -43,12 +45,43 @@ def openrlhf_result(
     }
 
 
+def file_route_settings() -> tuple[str, dict[str, Any]]:
+    """The verifier the file route scores with, from EVALKIT_VERIFIER and EVALKIT_VERIFIER_CONFIG,
+    checked by building it: a misspelt name or a bad config raises here, when OpenRLHF imports this
+    file, not as a log line and a `None` reward for every sample later."""
+    return _settings(os.environ.get("EVALKIT_VERIFIER", "game24"), os.environ.get("EVALKIT_VERIFIER_CONFIG", "{}"))
+
+
+@lru_cache(maxsize=8)
+def _settings(name: str, text: str) -> tuple[str, dict[str, Any]]:
+    import verifiers
+
+    try:
+        config = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"EVALKIT_VERIFIER_CONFIG is not JSON ({exc}): {text[:80]!r}") from None
+    if not isinstance(config, dict):
+        raise ValueError(f"EVALKIT_VERIFIER_CONFIG must be a JSON object, got {text[:80]!r}")
+    try:
+        name = verifiers.resolve(name)
+        verifiers.get(name, config).close()
+    except verifiers.UnknownVerifier as exc:
+        raise ValueError(f"EVALKIT_VERIFIER={name!r}: {exc}") from None
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"EVALKIT_VERIFIER_CONFIG for {name}: {exc}") from None
+    return name, config
+
+
+if __name__ != "__main__" and os.environ.get("EVALKIT_VERIFIER") is not None:
+    FILE_ROUTE = file_route_settings()  # OpenRLHF's file route sets these: checked as it imports us
+
+
 def reward_func(queries: list[str], prompts: list[str], labels: list[Any], **_: Any) -> dict[str, Any]:
     """OpenRLHF's remote reward function; returns tensors as it expects."""
     import torch
 
-    config = json.loads(os.environ.get("EVALKIT_VERIFIER_CONFIG", "{}"))
-    out = openrlhf_result(os.environ.get("EVALKIT_VERIFIER", "game24"), queries, prompts, labels, config)
+    name, config = file_route_settings()
+    out = openrlhf_result(name, queries, prompts, labels, config)
     return {
         "rewards": torch.tensor(out["rewards"]),
         "scores": torch.tensor(out["scores"]),

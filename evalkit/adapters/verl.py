@@ -11,13 +11,17 @@ Every call returns the same keys, whatever the verifier and verdict, because ver
 columns from the first item of a batch: `score`, `acc`, `error`, `invalid`, `pred` (the canonical
 answer, for verl's maj@N) and one key per component any known verifier declares (NaN where this
 verifier has no such component). Keyword arguments that name fields of the verifier's config configure it
-(`reward_kwargs`); the rest (e.g. `reward_router_address`) are verl's and ignored. Bad input (an
+(`reward_kwargs`); verl's own (`reward_router_address`, ...) are ignored, and any other key is
+named in one warning with the nearest field (a typo would otherwise train on the default). A
+wrongly typed value fails when the verifier is built, at the first item. Bad input (an
 unknown data_source, a ground truth that is no task) is an ERROR item, never an exception; verl
 has no "no reward", so an ERROR scores `ERROR_POLICY.value` (0.0 unless set) with `error: 1.0`.
 """
 
 from __future__ import annotations
 
+import difflib
+import logging
 import math
 from functools import lru_cache
 from typing import Any
@@ -28,6 +32,7 @@ from evalkit.adapters.errors import ErrorPolicy
 from verifiers import Score, Verdict
 
 ERROR_POLICY = ErrorPolicy(value=0.0)
+log = logging.getLogger("evalkit.adapters")
 
 
 def compute_score(
@@ -43,10 +48,27 @@ def compute_score(
                 task_error=True,
             )
         )
+    for key in kwargs:
+        _warn_if_unknown(name, key)
     v = cached_verifier(name, config_fields(name, kwargs))
     extra = extra_info.get("task") if isinstance(extra_info, dict) else None
     (score,) = score_labelled(v, [response_text(solution_str)], [ground_truth], extras=[extra])
     return result(score)
+
+
+# what verl itself passes to a custom reward function beside the user's reward_kwargs
+VERL_KWARGS = frozenset({"reward_router_address", "reward_model_tokenizer", "overlong_buffer_cfg", "max_resp_len"})
+
+
+@lru_cache(maxsize=1024)
+def _warn_if_unknown(name: str, key: str) -> None:
+    """A reward_kwargs key that is neither a config field nor verl's own was probably misspelt: say
+    so once per process, with the nearest field (a typo would otherwise train on the default)."""
+    fields = sorted(getattr(verifiers.verifier_class(name).Config, "__dataclass_fields__", {}))
+    if key not in fields and key not in VERL_KWARGS:
+        near = difflib.get_close_matches(key, fields, n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else f"; its fields: {', '.join(fields)}"
+        log.warning("verl reward_kwargs %r is not a setting of the %s verifier and is ignored%s", key, name, hint)
 
 
 @lru_cache(maxsize=256)

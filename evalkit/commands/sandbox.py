@@ -1,4 +1,6 @@
-"""Build (or check) the Docker image the code sandbox runs in: `evalkit sandbox build`."""
+"""Build (or check) the Docker image the code sandbox runs in (`evalkit sandbox build`), or release
+what crashed jobs left behind (`evalkit sandbox clean`: containers, work dirs and cgroups of
+evalkit processes that are gone; what live processes hold is left alone)."""
 
 from __future__ import annotations
 
@@ -8,13 +10,23 @@ from evalkit.commands import CommandError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", choices=["build", "check"], help="build the image, or check that it exists")
+    parser.add_argument(
+        "action",
+        choices=["build", "check", "clean"],
+        help="build the image, check that it exists, or clean up after crashes",
+    )
     parser.add_argument("--offline", action="store_true", help="skip the registry: bootstrap Debian with debootstrap")
 
 
 def run(args: argparse.Namespace) -> int:
     from sandboxes.image import IMAGE, ImageBuildError, build, image_exists
 
+    if args.action == "clean":
+        from sandboxes.cleanup import release_orphans
+
+        release_orphans(docker=image_exists())  # Docker only where a daemon answers with our image
+        print("released what dead evalkit processes left (containers, work dirs, cgroups)")
+        return 0
     if args.action == "check":
         if not image_exists():
             raise CommandError(f"image {IMAGE} is missing: run `evalkit sandbox build`")

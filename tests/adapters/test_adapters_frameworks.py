@@ -110,3 +110,46 @@ def test_openrlhf_reward_func_strips_the_prompt_and_returns_tensors(monkeypatch)
     # special tokens kept by OpenRLHF's decoding are stripped; one bad label is one ERROR item
     kept = reward_func([prompt + RIGHT + "<|im_end|>", prompt + RIGHT], [prompt, prompt], ["4 4 6 8", "x y"])
     assert kept["rewards"].tolist() == pytest.approx([0.7, 0.0]) and kept["extra_logs"]["error"].tolist() == [0.0, 1.0]
+
+
+def test_verl_reward_kwargs_typos_warn_once_and_wrong_types_fail_at_build(caplog):
+    caplog.set_level(logging.WARNING, logger="evalkit.adapters")
+    for _ in range(3):
+        out = compute_score("game24", WRONG, "4 4 6 8", wrong_answer_credt=0.0, reward_router_address=None)
+    assert out["score"] == pytest.approx(0.55 * 0.35 + 0.15)  # the typo configured nothing
+    warned = [r.getMessage() for r in caplog.records if "wrong_answer_credt" in r.getMessage()]
+    assert len(warned) == 1 and "did you mean 'wrong_answer_credit'" in warned[0]
+    assert not any("reward_router_address" in r.getMessage() for r in caplog.records)  # verl's own key
+    with pytest.raises(TypeError, match="wrong_answer_credit must be float"):
+        compute_score("game24", WRONG, "4 4 6 8", wrong_answer_credit="zero")
+
+
+@pytest.mark.parametrize(
+    "env, message",
+    [
+        ({"EVALKIT_VERIFIER": "gam24"}, "EVALKIT_VERIFIER='gam24'"),
+        ({"EVALKIT_VERIFIER": "game24", "EVALKIT_VERIFIER_CONFIG": "{not json"}, "is not JSON"),
+        ({"EVALKIT_VERIFIER": "game24", "EVALKIT_VERIFIER_CONFIG": '{"weights": "x"}'}, "weights must be"),
+    ],
+)
+def test_openrlhf_file_route_checks_its_environment_when_imported(env, message):
+    """OpenRLHF imports the file by path: a bad setting stops it there, with the reason."""
+    import os
+    import subprocess
+    import sys
+
+    from evalkit.adapters import openrlhf
+
+    code = f"import importlib.util as u; s = u.spec_from_file_location('rm', {openrlhf.__file__!r}); s.loader.exec_module(u.module_from_spec(s))"
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, **env}, timeout=120
+    )
+    assert r.returncode != 0 and message in r.stderr, r.stderr[-1500:]
+    ok = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "EVALKIT_VERIFIER": "24game"},
+        timeout=120,
+    )
+    assert ok.returncode == 0, ok.stderr[-1500:]

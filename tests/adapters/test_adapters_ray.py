@@ -68,3 +68,24 @@ def test_a_dead_actors_sandbox_leftovers_are_released_by_its_replacement(ray_clu
     assert not left, left  # no work dir of a dead process remains
     v.close()
     assert before
+
+
+def test_more_workers_than_free_cpus_scale_down_or_fail_at_once(ray_cluster):
+    """Each actor takes one CPU: asking for 8 on a 2-CPU cluster scores with 2 and warns, and asking
+    when no CPU is free fails within seconds instead of waiting forever."""
+    import time
+
+    v, other = verifiers.get("game24"), verifiers.get("game24", wrong_answer_credit=0.0)
+    task = {"numbers": [4, 4, 6, 8]}
+    deadline = time.monotonic() + 30  # the earlier tests' actors give their CPUs back asynchronously
+    while ray_cluster.available_resources().get("CPU", 0) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    with pytest.warns(UserWarning, match="8 Ray workers asked for but 2 CPUs are free"):
+        scores = v.score_batch(["Answer: (6-4)*(4+8)"] * 6, [task] * 6, executor="ray", workers=8)
+    assert [s.verdict.value for s in scores] == ["correct"] * 6 and len(_group(v).actors) == 2
+    start = time.monotonic()
+    with pytest.raises(RuntimeError, match="no free CPU"):
+        other.score_batch(["Answer: 1"], [task], executor="ray", workers=1)
+    assert time.monotonic() - start < 30  # FREE_WAIT_SECONDS, then the error
+    v.close()
+    other.close()

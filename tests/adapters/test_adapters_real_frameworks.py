@@ -70,7 +70,7 @@ def _free_port() -> int:
 
 @pytest.mark.slow
 def test_openrlhf_executor_file_route_and_http_route_agree(framework_python, tmp_path):
-    expected = [0.7, 0.55 * 0.35 + 0.15, 0.0]  # correct despite <|im_end|>; wrong numbers; a bad label
+    expected = [0.7, 0.55 * 0.35 + 0.15, 0.0]  # correct despite <|im_end|>; a wrong value; a bad label
     by_file = run_check(
         framework_python, "openrlhf_check.py", str(ADAPTERS / "openrlhf.py"), env={"EVALKIT_VERIFIER": "game24"}
     )["results"]

@@ -60,3 +60,28 @@ def test_a_package_missing_on_the_host_is_error_naming_it():
     finally:
         v.close()
     assert s.is_error and "no_such_package_xyz" in s.reason and "pip install" in s.reason
+
+
+def test_sandbox_clean_releases_what_dead_processes_left_and_nothing_else(tmp_path):
+    """The one clean-up command for a crashed job (README): a dead owner's work dir goes, a live
+    one's stays."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    dead, alive = 4_000_000, os.getpid()  # above pid_max: never a live process
+    dirs = [Path(tempfile.gettempdir()) / f"evalkit-sbx-{pid}-test{n}" for n, pid in enumerate((dead, alive))]
+    for d in dirs:
+        d.mkdir(exist_ok=True)
+    try:
+        r = subprocess.run(
+            [sys.executable, "-m", "evalkit", "sandbox", "clean"], capture_output=True, text=True, timeout=120
+        )
+        assert r.returncode == 0, r.stderr
+        assert not dirs[0].exists() and dirs[1].exists()
+    finally:
+        for d in dirs:
+            if d.exists():
+                d.rmdir()

@@ -36,7 +36,7 @@ class Engine:
 
 CASES = [
     ("Answer: (6 - 4) * (4 + 8) = 24", "4 4 6 8"),  # correct: 0.7 with the end token stripped
-    ("Answer: 1 + 1", "4 4 6 8"),  # wrong numbers
+    ("Answer: 4 + 4 + 6 + 8", "4 4 6 8"),  # the right numbers, a wrong value
     ("Answer: (6 - 4) * (4 + 8) = 24", "not a label"),
 ]  # a bad label: one ERROR item
 

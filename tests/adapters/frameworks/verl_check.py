@@ -101,7 +101,7 @@ ITEMS = [  # (data_source, response, ground_truth)
     ),
     ("no-such-source", "Answer: 1", "1 2 3 4"),
     ("game24", "Answer: (6 - 4) * (4 + 8) = 24", "not a task"),
-    ("24game", "Answer: 1 + 1", np.array([4, 4, 6, 8])),
+    ("24game", "Answer: 4 + 4 + 6 + 8", np.array([4, 4, 6, 8])),  # the right numbers, a wrong value
 ]
 prompt_ids = tokenizer("Solve it.", return_tensors="pt")["input_ids"][0]
 responses = [tokenizer(r, return_tensors="pt")["input_ids"][0] for _, r, _ in ITEMS]
