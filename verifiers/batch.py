@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 # ------------------------------------------------------------------ pools, owned here
 _pools: dict[int, dict[Any, Any]] = {}  # id(scorer) -> {key: pool}; entries leave with their scorer
 _pools_lock = threading.Lock()
+_create_lock = threading.Lock()
 
 
 def pools_for(scorer: Scorer) -> dict[Any, Any]:
@@ -186,23 +187,16 @@ def run_in_processes(
     memory_mb: int | None,
     progress: Progress,
 ) -> dict[int, Score]:
-    """Score in a pool of worker processes kept for this verifier and reused across calls."""
+    """Score in the pool of worker processes kept for this verifier and reused across calls; callers
+    on many threads at once share it (their items queue onto the same warm workers)."""
     n_workers = max(1, workers or os.cpu_count() or 1)
     key = (n_workers, memory_mb)
     pools = pools_for(verifier)
-    pool = pools.get(key)
-    if pool is None or pool.closed:
-        pool = pools[key] = WorkerPool(verifier, n_workers, memory_mb)
-    if not pool.lock.acquire(blocking=False):  # another thread is using it: use a private pool
-        private = WorkerPool(verifier, n_workers, memory_mb)
-        try:
-            return private.run(items, timeout, progress)
-        finally:
-            private.close()
-    try:
-        return pool.run(items, timeout, progress)
-    finally:
-        pool.lock.release()
+    with _create_lock:  # two threads that find no pool make one, not two
+        pool = pools.get(key)
+        if pool is None or pool.closed:
+            pool = pools[key] = WorkerPool(verifier, n_workers, memory_mb)
+    return pool.run(items, timeout, progress)
 
 
 def run_on_ray(

@@ -147,10 +147,41 @@ def _main_not_reimported(needs_main: bool) -> Iterator[None]:
             main.__spec__ = spec  # type: ignore[union-attr]
 
 
+class _Job:
+    """One caller's batch: its chunks not yet handed out, its results, its per-item timeout."""
+
+    def __init__(self, items: Sequence[Item], timeout: float | None, chunk_size: int) -> None:
+        self.pending: deque[list[Item]] = deque(
+            list(items[k : k + chunk_size]) for k in range(0, len(items), chunk_size)
+        )
+        self.timeout = timeout
+        self.out: dict[int, Score] = {}
+        self.indices = [i for i, _c, _t in items]
+        self.total = len(items)
+        self.changed = threading.Condition()
+
+    def decide(self, index: int, score: Score) -> None:
+        with self.changed:
+            self.out[index] = score
+            self.changed.notify_all()
+
+    @property
+    def finished(self) -> bool:
+        return len(self.out) >= self.total
+
+
 class WorkerPool:
-    """A fixed number of worker processes that each hold one unpickled copy of the verifier."""
+    """A fixed number of worker processes that each hold one unpickled copy of the verifier.
+
+    Callers on many threads at once (verl's reward workers, OpenRLHF's `asyncio.to_thread`, a
+    server) share the same workers: each `run` is a job whose chunks a dispatcher thread hands out
+    in turn, so N callers of one item each keep the warm workers busy instead of starting pools."""
+
+    created = 0  # pools made in this process, and worker processes started by each (tests and benches count them)
 
     def __init__(self, scorer: Scorer, size: int, memory_mb: int | None) -> None:
+        WorkerPool.created += 1
+        self.workers_started = 0
         # forkserver: safe when the caller has threads (fork is not), far cheaper than spawn.
         self.ctx = mp.get_context("forkserver")
         self.blob = pickle.dumps(scorer)
@@ -161,107 +192,147 @@ class WorkerPool:
         self.size = size
         self.memory_mb = memory_mb
         self.workers: list[_Worker] = []
-        self.lock = threading.Lock()
         self.closed = False
         self._seq = 0
+        self._jobs: list[_Job] = []  # in arrival order; chunks are taken from them in turn
+        self._job_of: dict[int, _Job] = {}  # chunk sequence number -> its job
+        self._lock = threading.Lock()
+        self._wake_read, self._wake_write = os.pipe()
+        self._dispatcher: threading.Thread | None = None
+        self._broken_starts = 0
         _live_pools.add(self)
 
+    # ------------------------------------------------------------------ callers
     def run(self, items: Sequence[Item], timeout: float | None, progress: Callable[[int], None]) -> dict[int, Score]:
-        chunk_size = max(1, min(1024, math.ceil(len(items) / (self.size * 8))))
-        pending: deque[list[Item]] = deque(list(items[k : k + chunk_size]) for k in range(0, len(items), chunk_size))
-        out: dict[int, Score] = {}
-        broken_starts = 0
-        while pending or any(w.in_flight for w in self.workers):
-            self._assign(pending)
-            busy = [w for w in self.workers if w.in_flight]
-            wait([x for w in busy for x in (w.conn, w.process.sentinel)], timeout=self._wait_time(busy, timeout))
-            for w in busy:
-                if self._collect(w, out, progress, timeout, pending) == "dead":
-                    self.workers.remove(w)
-                    broken_starts = 0 if w.started_any else broken_starts + 1
-                    if broken_starts >= 3:  # the verifier cannot even start in a worker: stop trying
-                        self._fail_all(pending, out, progress)
-        return out
+        """Score `items` (any thread); returns {index: Score}. Progress is reported in this thread."""
+        if not items:
+            return {}
+        job = _Job(items, timeout, max(1, min(1024, math.ceil(len(items) / (self.size * 8)))))
+        with self._lock:
+            if self.closed:
+                raise RuntimeError("the worker pool is closed")
+            self._jobs.append(job)
+            if self._dispatcher is None or not self._dispatcher.is_alive():
+                self._dispatcher = threading.Thread(target=self._dispatch, name="evalkit-pool", daemon=True)
+                self._dispatcher.start()
+        self._wake()
+        reported = 0
+        with job.changed:
+            while not job.finished:
+                job.changed.wait(0.5)
+                if len(job.out) > reported:
+                    progress(len(job.out) - reported)
+                    reported = len(job.out)
+                if not job.finished and (self._dispatcher is None or not self._dispatcher.is_alive()):
+                    raise RuntimeError("the worker pool's dispatcher stopped")
+        if len(job.out) > reported:
+            progress(len(job.out) - reported)
+        return job.out
 
-    def _assign(self, pending: deque[list[Item]]) -> None:
-        while pending and len(self.workers) < self.size:
+    def _wake(self) -> None:
+        with contextlib.suppress(OSError):
+            os.write(self._wake_write, b"x")
+
+    # ------------------------------------------------------------------ the dispatcher thread
+    def _dispatch(self) -> None:
+        try:
+            while True:
+                with self._lock:
+                    if self.closed:
+                        return
+                    self._jobs = [j for j in self._jobs if not j.finished]
+                    idle = not self._jobs and not any(w.in_flight for w in self.workers)
+                self._assign()
+                busy = [w for w in self.workers if w.in_flight]
+                ready = wait(
+                    [self._wake_read, *(x for w in busy for x in (w.conn, w.process.sentinel))],
+                    timeout=None if idle else self._wait_time(busy),
+                )
+                if self._wake_read in ready:
+                    os.read(self._wake_read, 4096)
+                for w in busy:
+                    if self._collect(w) == "dead":
+                        self.workers.remove(w)
+                        self._broken_starts = 0 if w.started_any else self._broken_starts + 1
+                        if self._broken_starts >= 3:  # the verifier cannot even start in a worker: stop trying
+                            self._fail_pending("batch worker failed to start three times in a row")
+        except BaseException as exc:  # never leave a caller waiting on a dispatcher that died
+            self._fail_pending(f"the worker pool failed: {type(exc).__name__}: {exc}", in_flight=True)
+            raise
+
+    def _next_chunk(self) -> list[Item] | None:
+        """The next chunk, taken from the jobs in turn so that no caller waits behind a big batch."""
+        with self._lock:
+            for _ in range(len(self._jobs)):
+                job = self._jobs.pop(0)
+                self._jobs.append(job)
+                if job.pending:
+                    self._seq += 1
+                    self._job_of[self._seq] = job
+                    return job.pending.popleft()
+        return None
+
+    def _assign(self) -> None:
+        while len(self.workers) < self.size and any(j.pending for j in list(self._jobs)):
             with _main_not_reimported(b"__main__" in self.blob):
                 self.workers.append(_Worker(self.ctx, self.blob, self.memory_mb))
+            self.workers_started += 1
         for w in self.workers:
-            while pending and len(w.in_flight) < IN_FLIGHT:
-                self._seq += 1
-                w.give((self._seq, pending.popleft()))
+            while len(w.in_flight) < IN_FLIGHT:
+                chunk = self._next_chunk()
+                if chunk is None:
+                    return
+                w.give((self._seq, chunk))
 
-    @staticmethod
-    def _wait_time(busy: list[_Worker], timeout: float | None) -> float:
-        if timeout is None:
-            return 1.0
-        now = time.monotonic()
-        left = [w.state[_START] + timeout - now for w in busy if w.state[_POS] >= 0]
-        return max(0.005, min(left, default=timeout))
+    def _wait_time(self, busy: list[_Worker]) -> float:
+        now, left = time.monotonic(), []
+        for w in busy:
+            chunk, _pos = w.current()
+            job = self._job_of.get(chunk[0]) if chunk is not None else None
+            if job is not None and job.timeout is not None:
+                left.append(w.state[_START] + job.timeout - now)
+        return max(0.005, min(left, default=1.0))
 
-    def _collect(
-        self,
-        w: _Worker,
-        out: dict[int, Score],
-        progress: Callable[[int], None],
-        timeout: float | None,
-        pending: deque[list[Item]],
-    ) -> str:
+    def _collect(self, w: _Worker) -> str:
         """Take finished chunks, or handle a crash or an overrun. Returns 'ok' or 'dead'."""
         try:
             while w.in_flight and w.conn.poll():
                 seq, scores = w.conn.recv()
                 _seq, items = w.in_flight.popleft()
                 w.started_any = True
+                job = self._job_of.pop(seq)
                 for (i, _c, _t), row in zip(items, scores):
-                    out[i] = Score.from_row(row)
-                progress(len(items))
+                    job.decide(i, Score.from_row(row))
         except (EOFError, OSError):  # the worker died mid-send: the liveness check below handles it
             pass
         chunk, pos = w.current()
         if not w.process.is_alive():
             code = w.process.exitcode
             why = "was killed (SIGKILL; out of memory?)" if code == -9 else f"exited with code {code}"
-            self._abandon(w, chunk, pos, pending, out, progress, f"worker process {why} while scoring this item")
+            self._abandon(w, chunk, pos, f"worker process {why} while scoring this item")
             return "dead"
-        if timeout is not None and chunk is not None and time.monotonic() - w.state[_START] > timeout:
-            self._abandon(
-                w,
-                chunk,
-                pos,
-                pending,
-                out,
-                progress,
-                f"scoring took longer than {timeout:g} s (wall clock); worker killed",
-            )
+        job = self._job_of.get(chunk[0]) if chunk is not None else None
+        timeout = job.timeout if job is not None else None
+        if timeout is not None and time.monotonic() - w.state[_START] > timeout:
+            self._abandon(w, chunk, pos, f"scoring took longer than {timeout:g} s (wall clock); worker killed")
             return "dead"
         return "ok"
 
-    def _abandon(
-        self,
-        w: _Worker,
-        chunk: Chunk | None,
-        pos: int,
-        pending: deque[list[Item]],
-        out: dict[int, Score],
-        progress: Callable[[int], None],
-        reason: str,
-    ) -> None:
-        """Kill `w`; its current item becomes ERROR, everything else it held goes back in the queue."""
+    def _abandon(self, w: _Worker, chunk: Chunk | None, pos: int, reason: str) -> None:
+        """Kill `w`; its current item becomes ERROR, everything else it held goes back to its job."""
         w.kill()
         self._release(w)
-        requeue = []
-        for seq_items in w.in_flight:
-            items = seq_items[1]
-            if chunk is not None and seq_items[0] == chunk[0] and 0 <= pos < len(items):
-                out[items[pos][0]] = Score.error(reason)
-                progress(1)
+        for seq, items in w.in_flight:
+            job = self._job_of.pop(seq, None)
+            if job is None:
+                continue
+            if chunk is not None and seq == chunk[0] and 0 <= pos < len(items):
+                job.decide(items[pos][0], Score.error(reason))
                 items = items[:pos] + items[pos + 1 :]
             if items:
-                requeue.append(items)
+                with self._lock:
+                    job.pending.appendleft(items)
         w.in_flight.clear()
-        pending.extendleft(reversed(requeue))
 
     def _release(self, w: _Worker) -> None:
         try:
@@ -271,15 +342,25 @@ class WorkerPool:
         except Exception:  # cleanup is best effort; the item's score is already decided
             pass
 
-    @staticmethod
-    def _fail_all(pending: deque[list[Item]], out: dict[int, Score], progress: Callable[[int], None]) -> None:
-        for items in pending:
-            for i, _c, _t in items:
-                out[i] = Score.error("batch worker failed to start three times in a row")
-            progress(len(items))
-        pending.clear()
+    def _fail_pending(self, reason: str, in_flight: bool = False) -> None:
+        """Every item not handed out is ERROR; with `in_flight` (the pool is closing or its dispatcher
+        failed) every item not yet decided, so that no caller waits for results that cannot come."""
+        with self._lock:
+            jobs = list(self._jobs)
+            for job in jobs:
+                chunks, job.pending = list(job.pending), deque()
+                undecided = [i for items in chunks for i, _c, _t in items]
+                if in_flight:
+                    undecided = [i for i in job.indices if i not in job.out]
+                for i in undecided:
+                    job.decide(i, Score.error(reason))
 
     def close(self) -> None:
+        with self._lock:
+            self.closed = True
+        self._wake()
+        if self._dispatcher is not None and self._dispatcher is not threading.current_thread():
+            self._dispatcher.join(10)
         for w in self.workers:
             with contextlib.suppress(OSError, ValueError):
                 w.inbox.put(None)
@@ -290,7 +371,10 @@ class WorkerPool:
             if killed:
                 self._release(w)
         self.workers.clear()
-        self.closed = True
+        self._fail_pending("the worker pool was closed", in_flight=True)
+        for fd in (self._wake_read, self._wake_write):
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
 
 @atexit.register

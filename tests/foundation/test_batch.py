@@ -242,3 +242,45 @@ def test_threads_starting_pools_at_once_never_rerun_an_unguarded_script(tmp_path
         while _processes_with(marker) and time.monotonic() < deadline:
             time.sleep(0.2)
         assert _processes_with(marker) == []
+
+
+def test_concurrent_callers_share_one_warm_pool():
+    """8 threads scoring one item each, 10 rounds (as verl's reward workers and OpenRLHF call a
+    reward): every call queues onto the same warm workers; no pool or worker is started for them."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from verifiers.batch import pools_for
+    from verifiers.pool import WorkerPool
+
+    v = Probe()
+    v.score_batch(["a", "b"], [{"want": "a"}, {"want": "a"}], workers=2)  # warm: 2 workers started
+    (pool,) = pools_for(v).values()
+    made, started = WorkerPool.created, pool.workers_started
+
+    def one(k):
+        return v.score_batch([f"item {k}"], [{"want": f"item {k}"}], workers=2)[0]
+
+    with ThreadPoolExecutor(8) as threads:
+        scores = [s for _ in range(10) for s in threads.map(one, range(8))]
+    assert [s.verdict.value for s in scores] == ["correct"] * 80
+    assert (WorkerPool.created, pool.workers_started) == (made, started)
+    v.close()
+
+
+def test_a_hang_or_crash_in_one_callers_item_stays_that_items_error():
+    """Callers sharing a pool: a hang (timeout) and a crash in one thread's batch are that item's
+    ERROR; every other caller's items score normally."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    v = Probe()
+    batches = [["ok0", "hang", "ok1"], ["ok2", "crash"], ["ok3"], ["ok4", "ok5"]]
+
+    def run(batch):
+        return v.score_batch(batch, [{"want": c} for c in batch], workers=2, timeout=2)
+
+    with ThreadPoolExecutor(4) as threads:
+        results = list(threads.map(run, batches))
+    verdicts = [[s.verdict.value for s in r] for r in results]
+    assert verdicts == [["correct", "error", "correct"], ["correct", "error"], ["correct"], ["correct", "correct"]]
+    assert "longer than" in results[0][1].reason and "exited" in results[1][1].reason
+    v.close()
