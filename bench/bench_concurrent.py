@@ -56,7 +56,7 @@ def _measure(name: str, config: dict) -> dict:
         with ThreadPoolExecutor(THREADS) as threads:
             for r in range(ROUNDS):
                 start = time.perf_counter()
-                list(threads.map(lambda k: one(k, r), range(len(completions))))
+                list(threads.map(one, range(len(completions)), [r] * len(completions)))
                 concurrent.append((time.perf_counter() - start) / len(completions))
         return {
             "direct_ms_per_item": 1000 * statistics.median(direct),
