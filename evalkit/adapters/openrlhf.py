@@ -19,10 +19,10 @@ from functools import lru_cache
 from typing import Any, Sequence
 
 from evalkit.adapters.core import cached_verifier, response_text, score_labelled
-from evalkit.adapters.errors import ErrorPolicy
+from evalkit.adapters.errors import ErrorPolicy, max_rate_from_env
 from verifiers import Verifier
 
-ERROR_POLICY = ErrorPolicy(value=0.0)
+ERROR_POLICY = ErrorPolicy(value=0.0, max_rate=max_rate_from_env())
 
 
 def openrlhf_result(

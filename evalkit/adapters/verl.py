@@ -28,10 +28,10 @@ from typing import Any
 
 import verifiers
 from evalkit.adapters.core import cached_verifier, config_fields, response_text, score_labelled
-from evalkit.adapters.errors import ErrorPolicy
+from evalkit.adapters.errors import ErrorPolicy, max_rate_from_env
 from verifiers import Score, Verdict
 
-ERROR_POLICY = ErrorPolicy(value=0.0)
+ERROR_POLICY = ErrorPolicy(value=0.0, max_rate=max_rate_from_env())
 log = logging.getLogger("evalkit.adapters")
 
 

@@ -153,3 +153,19 @@ def test_openrlhf_file_route_checks_its_environment_when_imported(env, message):
         timeout=120,
     )
     assert ok.returncode == 0, ok.stderr[-1500:]
+
+
+def test_a_run_can_stop_past_an_error_rate_instead_of_training_on_zeros(monkeypatch):
+    from evalkit.adapters.errors import ErrorRateExceeded, max_rate_from_env
+
+    policy = ErrorPolicy(value=0.0, max_rate=0.25)
+    ok, bad = Score(1.0, Verdict.CORRECT), Score.error("the checker crashed")
+    for k in range(64):  # 16 of 64 (25%): allowed
+        assert policy.reward(bad if k % 4 == 0 else ok, None) == (0.0 if k % 4 == 0 else 1.0)
+    with pytest.raises(ErrorRateExceeded, match="17 of 65 scored items were verifier ERRORs"):
+        policy.reward(bad, None)
+    monkeypatch.setenv("EVALKIT_MAX_ERROR_RATE", "0.05")
+    assert max_rate_from_env() == 0.05
+    monkeypatch.setenv("EVALKIT_MAX_ERROR_RATE", "5%")
+    with pytest.raises(ValueError, match="EVALKIT_MAX_ERROR_RATE"):
+        max_rate_from_env()

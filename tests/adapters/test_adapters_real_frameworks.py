@@ -62,6 +62,23 @@ def test_verl_reward_loop_scores_a_mixed_batch_with_errors(framework_python, ada
     assert extra["pass_rate"][1] == 0.5 and extra["win_rate"][2] == 1.0
 
 
+@pytest.mark.slow
+def test_verl_an_error_in_a_grpo_group_is_neutral_with_evalkits_manager_and_a_zero_without(framework_python):
+    """A GRPO group [correct, wrong, empty, correct with a broken label], through verl's own reward
+    loop and its own GRPO advantage: with verl's naive manager the broken label scores 0.0 and the right
+    answer is pushed down as hard as the empty one; with evalkit's manager (loaded by importlib) it
+    takes the group's mean valid reward and advantage 0, and the rest keep their order."""
+    naive = run_check(framework_python, "verl_check.py", str(ADAPTERS / "verl.py"), "naive")["group"]
+    ours = run_check(framework_python, "verl_check.py", str(ADAPTERS / "verl.py"), "evalkit")
+    group = ours["group"]
+    assert naive["rewards"][3] == 0.0 and naive["advantages"][3] == pytest.approx(naive["advantages"][2])
+    valid = naive["rewards"][:3]
+    assert group["rewards"] == pytest.approx([*valid, sum(valid) / 3], abs=1e-6)
+    assert group["advantages"][3] == pytest.approx(0.0, abs=1e-6)
+    assert group["advantages"][0] > 0 > group["advantages"][1] > group["advantages"][2]
+    assert ours["extra"]["error"] == [0.0, 0.0, 0.0, 1.0, 1.0, 0.0]  # the mixed batch: still counted
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -88,22 +88,7 @@ def _descendants() -> set[int]:
     """Every live process below this one (worker pools hang off the forkserver, our child)."""
     import os
 
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as fh:
-                    ppid = int(fh.read().rpartition(")")[2].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            children.setdefault(ppid, []).append(int(entry))
-    found, todo = set(), [os.getpid()]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            if child not in found:
-                found.add(child)
-                todo.append(child)
-    return found
+    return _descendants_of(os.getpid())
 
 
 def test_client_configs_with_the_opt_in_keep_the_process_count_bounded():
@@ -198,3 +183,95 @@ def test_the_command_refuses_a_public_bind_without_a_token_and_a_bad_config_at_s
         timeout=60,
     )
     assert bad.returncode != 0 and "cannot serve" in bad.stderr and "weights" in bad.stderr
+
+
+@pytest.mark.slow
+def test_sigterm_closes_every_verifier_the_server_built(tmp_path):
+    """A server that scored code on Docker (a worker pool, warm containers) and answered /openrlhf
+    leaves no process and no container behind after SIGTERM."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+
+    from pytest_plugin.parts import require_part
+
+    def docker_ready():
+        from sandboxes.image import IMAGE
+
+        return subprocess.run(["docker", "image", "inspect", IMAGE], capture_output=True).returncode == 0
+
+    require_part(docker_ready, "a running Docker daemon with the evalkit sandbox image", "bash scripts/setup-env.sh")
+
+    def containers() -> set[str]:
+        out = subprocess.run(
+            ["docker", "ps", "-aq", "--filter", "label=evalkit.sandbox.owner"], capture_output=True, text=True
+        )
+        return set(out.stdout.split())
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    before = containers()
+    args = ["--verifier", "code", "--config", '{"backend": "docker", "pool_size": 1}', "--verifier", "game24"]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "evalkit", "serve", "--port", str(port), "--workers", "1", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.3)
+        item = {
+            "completion": "```python\ndef f(x):\n    return x + 1\n```",
+            "task": {"test_cases": ["assert f(1) == 2"]},
+        }
+        r = httpx.post(f"{url}/score", json={"verifier": "code", "items": [item]}, timeout=120)
+        assert r.status_code == 200 and r.json()["scores"][0]["verdict"] == "correct"
+        o = httpx.post(
+            f"{url}/openrlhf", json={"query": ["pAnswer: 1"], "prompts": ["p"], "labels": ["4 4 6 8"]}, timeout=60
+        )
+        assert o.status_code == 200
+        assert containers() - before  # the code verifier's warm container is up
+        children = _descendants_of(server.pid)
+        assert children  # its worker pool
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=60)
+    deadline = time.monotonic() + 30
+    while (
+        containers() - before or [p for p in children if os.path.exists(f"/proc/{p}")]
+    ) and time.monotonic() < deadline:
+        time.sleep(0.3)
+    assert containers() - before == set()
+    assert [p for p in children if os.path.exists(f"/proc/{p}")] == []
+
+
+def _descendants_of(pid: int) -> set[int]:
+    import os
+
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    ppid = int(fh.read().rpartition(")")[2].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found

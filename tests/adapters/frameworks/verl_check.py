@@ -4,6 +4,9 @@ verl's hydra config (the documented keys), `load_reward_manager`, and `RewardLoo
 Ray-backed manager that scores a batch and builds its columns from the first item, on a mixed
 batch (game24, code, gomoku, an unknown data source, a bad ground truth). Prints one JSON line.
 Usage: python verl_check.py ADAPTER_REF REWARD_MANAGER [reward_kwargs as JSON]
+REWARD_MANAGER "evalkit" loads evalkit's own manager (adapters/verl_manager.py) by importlib; it
+then also scores one GRPO group [correct, wrong, empty, correct with a bad label] and prints verl's
+own GRPO advantages for it (`core_algos.compute_grpo_outcome_advantage`).
 """
 
 import json
@@ -28,10 +31,18 @@ model_dir = vllm_model_dir(None)  # the packaged SmolLM2 as an HF folder: verl l
 overrides = [
     f"reward.custom_reward_function.path={adapter}",
     "reward.custom_reward_function.name=compute_score",
-    f"reward.reward_manager.name={manager}",
     "reward.num_workers=1",
     f"actor_rollout_ref.model.path={model_dir}",
 ]
+if manager == "evalkit":
+    manager_file = os.path.join(os.path.dirname(os.path.abspath(adapter)), "verl_manager.py")
+    overrides += [
+        "reward.reward_manager.source=importlib",
+        f"reward.reward_manager.module.path={manager_file}",
+        "reward.reward_manager.name=EvalkitRewardManager",
+    ]
+else:
+    overrides.append(f"reward.reward_manager.name={manager}")
 overrides += [f"+reward.custom_reward_function.reward_kwargs.{k}={v}" for k, v in reward_kwargs.items()]
 with initialize_config_dir(
     config_dir=os.path.join(os.path.dirname(verl.__file__), "trainer/config"), version_base=None
@@ -103,24 +114,42 @@ ITEMS = [  # (data_source, response, ground_truth)
     ("game24", "Answer: (6 - 4) * (4 + 8) = 24", "not a task"),
     ("24game", "Answer: 4 + 4 + 6 + 8", np.array([4, 4, 6, 8])),  # the right numbers, a wrong value
 ]
-prompt_ids = tokenizer("Solve it.", return_tensors="pt")["input_ids"][0]
-responses = [tokenizer(r, return_tensors="pt")["input_ids"][0] for _, r, _ in ITEMS]
-width = max(len(r) for r in responses)
-pad = tokenizer.pad_token_id or 0
-prompts = torch.stack([prompt_ids] * len(ITEMS))
-resp = torch.stack([torch.cat([r, torch.full((width - len(r),), pad)]) for r in responses])
-mask = torch.stack(
-    [torch.cat([torch.ones(len(prompt_ids)), torch.ones(len(r)), torch.zeros(width - len(r))]) for r in responses]
-).long()
-data = DataProto.from_dict(
-    tensors={"prompts": prompts, "responses": resp, "input_ids": torch.cat([prompts, resp], 1), "attention_mask": mask},
-    non_tensors={
-        "data_source": np.array([d for d, _, _ in ITEMS], dtype=object),
-        "reward_model": np.array([{"ground_truth": g} for _, _, g in ITEMS], dtype=object),
-        "extra_info": np.array([{} for _ in ITEMS], dtype=object),
-    },
-)
+GROUP = [  # one prompt's GRPO group; the last answer is right but its label is broken
+    ("game24", "Answer: (6 - 4) * (4 + 8) = 24", "4 4 6 8"),
+    ("game24", "Answer: 4 + 4 + 6 + 8", "4 4 6 8"),
+    ("game24", "", "4 4 6 8"),
+    ("game24", "Answer: (6 - 4) * (4 + 8) = 24", "four four six eight"),
+]
 
+
+def batch_of(items, uids):
+    prompt_ids = tokenizer("Solve it.", return_tensors="pt")["input_ids"][0]
+    responses = [tokenizer(r or " ", return_tensors="pt")["input_ids"][0] for _, r, _ in items]
+    width = max(len(r) for r in responses)
+    pad = tokenizer.pad_token_id or 0
+    prompts = torch.stack([prompt_ids] * len(items))
+    resp = torch.stack([torch.cat([r, torch.full((width - len(r),), pad)]) for r in responses])
+    mask = torch.stack(
+        [torch.cat([torch.ones(len(prompt_ids)), torch.ones(len(r)), torch.zeros(width - len(r))]) for r in responses]
+    ).long()
+    return DataProto.from_dict(
+        tensors={
+            "prompts": prompts,
+            "responses": resp,
+            "input_ids": torch.cat([prompts, resp], 1),
+            "attention_mask": mask,
+        },
+        non_tensors={
+            "data_source": np.array([d for d, _, _ in items], dtype=object),
+            "reward_model": np.array([{"ground_truth": g} for _, _, g in items], dtype=object),
+            "extra_info": np.array([{} for _ in items], dtype=object),
+            "uid": np.array(uids, dtype=object),
+        },
+    )
+
+
+data = batch_of(ITEMS, [f"item-{i}" for i in range(len(ITEMS))])
+group_advantages = None
 ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
 try:
     manager = RewardLoopManager(config)
@@ -128,6 +157,19 @@ try:
     started = time.perf_counter()
     manager.compute_rm_score(data)  # warm: what each later training step pays
     warm_s_per_sample = (time.perf_counter() - started) / len(ITEMS)
+    group = batch_of(GROUP, ["prompt-1"] * len(GROUP))
+    scored = manager.compute_rm_score(group)
+    from verl.trainer.ppo.core_algos import compute_grpo_outcome_advantage
+
+    prompt_length = group.batch["prompts"].size(1)
+    response_mask = group.batch["attention_mask"][:, prompt_length:]
+    advantages, _ = compute_grpo_outcome_advantage(
+        scored.batch["rm_scores"], response_mask, np.array(["prompt-1"] * len(GROUP), dtype=object)
+    )
+    group_advantages = {
+        "rewards": scored.batch["rm_scores"].sum(-1).tolist(),
+        "advantages": [float(a[m.bool()][0]) for a, m in zip(advantages, response_mask)],
+    }
 finally:
     ray.shutdown()  # kills verl's reward workers: their code sandboxes are orphans now, released below
     from sandboxes.cleanup import release_orphans
@@ -138,4 +180,9 @@ extra = {
     k: [v.item() if hasattr(v, "item") else v for v in out.non_tensor_batch[k]]
     for k in out.meta_info["reward_extra_keys"]
 }
-print(json.dumps({"rewards": rewards, "extra": extra, "warm_s_per_sample": warm_s_per_sample}, default=str))
+print(
+    json.dumps(
+        {"rewards": rewards, "extra": extra, "warm_s_per_sample": warm_s_per_sample, "group": group_advantages},
+        default=str,
+    )
+)
