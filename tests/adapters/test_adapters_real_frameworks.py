@@ -79,6 +79,15 @@ def test_verl_an_error_in_a_grpo_group_is_neutral_with_evalkits_manager_and_a_ze
     assert ours["extra"]["error"] == [0.0, 0.0, 0.0, 1.0, 1.0, 0.0]  # the mixed batch: still counted
 
 
+@pytest.mark.slow
+def test_verl_warm_batches_start_no_containers_or_pools(framework_python):
+    """verl's reward worker calls compute_score once per item, the batch's items in flight at once:
+    they share the verifier's warm pool and sandboxes, so a warm batch starts no container."""
+    out = run_check(framework_python, "verl_cost.py", "code", json.dumps({"backend": "docker", "pool_size": 2}), "4")
+    assert out["items"] == 4 and out["all_correct"]
+    assert out["containers_started_warm"] == 0
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
