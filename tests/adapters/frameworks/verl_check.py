@@ -16,12 +16,11 @@ import time
 
 import numpy as np
 import ray
-import torch
 import verl
 from hydra import compose, initialize_config_dir
-from verl import DataProto
 from verl.experimental.reward_loop.reward_loop import RewardLoopManager
 from verl.trainer.ppo.reward import load_reward_manager
+from verl_batch import make_batch
 
 from evalkit.models import vllm_model_dir
 
@@ -122,33 +121,7 @@ GROUP = [  # one prompt's GRPO group; the last answer is right but its label is 
 ]
 
 
-def batch_of(items, uids):
-    prompt_ids = tokenizer("Solve it.", return_tensors="pt")["input_ids"][0]
-    responses = [tokenizer(r or " ", return_tensors="pt")["input_ids"][0] for _, r, _ in items]
-    width = max(len(r) for r in responses)
-    pad = tokenizer.pad_token_id or 0
-    prompts = torch.stack([prompt_ids] * len(items))
-    resp = torch.stack([torch.cat([r, torch.full((width - len(r),), pad)]) for r in responses])
-    mask = torch.stack(
-        [torch.cat([torch.ones(len(prompt_ids)), torch.ones(len(r)), torch.zeros(width - len(r))]) for r in responses]
-    ).long()
-    return DataProto.from_dict(
-        tensors={
-            "prompts": prompts,
-            "responses": resp,
-            "input_ids": torch.cat([prompts, resp], 1),
-            "attention_mask": mask,
-        },
-        non_tensors={
-            "data_source": np.array([d for d, _, _ in items], dtype=object),
-            "reward_model": np.array([{"ground_truth": g} for _, _, g in items], dtype=object),
-            "extra_info": np.array([{} for _ in items], dtype=object),
-            "uid": np.array(uids, dtype=object),
-        },
-    )
-
-
-data = batch_of(ITEMS, [f"item-{i}" for i in range(len(ITEMS))])
+data = make_batch(tokenizer, ITEMS, [f"item-{i}" for i in range(len(ITEMS))])
 group_advantages = None
 ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
 try:
@@ -157,7 +130,7 @@ try:
     started = time.perf_counter()
     manager.compute_rm_score(data)  # warm: what each later training step pays
     warm_s_per_sample = (time.perf_counter() - started) / len(ITEMS)
-    group = batch_of(GROUP, ["prompt-1"] * len(GROUP))
+    group = make_batch(tokenizer, GROUP, ["prompt-1"] * len(GROUP))
     scored = manager.compute_rm_score(group)
     from verl.trainer.ppo.core_algos import compute_grpo_outcome_advantage
 

@@ -13,13 +13,11 @@ import subprocess
 import sys
 import time
 
-import numpy as np
 import ray
-import torch
 import verl
 from hydra import compose, initialize_config_dir
-from verl import DataProto
 from verl.experimental.reward_loop.reward_loop import RewardLoopManager
+from verl_batch import make_batch
 
 import verifiers
 from evalkit.models import vllm_model_dir
@@ -62,31 +60,9 @@ else:
     items = [(p.completion(), json.dumps(leetcode.as_task(p.problem))) for p in programs][:count]
 
 
-def batch(round_: int) -> DataProto:
+def batch(round_: int):
     """The items, each made unique per round (verl and our cache must not reuse a score)."""
-    texts = [t + " " * round_ for t, _ in items]
-    prompt_ids = tokenizer("Solve it.", return_tensors="pt")["input_ids"][0]
-    responses = [tokenizer(t, return_tensors="pt")["input_ids"][0] for t in texts]
-    width = max(len(r) for r in responses)
-    pad = tokenizer.pad_token_id or 0
-    prompts = torch.stack([prompt_ids] * len(items))
-    resp = torch.stack([torch.cat([r, torch.full((width - len(r),), pad)]) for r in responses])
-    mask = torch.stack(
-        [torch.cat([torch.ones(len(prompt_ids)), torch.ones(len(r)), torch.zeros(width - len(r))]) for r in responses]
-    ).long()
-    return DataProto.from_dict(
-        tensors={
-            "prompts": prompts,
-            "responses": resp,
-            "input_ids": torch.cat([prompts, resp], 1),
-            "attention_mask": mask,
-        },
-        non_tensors={
-            "data_source": np.array([name] * len(items), dtype=object),
-            "reward_model": np.array([{"ground_truth": g} for _, g in items], dtype=object),
-            "extra_info": np.array([{} for _ in items], dtype=object),
-        },
-    )
+    return make_batch(tokenizer, [(name, t + " " * round_, g) for t, g in items])
 
 
 def containers() -> set[str]:
