@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from rich.console import Group
 from rich.table import Table
 
 from verifiers import Score, Verdict, verdict_counts
@@ -40,25 +41,45 @@ def summary_table(scores: Iterable[Score], title: str = "") -> Table:
     return table
 
 
-def report_table(summary: dict, title: str = "") -> Table:
-    """The evaluation summary as a terminal table: one row per metric, one column per group
-    (all samples, then each difficulty), so it stays readable in an 80-column terminal."""
-    groups = {"all": summary["overall"], **summary["by_difficulty"]}
-    table = Table("metric", *groups, title=title or None)
-    first = summary["overall"]
+LABEL_WIDTH = 13  # the longest metric label below
+CELL_WIDTH = 9  # the widest figure: an interval such as 0.21–0.27
+
+
+def report_table(summary: dict, title: str = "", width: int = 80) -> Group:
+    """The evaluation summary for a terminal: one row per metric, one column per group (all
+    samples, then each difficulty). Every figure stays whole at `width` columns: labels are short,
+    intervals take their own row, and the groups are split over several tables when they do not
+    fit side by side (each table repeats the metric column)."""
+    groups = list({"all": summary["overall"], **summary["by_difficulty"]}.items())
+    per_table = max(1, (width - LABEL_WIDTH - 4) // (CELL_WIDTH + 3))
+    chunks = [groups[k : k + per_table] for k in range(0, len(groups), per_table)]
+    tables = [_metrics_table(summary["overall"], chunk, title if k == 0 else "") for k, chunk in enumerate(chunks)]
+    return Group(*tables)
+
+
+def _metrics_table(first: dict, groups: list[tuple[str, dict]], title: str) -> Table:
+    table = Table(title=title or None, expand=False)
+    table.add_column("metric", no_wrap=True, min_width=LABEL_WIDTH)
+    for name, _ in groups:
+        table.add_column(str(name), justify="right", no_wrap=True, min_width=CELL_WIDTH)
 
     def row(label: str, get) -> None:
-        table.add_row(label, *(get(g) for g in groups.values()))
+        table.add_row(label, *(get(g) for _, g in groups))
 
-    row("tasks / samples", lambda g: f"{g['tasks']} / {g['samples']}")
+    row("tasks/samples", lambda g: f"{g['tasks']}/{g['samples']}")
     row("accuracy", lambda g: f"{g['accuracy']:.3f}")
+    row("  95% CI", lambda g: _interval(g.get("accuracy_low"), g.get("accuracy_high")))
     row("mean reward", lambda g: f"{g['mean_reward']:.3f}")
-    row("  95% interval", lambda g: f"{g['reward_low']:.3f}–{g['reward_high']:.3f}")
+    row("  95% CI", lambda g: _interval(g["reward_low"], g["reward_high"]))
     for k in first["pass_at"]:
         row(f"pass@{k}", lambda g, k=k: f"{g['pass_at'][k]:.3f}" if k in g["pass_at"] else "–")
     for k in first["maj_at"]:
         row(f"maj@{k}", lambda g, k=k: shown(g["maj_at"][k]) if k in g["maj_at"] else "–")
-    row("incomplete (hit max tokens)", lambda g: f"{g['incompletion']:.3f}")
-    row("verifier errors", lambda g: f"{g['error_rate']:.3f}")
-    row("mean / p90 tokens", lambda g: f"{g['length_mean']:.0f} / {g['length_p90']:.0f}")
+    row("truncated", lambda g: f"{g['incompletion']:.3f}")
+    row("errors", lambda g: f"{g['error_rate']:.3f}")
+    row("tokens μ/p90", lambda g: f"{g['length_mean']:.0f}/{g['length_p90']:.0f}")
     return table
+
+
+def _interval(low: float | None, high: float | None) -> str:
+    return "–" if low is None or high is None else f"{low:.2f}–{high:.2f}"

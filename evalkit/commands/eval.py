@@ -229,7 +229,9 @@ def _generate_and_report(
         "by_difficulty": summary["by_difficulty"],
     }
     (run_dir / "results.json").write_text(json.dumps(results, indent=2) + "\n")
-    Console().print(report_table(summary, title=f"{args.verifier} · {model_label} · {args.backend} · {total} samples"))
+    console = Console()
+    title = f"{args.verifier} · {model_label} · {args.backend} · {total} samples"
+    console.print(report_table(summary, title=title, width=console.width))
     Console().print(f"report: {run_dir / 'report.html'}  results: {run_dir / 'results.json'}")
     for problem in problems[:20]:
         print(f"evalkit eval: {args.tasks}: {problem} (skipped)", file=sys.stderr)

@@ -24,5 +24,6 @@ def run(args: argparse.Namespace) -> int:
         summary = build(args.run_dir)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
-    Console().print(report_table(summary, title=str(args.run_dir)))
+    console = Console()
+    console.print(report_table(summary, title=str(args.run_dir), width=console.width))
     return 0
