@@ -26,15 +26,20 @@ def free_names(*trees):
     return loaded - bound
 
 
+def setup_code(job):
+    """The trusted setup, compiled once per job (it runs afresh for every test)."""
+    if "setup_code" not in job:
+        job["setup_code"] = compile(job["judge_setup"], "setup", "exec")
+    return job["setup_code"]
+
+
 def judge_namespace(job, session, names):
     """The trusted setup, then every free name of the test (`names`) that the setup does not define,
     taken from the program (the entry point always from the program, even where the setup has a stub).
     The setup runs afresh for every test; it is compiled once per job."""
     namespace = {"__name__": "check", "__builtins__": builtins}
     sys.modules["solution"] = SolutionModule(session)
-    if "setup_code" not in job:
-        job["setup_code"] = compile(job["judge_setup"], "setup", "exec")
-    exec(job["setup_code"], namespace)
+    exec(setup_code(job), namespace)
     entry = job.get("entry_point")
     wanted = sorted(n for n in names if (n not in namespace or n == entry) and n not in BUILTIN_NAMES)
     if entry and "candidate" in wanted:
@@ -195,7 +200,7 @@ class Judge:
         try:
             session = Session(self._warm_candidate(Clock(limit)))
             namespace = {"__name__": "check", "__builtins__": builtins}
-            exec(self.job.setdefault("setup_code", compile(self.job["judge_setup"], "setup", "exec")), namespace)
+            exec(setup_code(self.job), namespace)
             calls = [self._arguments(self._call(first + k), namespace, session) for k in range(count)]
             if any(c is None for c in calls):
                 return None

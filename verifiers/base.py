@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import functools
 import json
 import traceback
 import types
@@ -44,14 +45,20 @@ def check_types(config: Any, owner: str) -> None:
     """Every field's value against its annotation (int, float, bool, str, tuples, `X | None`), so a
     mistyped setting from JSON or a framework's kwargs fails when the verifier is built, not as an
     ERROR on every item later. Annotations it cannot read are not checked."""
-    try:
-        hints = typing.get_type_hints(type(config))
-    except Exception:  # an annotation that does not resolve: nothing to check against
-        return
+    hints = _hints(type(config))
     for f in dataclasses.fields(config):
         value, hint = getattr(config, f.name), hints.get(f.name, Any)
         if not _fits(value, hint):
             raise TypeError(f"{owner}: {f.name} must be {_type_name(hint)}, got {value!r}")
+
+
+@functools.lru_cache(maxsize=None)
+def _hints(config_class: type) -> dict[str, Any]:
+    """A Config class's resolved annotations (once: servers and adapters build verifiers often)."""
+    try:
+        return typing.get_type_hints(config_class)
+    except Exception:  # an annotation that does not resolve: nothing to check against
+        return {}
 
 
 def _fits(value: Any, hint: Any) -> bool:

@@ -72,8 +72,8 @@ def _settings(name: str, text: str) -> tuple[str, dict[str, Any]]:
     return name, config
 
 
-if __name__ != "__main__" and os.environ.get("EVALKIT_VERIFIER") is not None:
-    FILE_ROUTE = file_route_settings()  # OpenRLHF's file route sets these: checked as it imports us
+if os.environ.get("EVALKIT_VERIFIER") is not None:
+    file_route_settings()  # OpenRLHF's file route sets these: checked as it imports us
 
 
 def reward_func(queries: list[str], prompts: list[str], labels: list[Any], **_: Any) -> dict[str, Any]:

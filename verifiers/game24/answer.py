@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .expression import Evaluated, ExpressionError, normalise, parse
+from .expression import Evaluated, ExpressionError, normalise, parse, strip_bold
 
 _TIMES = re.compile(r"(?<=[0-9)])\s*[xX]\s*(?=[0-9(])")
 _CLAUSE = re.compile(
@@ -61,21 +61,10 @@ def read_chain(text: str, max_chars: int) -> list[Link]:
     for part in parts:
         if not part:
             raise ExpressionError("an '=' with nothing on one side")
-        bare = _strip_bold(part)
+        bare = strip_bold(part)
         if _DECIMAL.fullmatch(bare):
             links.append(Link(bare, None, Fraction(bare)))
             continue
         expression = parse(bare, max_chars)
         links.append(Link(expression.text, expression, expression.value))
     return links
-
-
-def _strip_bold(text: str) -> str:
-    for marker in ("**", "__"):
-        if text.startswith(marker) and text.endswith(marker) and len(text) > 2 * len(marker):
-            return text[len(marker) : -len(marker)].strip()
-        if text.endswith(marker):  # the tail of a bold that opened before the whole answer
-            return text[: -len(marker)].rstrip()
-        if text.startswith(marker):
-            return text[len(marker) :].lstrip()
-    return text

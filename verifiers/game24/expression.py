@@ -83,7 +83,7 @@ def normalise(text: str) -> str:
     arithmetic as written: nothing is added that could turn a wrong answer into a right one."""
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text).translate(_OPERATOR_MAP).rstrip().rstrip(_CHECK_MARKS)
-    text = _strip_bold(text.strip())
+    text = strip_bold(text.strip())
     if "\\" in text or "{" in text:
         text = _LATEX_DELIMITERS.sub(" ", text)
         for _ in range(8):  # nested fractions, innermost first
@@ -101,7 +101,7 @@ _LATEX_DELIMITERS = re.compile(r"\\[()\[\]]|\\[,;:! ]")
 _FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
 
 
-def _strip_bold(text: str) -> str:
+def strip_bold(text: str) -> str:
     """`**(6-4)*(4+8)**` or `** (6-4)*(4+8)` (the tail of `**Answer:**`): markdown bold is only ever a
     doubled marker at either end; a single `*` is multiplication and is never touched."""
     for marker in ("**", "__"):
