@@ -51,10 +51,24 @@ def report_table(summary: dict, title: str = "", width: int = 80) -> Group:
     intervals take their own row, and the groups are split over several tables when they do not
     fit side by side (each table repeats the metric column)."""
     groups = list({"all": summary["overall"], **summary["by_difficulty"]}.items())
-    per_table = max(1, (width - LABEL_WIDTH - 4) // (CELL_WIDTH + 3))
+    return _split_tables(groups, summary["overall"], title, width)
+
+
+def suite_table(summaries: dict[str, dict], title: str = "", width: int = 80) -> Group:
+    """A suite's summary (verifier × bucket): for each verifier its all-samples column, then its
+    buckets, each headed by the verifier's key over the bucket, under the same width rule."""
+    groups = []
+    for key, summary in summaries.items():
+        groups.append((f"{key}\nall", summary["overall"]))
+        groups += [(f"{key}\n{bucket}", g) for bucket, g in summary["by_difficulty"].items()]
+    return _split_tables(groups, next(iter(summaries.values()))["overall"], title, width)
+
+
+def _split_tables(groups: list[tuple[str, dict]], first: dict, title: str, width: int) -> Group:
+    cell = max([CELL_WIDTH, *(len(part) for name, _ in groups for part in name.split("\n"))])
+    per_table = max(1, (width - LABEL_WIDTH - 4) // (cell + 3))
     chunks = [groups[k : k + per_table] for k in range(0, len(groups), per_table)]
-    tables = [_metrics_table(summary["overall"], chunk, title if k == 0 else "") for k, chunk in enumerate(chunks)]
-    return Group(*tables)
+    return Group(*(_metrics_table(first, chunk, title if k == 0 else "") for k, chunk in enumerate(chunks)))
 
 
 def _metrics_table(first: dict, groups: list[tuple[str, dict]], title: str) -> Table:

@@ -13,19 +13,27 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from evalkit.commands import CommandError
+from evalkit.commands.verifier_options import VerifierEntry, add_verifier_arguments, entries_from_file, merged
 
 DEFAULT_LIMIT = 8
 BATCH_PROMPTS = {"transformers": 1, "vllm": 64, "openai": 16}  # transformers samples one prompt at a time anyway
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--verifier", default="game24", help="verifier name (default: game24)")
-    parser.add_argument("--config", default="{}", help="verifier config as JSON, or @FILE")
+    add_verifier_arguments(
+        parser, "verifier name (default: game24); repeat it for a suite evaluated with one model load"
+    )
+    parser.add_argument(
+        "--suite",
+        type=Path,
+        default=None,
+        help='a suite as JSON: {"KEY": {"verifier": NAME, "config": {...}, "tasks": FILE}, ...}',
+    )
     parser.add_argument(
         "--tasks",
         type=Path,
@@ -76,22 +84,43 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="prompts per generation batch, written as each is scored (default: 1 transformers, 64 vllm, 16 openai)",
     )
-    parser.add_argument("--run-dir", type=Path, default=None, help="default: runs/<verifier>-<model>-<backend>")
+    parser.add_argument(
+        "--run-dir",
+        type=Path,
+        default=None,
+        help="default: runs/<verifier>-<model>-<backend> (suite-<model>-... for a suite)",
+    )
     parser.add_argument("--overwrite", action="store_true", help="start the run folder afresh instead of resuming")
     parser.add_argument("-v", "--verbose", action="store_true", help="show third-party logs and load progress bars")
+
+
+@dataclass
+class _Job:
+    """One verifier of the run: its tasks and its run folder (the run's own, or RUN/<key> in a suite)."""
+
+    entry: VerifierEntry
+    verifier: Any
+    tasks: list[dict[str, Any]]
+    problems: list[str]
+    tasks_label: str
+    run_dir: Path
+    fresh: bool = True
 
 
 def run(args: argparse.Namespace) -> int:
     from evalkit.quiet import quiet_third_party
 
     quiet_third_party(args.verbose)
-    import verifiers
     from evalkit.generation import Sampling
     from evalkit.models import DEFAULT_MODEL
-    from evalkit.pipeline import PromptTemplate, RunConfig, RunMismatch, prepare_run, task_id
+    from evalkit.pipeline import PromptTemplate
 
-    verifier, tasks, problems = _verifier_and_tasks(args, verifiers)
-    template = PromptTemplate(_system_prompt(args.system_prompt), _shots(args.few_shot, verifier), args.response_prefix)
+    entries = _entries(args)
+    suite = args.suite is not None or len(entries) > 1
+    if suite and args.tasks is not None:
+        raise CommandError('--tasks is one verifier\'s task file: in a suite give each its own ("tasks" in --suite)')
+    if suite and args.few_shot is not None:
+        raise CommandError("--few-shot examples belong to one verifier's tasks: evaluate that verifier on its own")
     if args.response_prefix and args.backend != "transformers":
         raise CommandError("--response-prefix needs --backend transformers (it starts the assistant turn)")
     sampling = Sampling(
@@ -106,14 +135,11 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("-n and --max-tokens must be at least 1")
     model_name = args.model or ("default" if args.backend == "openai" else DEFAULT_MODEL)
     model_label = model_name.rstrip("/").split("/")[-1]
-    run_dir = args.run_dir or Path("runs") / f"{args.verifier}-{model_label}-{args.backend}"
-    config = RunConfig(
-        verifier.spec(),
-        model_name,
-        args.backend,
-        asdict(sampling),
-        [task_id(t, i) for i, t in enumerate(tasks)],
-        template.as_dict(),
+    name = "suite" if suite else entries[0].key
+    run_dir = args.run_dir or Path("runs") / f"{name}-{model_label}-{args.backend}"
+    jobs = [_job(entry, args, run_dir / entry.key if suite else run_dir) for entry in entries]
+    template = PromptTemplate(
+        _system_prompt(args.system_prompt), _shots(args.few_shot, jobs[0].verifier), args.response_prefix
     )
     if args.backend == "openai":
         _check_server(args.base_url)
@@ -124,46 +150,75 @@ def run(args: argparse.Namespace) -> int:
         and not Path(args.model).expanduser().exists()
     ):
         raise CommandError(f"model folder {args.model} does not exist")
-    fresh = not (run_dir / "run.json").exists()
+    for job in jobs:  # every folder checked before the model loads
+        _prepare(job, model_name, args, sampling, template)
+    if suite:
+        from evalkit.suite import mark_suite
+
+        mark_suite(run_dir, [job.entry.key for job in jobs])
     try:
-        prepare_run(run_dir, config, overwrite=args.overwrite)
-    except RunMismatch as exc:
-        raise CommandError(str(exc)) from None
-    except OSError as exc:
-        raise CommandError(f"cannot write the run folder {run_dir}: {exc.strerror or exc}") from None
-    try:
-        return _generate_and_report(
-            args, verifier, tasks, problems, template, sampling, model_name, model_label, run_dir
-        )
+        return _generate_and_report(args, jobs, template, sampling, model_name, model_label, run_dir, suite)
     except (CommandError, KeyboardInterrupt):
-        samples = run_dir / "samples.jsonl"
-        if fresh and (not samples.exists() or samples.stat().st_size == 0):  # nothing ran: leave nothing behind
-            samples.unlink(missing_ok=True)
-            (run_dir / "run.json").unlink(missing_ok=True)
+        for job in jobs:
+            samples = job.run_dir / "samples.jsonl"
+            if job.fresh and (not samples.exists() or samples.stat().st_size == 0):  # nothing ran: leave nothing
+                samples.unlink(missing_ok=True)
+                (job.run_dir / "run.json").unlink(missing_ok=True)
+                _remove_if_empty(job.run_dir)
+        if suite and not any(job.run_dir.exists() for job in jobs):
+            (run_dir / "suite.json").unlink(missing_ok=True)
             _remove_if_empty(run_dir)
         raise
 
 
+def _entries(args: argparse.Namespace) -> list[VerifierEntry]:
+    """The verifiers named by --suite and --verifier/--config (default: game24)."""
+    from_file = entries_from_file(args.suite, "--suite", extra_keys=("tasks",)) if args.suite is not None else []
+    entries = merged(from_file, args.verifiers)
+    if entries and args.pending_config is not None:
+        raise CommandError("--config follows the --verifier it configures")
+    for entry in entries:
+        if not entry.key or "/" in entry.key or entry.key.startswith("."):
+            raise CommandError(f"verifier key {entry.key!r} cannot name a folder")
+    return entries or [VerifierEntry("game24", "game24", args.pending_config)]
+
+
+def _prepare(job: _Job, model_name: str, args: argparse.Namespace, sampling: Any, template: Any) -> None:
+    from evalkit.pipeline import RunConfig, RunMismatch, prepare_run, task_id
+
+    config = RunConfig(
+        job.verifier.spec(),
+        model_name,
+        args.backend,
+        asdict(sampling),
+        [task_id(t, i) for i, t in enumerate(job.tasks)],
+        template.as_dict(),
+    )
+    job.fresh = not (job.run_dir / "run.json").exists()
+    try:
+        prepare_run(job.run_dir, config, overwrite=args.overwrite)
+    except RunMismatch as exc:
+        raise CommandError(str(exc)) from None
+    except OSError as exc:
+        raise CommandError(f"cannot write the run folder {job.run_dir}: {exc.strerror or exc}") from None
+
+
 def _generate_and_report(
     args: argparse.Namespace,
-    verifier: Any,
-    tasks: list[dict[str, Any]],
-    problems: list[str],
+    jobs: list[_Job],
     template: Any,
     sampling: Any,
     model_name: str,
     model_label: str,
     run_dir: Path,
+    suite: bool,
 ) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from evalkit.generation import make_backend
     from evalkit.models import ModelUnavailable
-    from evalkit.pipeline import RunMismatch, evaluate
-    from evalkit.report import build
     from evalkit.runinfo import run_info
-    from evalkit.summary import report_table
 
     console = Console(stderr=True)
     options: dict[str, Any] = {
@@ -176,100 +231,151 @@ def _generate_and_report(
         try:
             backend = make_backend(args.backend, args.model, **options)
         except (ModelUnavailable, ImportError, OSError, ValueError) as exc:
+            for job in jobs:
+                job.verifier.close()
             raise CommandError(f"cannot load model {model_label!r} with {args.backend}: {_one_line(exc)}") from None
     load_s = time.time() - started
-    total = len(tasks) * sampling.n
     columns = (
-        TextColumn("[bold]evaluating"),
+        TextColumn("[bold]evaluating {task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("samples"),
         TimeElapsedColumn(),
     )
+    timings = {}
     try:
         with Progress(*columns, console=console) as progress:
-            bar = progress.add_task("eval", total=total)
-            timing = evaluate(
-                verifier,
-                tasks,
-                backend,
-                sampling,
-                run_dir,
-                workers=args.workers,
-                template=template,
-                prompts_per_batch=args.batch_prompts or BATCH_PROMPTS[args.backend],
-                on_samples=lambda k: progress.advance(bar, k),
-            )
-    except RunMismatch as exc:
-        raise CommandError(str(exc)) from None
-    except OSError as exc:
-        raise CommandError(f"cannot write the run folder {run_dir}: {exc.strerror or exc}") from None
-    except RuntimeError as exc:  # GenerationFailed and engine failures: one line, the run folder resumable
-        raise CommandError(
-            f"generation failed: {_one_line(exc)} (finished samples are kept; rerun to resume)"
-        ) from None
+            for job in jobs:
+                timings[job.entry.key] = _evaluate(args, job, backend, sampling, template, progress)
     finally:
         backend.close()
-        verifier.close()
-    summary = build(run_dir)
-    tokens_per_s = timing["tokens"] / timing["generate_s"] if timing["generate_s"] else None
-    results = {
+        for job in jobs:
+            job.verifier.close()
+    shared = {
         **run_info(),
         "run_dir": str(run_dir),
-        "verifier": verifier.spec(),
         "model": model_name,
         "backend": args.backend,
         "threads": _torch_threads() if args.backend == "transformers" else None,
         "sampling": asdict(sampling),
         "prompt_template": template.as_dict(),
-        "tasks": args.tasks and str(args.tasks) or f"built-in {args.split}",
-        "task_count": len(tasks),
+    }
+    summaries, results = {}, {}
+    for job in jobs:
+        summaries[job.entry.key], results[job.entry.key] = _results(
+            job, shared, timings[job.entry.key], load_s, started
+        )
+    console = Console()
+    total = sum(len(job.tasks) for job in jobs) * sampling.n
+    if suite:
+        from evalkit.suite import write_report, write_results
+        from evalkit.summary import suite_table
+
+        write_results(run_dir, {**shared, "timings": {"load_s": load_s, "wall_s": time.time() - started}}, results)
+        write_report(run_dir, summaries)
+        title = f"{', '.join(summaries)} · {model_label} · {args.backend} · {total} samples"
+        console.print(suite_table(summaries, title=title, width=console.width))
+    else:
+        from evalkit.summary import report_table
+
+        title = f"{jobs[0].entry.key} · {model_label} · {args.backend} · {total} samples"
+        console.print(report_table(summaries[jobs[0].entry.key], title=title, width=console.width))
+    Console().print(f"report: {run_dir / 'report.html'}  results: {run_dir / 'results.json'}")
+    failed = False
+    for job in jobs:
+        for problem in job.problems[:20]:
+            print(f"evalkit eval: {job.tasks_label}: {problem} (skipped)", file=sys.stderr)
+        if summaries[job.entry.key]["overall"]["error_rate"] >= 1.0:
+            print(
+                f"evalkit eval: every {job.entry.key} sample scored ERROR (the verifier failed; see its report.html)",
+                file=sys.stderr,
+            )
+            failed = True
+        failed = failed or bool(job.problems)
+    return 1 if failed else 0
+
+
+def _evaluate(args: argparse.Namespace, job: _Job, backend: Any, sampling: Any, template: Any, progress: Any) -> dict:
+    from evalkit.pipeline import RunMismatch, evaluate
+
+    bar = progress.add_task(job.entry.key, total=len(job.tasks) * sampling.n)
+    try:
+        return evaluate(
+            job.verifier,
+            job.tasks,
+            backend,
+            sampling,
+            job.run_dir,
+            workers=args.workers,
+            template=template,
+            prompts_per_batch=args.batch_prompts or BATCH_PROMPTS[args.backend],
+            on_samples=lambda k: progress.advance(bar, k),
+        )
+    except RunMismatch as exc:
+        raise CommandError(str(exc)) from None
+    except OSError as exc:
+        raise CommandError(f"cannot write the run folder {job.run_dir}: {exc.strerror or exc}") from None
+    except RuntimeError as exc:  # GenerationFailed and engine failures: one line, the run folder resumable
+        raise CommandError(
+            f"generation failed: {_one_line(exc)} (finished samples are kept; rerun to resume)"
+        ) from None
+
+
+def _results(job: _Job, shared: dict, timing: dict, load_s: float, started: float) -> tuple[dict, dict]:
+    """The verifier's report built from its samples, and its results.json (written in its folder)."""
+    from evalkit.report import build
+
+    summary = build(job.run_dir)
+    tokens_per_s = timing["tokens"] / timing["generate_s"] if timing["generate_s"] else None
+    results = {
+        **shared,
+        "run_dir": str(job.run_dir),
+        "verifier": job.verifier.spec(),
+        "tasks": job.tasks_label,
+        "task_count": len(job.tasks),
         "timings": {"load_s": load_s, **timing, "wall_s": time.time() - started, "tokens_per_s": tokens_per_s},
         "metrics": summary["overall"],
         "by_difficulty": summary["by_difficulty"],
     }
-    (run_dir / "results.json").write_text(json.dumps(results, indent=2) + "\n")
-    console = Console()
-    title = f"{args.verifier} · {model_label} · {args.backend} · {total} samples"
-    console.print(report_table(summary, title=title, width=console.width))
-    Console().print(f"report: {run_dir / 'report.html'}  results: {run_dir / 'results.json'}")
-    for problem in problems[:20]:
-        print(f"evalkit eval: {args.tasks}: {problem} (skipped)", file=sys.stderr)
-    if summary["overall"]["error_rate"] >= 1.0:
-        print("evalkit eval: every sample scored ERROR (the verifier failed; see report.html)", file=sys.stderr)
-        return 1
-    return 1 if problems else 0
+    (job.run_dir / "results.json").write_text(json.dumps(results, indent=2, default=str) + "\n")
+    return summary, results
 
 
-def _verifier_and_tasks(args: argparse.Namespace, verifiers: Any) -> tuple[Any, list[dict[str, Any]], list[str]]:
-    from evalkit.commands.score import load_config
+def _job(entry: VerifierEntry, args: argparse.Namespace, run_dir: Path) -> _Job:
+    """The entry's verifier and its tasks: a task file (--tasks, or the suite's "tasks"), else the
+    verifier's built-in split; a seeded subset stratified by difficulty."""
+    import verifiers
     from evalkit.taskfile import load_task_file, stratified
 
     if args.limit is not None and args.limit < 1:
         raise CommandError("--limit must be at least 1")
     try:
-        verifier = verifiers.get(args.verifier, **load_config(args.config))
+        verifier = verifiers.get(entry.name, **(entry.config or {}))
     except (verifiers.UnknownVerifier, TypeError, ValueError) as exc:
         raise CommandError(str(exc)) from None
+    task_file = args.tasks if args.tasks is not None else entry.extra.get("tasks")
     problems: list[str] = []
-    if args.tasks is not None:
-        if not args.tasks.is_file():
-            raise CommandError(f"task file {args.tasks} does not exist")
-        tasks, problems = load_task_file(args.tasks, verifier)
+    if task_file is not None:
+        task_file = Path(task_file)
+        if not task_file.is_file():
+            verifier.close()
+            raise CommandError(f"task file {task_file} does not exist")
+        tasks, problems = load_task_file(task_file, verifier)
         if not tasks:
-            raise CommandError(f"{args.tasks} has no usable task ({problems[0] if problems else 'it is empty'})")
-        limit = args.limit or len(tasks)
+            verifier.close()
+            raise CommandError(f"{task_file} has no usable task ({problems[0] if problems else 'it is empty'})")
+        limit, label = args.limit or len(tasks), str(task_file)
     else:
         try:
             tasks = verifier.tasks(args.split)
         except verifiers.Unsupported:
-            raise CommandError(f"{args.verifier} ships no tasks: pass your own with --tasks FILE.jsonl") from None
+            raise CommandError(f"{entry.name} ships no tasks: pass your own with --tasks FILE.jsonl") from None
         except ValueError as exc:
             raise CommandError(str(exc)) from None
         if not tasks:
-            raise CommandError(f"{args.verifier} has no tasks in split {args.split!r}")
-        limit = args.limit or DEFAULT_LIMIT
-    return verifier, stratified(tasks, limit, args.seed), problems
+            raise CommandError(f"{entry.name} has no tasks in split {args.split!r}")
+        limit, label = args.limit or DEFAULT_LIMIT, f"built-in {args.split}"
+    return _Job(entry, verifier, stratified(tasks, limit, args.seed), problems, label, run_dir)
 
 
 def _torch_threads() -> int | None:

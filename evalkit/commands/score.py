@@ -40,14 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def load_config(text: str) -> dict[str, Any]:
-    try:
-        raw = Path(text[1:]).read_text() if text.startswith("@") else text
-        config = json.loads(raw)
-    except (OSError, json.JSONDecodeError) as exc:
-        raise CommandError(f"--config is not valid JSON: {exc}") from None
-    if not isinstance(config, dict):
-        raise CommandError("--config must be a JSON object")
-    return config
+    from evalkit.commands.verifier_options import read_config
+
+    return read_config(text)
 
 
 def split_record(record: Any) -> tuple[str, dict[str, Any]]:

@@ -11,39 +11,16 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
-import json
 import os
 from pathlib import Path
 from typing import Any
 
 from evalkit.commands import CommandError
-
-
-class _Served(argparse.Action):
-    """`--verifier` starts an entry; `--config` fills in the latest one."""
-
-    def __call__(self, parser: Any, namespace: argparse.Namespace, value: Any, option: Any = None) -> None:
-        entries = getattr(namespace, "served", None) or []
-        if self.dest == "verifier":
-            key, _, name = value.rpartition("=")
-            entries.append([key or name, name, None])
-        else:
-            if not entries or entries[-1][2] is not None:
-                raise argparse.ArgumentError(self, "each --config follows the --verifier it configures")
-            try:
-                config = json.loads(value)
-            except json.JSONDecodeError as exc:
-                raise argparse.ArgumentError(self, f"not JSON: {exc}") from None
-            if not isinstance(config, dict):
-                raise argparse.ArgumentError(self, "must be a JSON object")
-            entries[-1][2] = config
-        namespace.served = entries
+from evalkit.commands.verifier_options import add_verifier_arguments, entries_from_file, merged
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.set_defaults(served=None)
-    parser.add_argument("--verifier", action=_Served, metavar="[KEY=]NAME", help="a verifier to serve (repeatable)")
-    parser.add_argument("--config", action=_Served, metavar="JSON", help="config of the --verifier before it")
+    add_verifier_arguments(parser, "a verifier to serve (repeatable)")
     parser.add_argument("--config-file", type=Path, help='JSON: {"KEY": {"verifier": NAME, "config": {...}}}')
     parser.add_argument("--allow-client-config", action="store_true", help="let requests set a verifier's config")
     parser.add_argument("--max-client-configs", type=int, default=8, help="client-config verifiers kept at once")
@@ -60,19 +37,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def served_from(args: argparse.Namespace) -> dict[str, tuple[str, dict[str, Any]]] | None:
     """The served table from the command line or the config file; None: the default (everything)."""
-    table: dict[str, tuple[str, dict[str, Any]]] = {}
-    if args.config_file is not None:
-        try:
-            data = json.loads(args.config_file.read_text())
-        except (OSError, json.JSONDecodeError) as exc:
-            raise CommandError(f"cannot read --config-file: {exc}") from None
-        if not isinstance(data, dict) or not all(isinstance(v, dict) and "verifier" in v for v in data.values()):
-            raise CommandError('--config-file must hold {"KEY": {"verifier": NAME, "config": {...}}, ...}')
-        table.update({k: (v["verifier"], dict(v.get("config") or {})) for k, v in data.items()})
-    for key, name, config in args.served or []:
-        if key in table:
-            raise CommandError(f"verifier key {key!r} is served twice; name one KEY=NAME")
-        table[key] = (name, config or {})
+    if args.pending_config is not None and not args.verifiers:
+        raise CommandError("--config configures a --verifier: name the verifier to serve")
+    from_file = entries_from_file(args.config_file, "--config-file") if args.config_file is not None else []
+    table = {e.key: (e.name, e.config or {}) for e in merged(from_file, args.verifiers)}
     return table or None
 
 
