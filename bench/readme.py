@@ -1,6 +1,7 @@
-"""The README's benchmark figures, generated from `bench/results/*.md` (the one source): the block
-between the two markers below is rewritten by `python -m bench.run` (and `python -m bench.readme`),
-and a test fails when it drifts from the results, so figures are never copied by hand."""
+"""The benchmark page's figures (docs/benchmarks.md), generated from `bench/results/*.md` (the one
+source): the block between the two markers below is rewritten by `python -m bench.run` (and
+`python -m bench.readme`), and a test fails when it drifts from the results, so figures are never
+copied by hand."""
 
 from __future__ import annotations
 
@@ -9,30 +10,30 @@ from pathlib import Path
 
 from bench.common import RESULTS
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
 START = "<!-- bench results: generated from bench/results/*.md by `python -m bench.run`; do not edit -->"
 END = "<!-- end of bench results -->"
 
 
 def block(results: Path = RESULTS) -> str:
-    """Each benchmark's Markdown, headings moved down two levels to sit under the README's section."""
+    """Each benchmark's Markdown, headings moved down a level to sit under the page's title."""
     parts = []
     for path in sorted(results.glob("*.md")):
         if path.name == "SUMMARY.md":
             continue
-        text = re.sub(r"^(#+) ", lambda m: "#" * (len(m.group(1)) + 2) + " ", path.read_text().strip(), flags=re.M)
+        text = re.sub(r"^(#+) ", lambda m: "#" * (len(m.group(1)) + 1) + " ", path.read_text().strip(), flags=re.M)
         parts.append(text)
     return "\n\n".join([START, *parts, END])
 
 
 def current(readme: str) -> str | None:
-    """The block now in the README, or None when the markers are missing."""
+    """The block now on the page, or None when the markers are missing."""
     start, end = readme.find(START), readme.find(END)
     return readme[start : end + len(END)] if 0 <= start < end else None
 
 
 def update(readme_path: Path = README) -> bool:
-    """Rewrite the README's block from the results; True when it changed."""
+    """Rewrite the page's block from the results; True when it changed."""
     text = readme_path.read_text()
     old = current(text)
     if old is None:
@@ -44,4 +45,4 @@ def update(readme_path: Path = README) -> bool:
 
 
 if __name__ == "__main__":
-    print("README benchmark block", "updated" if update() else "already current")
+    print("docs/benchmarks.md figures", "updated" if update() else "already current")

@@ -1,5 +1,5 @@
 """Run every benchmark (`python -m bench.run`, or `python -m bench.run game24 svg` for some) and
-collect their Markdown tables into bench/results/SUMMARY.md and the README (`bench/readme.py`)."""
+collect their Markdown tables into bench/results/SUMMARY.md and docs/benchmarks.md (`bench/readme.py`)."""
 
 from __future__ import annotations
 
