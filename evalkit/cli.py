@@ -48,6 +48,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CommandError as exc:
         print(f"evalkit {args.command}: {exc}", file=sys.stderr)
         return 2
+    except ModuleNotFoundError as exc:  # an optional part the set-up left out: one line, how to get it
+        from evalkit.parts import missing_part
+
+        message = missing_part(exc)
+        if message is None:
+            raise
+        print(f"evalkit {args.command}: {message}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print(f"evalkit {args.command}: interrupted; finished results are on disk, rerun to resume", file=sys.stderr)
         return 130

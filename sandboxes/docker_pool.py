@@ -48,14 +48,16 @@ class DockerBackend:
             import docker
         except ImportError:
             raise SandboxUnavailable(
-                "the Docker backend needs the docker package: pip install 'evalkit[code]'"
+                "the Docker backend needs the docker package: bash scripts/setup-env.sh installs every part "
+                "(pip install 'evalkit[code]' for this one)"
             ) from None
         try:
             self.client = docker.from_env(timeout=60)
             self.client.ping()
         except Exception as exc:
             raise SandboxUnavailable(
-                f"the Docker daemon does not answer ({exc}); start it, or use the local backend"
+                f"the Docker daemon does not answer ({exc}); start it (bash scripts/setup-env.sh installs and starts "
+                "it), or use the local backend"
             ) from None
         try:
             self.client.images.get(image)

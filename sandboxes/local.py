@@ -42,7 +42,8 @@ from .programs import PYTHON_FLAGS
 
 MAX_STDOUT = 64 << 20
 NAMESPACE_HELP = (
-    "bubblewrap could not create namespaces here. Install it (apt-get install bubblewrap), "
+    "bubblewrap could not create namespaces here. Install it (bash scripts/setup-env.sh installs every "
+    "part; apt-get install bubblewrap for this one), "
     "or allow unprivileged user namespaces (sysctl kernel.apparmor_restrict_unprivileged_userns=0 "
     "on Ubuntu 23.10+), or use the Docker backend"
 )

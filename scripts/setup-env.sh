@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Installs everything evalkit's tests and main job need, on a fresh machine.
+# Installs what evalkit needs on a fresh machine, in two layers:
+#   bash scripts/setup-env.sh main   what the main job uses (torch, transformers, evalkit, the model file)
+#   bash scripts/setup-env.sh        everything the tests use (adds vLLM, Docker and its image,
+#                                    bubblewrap, Chromium, the RL frameworks)
 # Idempotent: each step checks first, so a re-run takes seconds. Steps live in
-# scripts/setup.d/NN-*.sh and run in name order, each in this shell.
+# scripts/setup.d/NN-*.sh and run in name order, each in this shell; the main layer runs only
+# the steps named NN-main*.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PY=${PYTHON:-python3}
@@ -9,12 +13,17 @@ export PY=${PYTHON:-python3}
 # pip from PyPI itself, ignoring this machine's local wheel folder (it holds a CPU-only
 # torch that the CUDA-linked torchvision cannot load beside).
 pypi_install() { env -u PIP_FIND_LINKS PIP_CONFIG_FILE=/dev/null "$PY" -m pip install -q --disable-pip-version-check --root-user-action=ignore "$@"; }
-pip_install() { "$PY" -m pip install -q --disable-pip-version-check --root-user-action=ignore "$@"; }
 step() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
-export -f pypi_install pip_install step
+export -f pypi_install step
 
+layer=${1:-all}
+case "$layer" in
+  main | all) ;;
+  *) echo "usage: bash scripts/setup-env.sh [main|all]" >&2; exit 2 ;;
+esac
 for part in scripts/setup.d/*.sh; do
+  [[ "$layer" == all || "$(basename "$part")" == [0-9][0-9]-main* ]] || continue
   # shellcheck source=/dev/null
   source "$part"
 done
-step "ready"
+step "ready ($layer)"

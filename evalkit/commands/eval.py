@@ -233,7 +233,10 @@ def _generate_and_report(
         except (ModelUnavailable, ImportError, OSError, ValueError) as exc:
             for job in jobs:
                 job.verifier.close()
-            raise CommandError(f"cannot load model {model_label!r} with {args.backend}: {_one_line(exc)}") from None
+            from evalkit.parts import missing_part
+
+            why = missing_part(exc) or _one_line(exc)
+            raise CommandError(f"cannot load model {model_label!r} with {args.backend}: {why}") from None
     load_s = time.time() - started
     columns = (
         TextColumn("[bold]evaluating {task.description}"),

@@ -22,7 +22,9 @@ def run(args: argparse.Namespace) -> int:
             config = verifiers.verifier_class(name).default_config()
             rows.append((name, config, ""))
         except Exception as exc:  # one broken plugin must not hide the others
-            rows.append((name, None, f"cannot load: {type(exc).__name__}: {exc}"))
+            from evalkit.parts import missing_part
+
+            rows.append((name, None, f"cannot load: {missing_part(exc) or f'{type(exc).__name__}: {exc}'}"))
     if args.json:
         print(json.dumps({n: (c if c is not None else {"error": e}) for n, c, e in rows}, indent=2))
         return 0

@@ -7,7 +7,7 @@ command -v bwrap >/dev/null || need+=(bubblewrap)
 ldconfig -p | grep -q libcairo.so.2 || need+=(libcairo2)
 command -v chromium >/dev/null || need+=(chromium)
 if ((${#need[@]})); then
-  step "apt-get install ${need[*]}"
+  step "apt-get install ${need[*]} (a few minutes the first time)"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq "${need[@]}" >/dev/null

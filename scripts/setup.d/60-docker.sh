@@ -6,6 +6,6 @@ if ! docker info >/dev/null 2>&1; then
   docker info >/dev/null 2>&1 || { echo "dockerd did not start; see /tmp/evalkit-dockerd.log" >&2; exit 1; }
 fi
 if ! "$PY" -c 'import sys; from sandboxes.image import image_exists; sys.exit(not image_exists())'; then
-  step "building the sandbox image (offline debootstrap when no registry answers)"
+  step "building the sandbox image (offline debootstrap when no registry answers; several minutes the first time)"
   "$PY" -m evalkit sandbox build
 fi
