@@ -6,7 +6,7 @@ import io
 import pytest
 from rich.console import Console
 
-from evalkit.summary import report_table
+from evalkit.summary import report_table, suite_table
 
 
 def _group(k: int) -> dict:
@@ -45,3 +45,18 @@ def test_every_figure_is_whole_at_the_width(width, buckets):
     for figure in ("0.354", "0.32–0.39", "0.05–0.35", "0.568", "123/456", "30/60", "level-1", f"level-{buckets}"):
         assert figure in text, figure
     assert text.count("┃ metric") == {(80, 4): 1, (80, 9): 2, (200, 4): 1, (200, 9): 1}[width, buckets]
+
+
+@pytest.mark.parametrize("width", [80, 200])
+def test_a_suite_table_keeps_every_verifier_and_bucket_whole(width):
+    """A suite: each verifier's `all` column then its buckets, headed by the key over the bucket."""
+    summaries = {
+        "game24": {"overall": _group(0), "by_difficulty": {f"c{k}": _group(k) for k in range(2, 5)}},
+        "countdown-long-key": {"overall": _group(5), "by_difficulty": {"24-game": _group(6)}},
+    }
+    console = Console(width=width, file=io.StringIO(), record=True)
+    console.print(suite_table(summaries, title="game24, countdown-long-key · 40 samples", width=width))
+    text = console.export_text()
+    assert "…" not in text and max(len(line) for line in text.splitlines()) <= width
+    for figure in ("game24", "countdown-long-key", "c2", "c4", "24-game", "0.404", "0.32–0.39"):
+        assert figure in text, figure
