@@ -17,4 +17,10 @@ def test_block_moves_headings_under_the_page_title(tmp_path):
     (tmp_path / "x.md").write_text("# x\n\n| a |\n|---|\n| 1 |\n")
     (tmp_path / "SUMMARY.md").write_text("# ignored\n")
     text = readme.block(tmp_path)
-    assert "## x" in text and "### x" not in text and "ignored" not in text and text.startswith(readme.START) and text.endswith(readme.END)
+    assert (
+        "## x" in text
+        and "### x" not in text
+        and "ignored" not in text
+        and text.startswith(readme.START)
+        and text.endswith(readme.END)
+    )
