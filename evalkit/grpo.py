@@ -63,6 +63,10 @@ class GRPOConfig:
     grad_accumulation: int = 1
     max_grad_norm: float = 1.0
     mask_truncated: bool = False
+    # DAPO's dynamic sampling: groups whose rewards do not vary (no learning signal) are dropped and
+    # the batch is refilled with fresh prompts, up to `max_sampling_rounds` generations per step
+    dynamic_sampling: bool = False
+    max_sampling_rounds: int = 4
     error_policy: str = "drop"  # or "zero": what an ERROR score (a verifier failure) becomes
     eval_every: int = 10
     eval_tasks: int = 16
@@ -80,7 +84,15 @@ class GRPOConfig:
             raise ValueError(f"loss_aggregation must be 'sequence' or 'token', got {self.loss_aggregation!r}")
         if self.error_policy not in ("drop", "zero"):
             raise ValueError(f"error_policy must be 'drop' or 'zero', got {self.error_policy!r}")
-        positive = ("steps", "batch_prompts", "group_size", "max_new_tokens", "updates_per_batch", "grad_accumulation")
+        positive = (
+            "steps",
+            "batch_prompts",
+            "group_size",
+            "max_new_tokens",
+            "updates_per_batch",
+            "grad_accumulation",
+            "max_sampling_rounds",
+        )
         for name in (*positive, "save_every"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -147,6 +159,27 @@ def advantages(
             mean, std = stats.update(values, cfg)
             adv = (groups - mean) / (std + EPS)
     return np.nan_to_num(adv.reshape(-1), nan=0.0)
+
+
+def group_has_signal(rewards: np.ndarray, scored: np.ndarray, group_size: int) -> np.ndarray:
+    """Per group: True when its scored rewards differ (a group with one reward for all gives every
+    member advantage 0 under group normalisation: nothing to learn from)."""
+    values = np.where(np.asarray(scored, dtype=bool), np.asarray(rewards, dtype=float), np.nan).reshape(-1, group_size)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        spread = np.nanmax(values, axis=1) - np.nanmin(values, axis=1)
+    return np.nan_to_num(spread, nan=0.0) > 1e-9
+
+
+def take_rows(batch: dict[str, Any], rows: np.ndarray) -> dict[str, Any]:
+    """The batch restricted to `rows` (tensors indexed, lists picked), for the groups kept."""
+    import torch
+
+    index = torch.as_tensor(rows, dtype=torch.long)
+    out: dict[str, Any] = {}
+    for key, value in batch.items():
+        out[key] = value[index] if isinstance(value, torch.Tensor) else [value[int(r)] for r in rows]
+    return out
 
 
 # ---------------------------------------------------------------------------------- the loss
@@ -292,46 +325,49 @@ class GRPOTrainer:
             keep &= ~np.asarray(batch["truncated"], dtype=bool)
         return rewards, keep, scores
 
-    def update(self, batch: dict[str, Any], adv: np.ndarray, keep: np.ndarray) -> dict[str, float]:
+    def update(self, parts: list[tuple[dict[str, Any], np.ndarray, np.ndarray]]) -> dict[str, float]:
+        """One optimiser step (per `updates_per_batch`) over every part: (batch, advantages, keep).
+        A step's batch may come in several parts (dynamic sampling's refills); the loss is the
+        mean over all their rows, accumulated part by part and micro-batch by micro-batch."""
         import torch
 
         cfg = self.cfg
-        ids, attn = batch["input_ids"], batch["attention_mask"]
-        k = completion_width(batch["completion_mask"])
-        mask = batch["completion_mask"][:, -k:].float() * torch.as_tensor(keep, dtype=torch.float32)[:, None]
-        adv_t = torch.as_tensor(adv, dtype=torch.float32)
-        with torch.no_grad():
-            ref_logp = sequence_logprobs(self.reference, ids, attn, batch["completion_mask"], cfg.temperature)
-            # one update per batch is on-policy: the old log-probs are the current ones (detached below)
-            old_logp = (
-                sequence_logprobs(self.policy, ids, attn, batch["completion_mask"], cfg.temperature)
-                if cfg.updates_per_batch > 1
-                else None
-            )
+        prepared = []
+        for batch, adv, keep in parts:
+            ids, attn, cmask = batch["input_ids"], batch["attention_mask"], batch["completion_mask"]
+            k = completion_width(cmask)
+            mask = cmask[:, -k:].float() * torch.as_tensor(keep, dtype=torch.float32)[:, None]
+            with torch.no_grad():
+                ref_logp = sequence_logprobs(self.reference, ids, attn, cmask, cfg.temperature)
+                # one update per batch is on-policy: the old log-probs are the current ones (detached below)
+                old_logp = (
+                    sequence_logprobs(self.policy, ids, attn, cmask, cfg.temperature)
+                    if cfg.updates_per_batch > 1
+                    else None
+                )
+            prepared.append((ids, attn, cmask, mask, torch.as_tensor(adv, dtype=torch.float32), ref_logp, old_logp))
+        n = sum(p[0].shape[0] for p in prepared)
         self.policy.train()
-        n = ids.shape[0]
-        micro = math.ceil(n / cfg.grad_accumulation)
         logs: dict[str, float] = {}
         for _ in range(cfg.updates_per_batch):
             self.optimizer.zero_grad()
             total = 0.0
-            for start in range(0, n, micro):
-                part = slice(start, start + micro)
-                logp, entropy = sequence_logprobs(
-                    self.policy,
-                    ids[part],
-                    attn[part],
-                    batch["completion_mask"][part],
-                    cfg.temperature,
-                    with_entropy=True,
-                )
-                old = logp.detach() if old_logp is None else old_logp[part]
-                loss, info = grpo_loss(logp, old, ref_logp[part], adv_t[part], mask[part], cfg)
-                info["entropy"] = float((entropy * mask[part]).sum() / mask[part].sum().clamp(min=1))
-                (loss * (min(micro, n - start) / n)).backward()
-                total += float(loss.detach()) * min(micro, n - start) / n
-                for k, v in info.items():
-                    logs[k] = logs.get(k, 0.0) + v * min(micro, n - start) / n / cfg.updates_per_batch
+            for ids, attn, cmask, mask, adv_t, ref_logp, old_logp in prepared:
+                rows = ids.shape[0]
+                micro = math.ceil(rows / cfg.grad_accumulation)
+                for start in range(0, rows, micro):
+                    part = slice(start, start + micro)
+                    share = min(micro, rows - start) / n
+                    logp, entropy = sequence_logprobs(
+                        self.policy, ids[part], attn[part], cmask[part], cfg.temperature, with_entropy=True
+                    )
+                    old = logp.detach() if old_logp is None else old_logp[part]
+                    loss, info = grpo_loss(logp, old, ref_logp[part], adv_t[part], mask[part], cfg)
+                    info["entropy"] = float((entropy * mask[part]).sum() / mask[part].sum().clamp(min=1))
+                    (loss * share).backward()
+                    total += float(loss.detach()) * share
+                    for key, value in info.items():
+                        logs[key] = logs.get(key, 0.0) + value * share / cfg.updates_per_batch
             logs["grad_norm"] = float(torch.nn.utils.clip_grad_norm_(self.policy.parameters(), cfg.max_grad_norm))
             self.optimizer.step()
             logs["loss"] = total
@@ -339,31 +375,60 @@ class GRPOTrainer:
         return logs
 
     def train_step(self) -> dict[str, Any]:
+        """Sample, score, compute advantages, update. With dynamic sampling, groups without reward
+        spread are dropped and fresh prompts sampled until `batch_prompts` groups with a signal are
+        in hand (or `max_sampling_rounds` generations were spent; the step then trains on what it has)."""
         cfg = self.cfg
-        tasks = [self.rng.choice(self.tasks) for _ in range(cfg.batch_prompts)]
-        t0 = time.perf_counter()
-        batch = self.sample(tasks)
-        t1 = time.perf_counter()
-        rewards, keep, scores = self.rewards(batch)
+        rounds = cfg.max_sampling_rounds if cfg.dynamic_sampling else 1
+        parts: list[tuple[dict[str, Any], np.ndarray, np.ndarray]] = []
+        sampled: list[tuple[dict[str, Any], np.ndarray, list[Score]]] = []
+        kept_groups = dropped_groups = 0
+        gen_s = score_s = 0.0
+        for _ in range(rounds):
+            tasks = [self.rng.choice(self.tasks) for _ in range(cfg.batch_prompts)]
+            t0 = time.perf_counter()
+            batch = self.sample(tasks)
+            t1 = time.perf_counter()
+            rewards, keep, scores = self.rewards(batch)
+            gen_s, score_s = gen_s + t1 - t0, score_s + time.perf_counter() - t1
+            sampled.append((batch, rewards, scores))
+            scored = np.asarray([not (s.is_error and cfg.error_policy == "drop") for s in scores], dtype=bool)
+            adv = advantages(rewards, cfg.group_size, cfg, self.stats, scored)
+            if cfg.dynamic_sampling:
+                signal = group_has_signal(rewards, scored, cfg.group_size)
+                wanted = cfg.batch_prompts - kept_groups
+                chosen = np.flatnonzero(signal)[:wanted]
+                dropped_groups += int((~signal).sum())
+                if chosen.size:
+                    rows = (chosen[:, None] * cfg.group_size + np.arange(cfg.group_size)).reshape(-1)
+                    parts.append((take_rows(batch, rows), adv[rows] * keep[rows], keep[rows]))
+                    kept_groups += int(chosen.size)
+                if kept_groups >= cfg.batch_prompts:
+                    break
+            else:
+                parts.append((batch, adv * keep, keep))
         t2 = time.perf_counter()
-        scored = np.asarray([not (s.is_error and cfg.error_policy == "drop") for s in scores], dtype=bool)
-        adv = advantages(rewards, cfg.group_size, cfg, self.stats, scored)
-        logs = self.update(batch, adv * keep, keep)
-        t3 = time.perf_counter()
+        logs = self.update(parts) if parts else {}
+        update_s = time.perf_counter() - t2
         self.step += 1
-        return self._log_line(rewards, scores, batch, logs, t1 - t0, t2 - t1, t3 - t2)
+        line = self._log_line(sampled, logs, gen_s, score_s, update_s)
+        if cfg.dynamic_sampling:
+            line.update(sampling_rounds=len(sampled), groups_kept=kept_groups, groups_dropped=dropped_groups)
+        return line
 
     def _log_line(
         self,
-        rewards: np.ndarray,
-        scores: list[Score],
-        batch: dict[str, Any],
+        sampled: list[tuple[dict[str, Any], np.ndarray, list[Score]]],
         logs: dict[str, float],
         gen_s: float,
         score_s: float,
         update_s: float,
     ) -> dict[str, Any]:
-        lengths = np.asarray(batch["lengths"])
+        """The step's JSONL line, over everything it sampled (every round of dynamic sampling)."""
+        rewards = np.concatenate([r for _, r, _ in sampled])
+        scores = [s for _, _, batch_scores in sampled for s in batch_scores]
+        lengths = np.asarray([n for batch, _, _ in sampled for n in batch["lengths"]])
+        truncated = [t for batch, _, _ in sampled for t in batch["truncated"]]
         components: dict[str, list[float]] = {}
         for s in scores:
             for k, v in s.components.items():
@@ -380,7 +445,7 @@ class GRPOTrainer:
             "accuracy": verdicts["correct"] / len(scores),
             "invalid": verdicts["invalid"] / len(scores),
             "verdicts": verdicts,
-            "incompletion": float(np.mean(batch["truncated"])),
+            "incompletion": float(np.mean(truncated)),
             "error_rate": float(np.mean([s.is_error for s in scores])),
             "length_mean": float(lengths.mean()),
             "length_p50": float(np.median(lengths)),

@@ -116,6 +116,11 @@ class Verifier(abc.ABC):
     components: ClassVar[tuple[str, ...]] = ()
     #: Named sets of settings, chosen with `preset=NAME` (settings given beside it win).
     presets: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    #: For verifiers whose score is pure computation, bounded and linear in the input (no I/O, no
+    #: native code that can hang): a completion of at most this many characters is scored in the
+    #: caller's thread, which costs less than any worker round trip; longer ones go to the worker
+    #: pool and its hard timeout. 0: every item goes to the pool.
+    inline_max_chars: ClassVar[int] = 0
 
     def __init__(self, **config: Any) -> None:
         preset = config.pop("preset", None)

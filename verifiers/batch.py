@@ -188,7 +188,14 @@ def run_in_processes(
     progress: Progress,
 ) -> dict[int, Score]:
     """Score in the pool of worker processes kept for this verifier and reused across calls; callers
-    on many threads at once share it (their items queue onto the same warm workers)."""
+    on many threads at once share it (their items queue onto the same warm workers). Items the
+    verifier scores inline (short enough for its `inline_max_chars`) never leave this thread."""
+    limit = getattr(verifier, "inline_max_chars", 0)
+    inline = [item for item in items if limit and isinstance(item[1], str) and len(item[1]) <= limit]
+    done = run_serially(verifier, inline, progress=progress) if inline else {}
+    pooled = [item for item in items if item[0] not in done]
+    if not pooled:
+        return done
     n_workers = max(1, workers or os.cpu_count() or 1)
     key = (n_workers, memory_mb)
     pools = pools_for(verifier)
@@ -196,7 +203,7 @@ def run_in_processes(
         pool = pools.get(key)
         if pool is None or pool.closed:
             pool = pools[key] = WorkerPool(verifier, n_workers, memory_mb)
-    return pool.run(items, timeout, progress)
+    return {**done, **pool.run(pooled, timeout, progress)}
 
 
 def run_on_ray(

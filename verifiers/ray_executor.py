@@ -6,11 +6,15 @@ isolation). The actors are kept with the verifier's pools (`batch.pools_for`) an
 later call, until `verifier.close()`. Chunks go to whichever actor is free. When an actor dies, its chunk is
 retried on another (up to `RETRIES` times, then its items are ERROR), and a replacement actor is
 started on the dead one's node, where it first releases what the dead one left (sandbox
-containers, work dirs, cgroups).
+containers, work dirs, cgroups). Nothing is left behind when the group ends either: `close()`
+sweeps every node an actor ran on (a killed actor cannot clean up after itself), and a driver
+that exits without closing (or after `ray.shutdown()`, which kills the actors) sweeps its own host
+once the actors are gone.
 """
 
 from __future__ import annotations
 
+import atexit
 import math
 import os
 import pickle
@@ -61,9 +65,11 @@ class ActorGroup:
         self.memory_mb = memory_mb
         self.remote_class = ray.remote(num_cpus=1)(ScoringActor)
         self.nodes: dict[Any, str] = {}
-        self.actors = [self._start() for _ in range(self._affordable(size))]
+        self.pids: dict[str, set[int]] = {}  # node -> pids of every actor started there
         self.replaced = 0
         self.closed = False
+        self.actors = [self._start() for _ in range(self._affordable(size))]
+        atexit.register(self._at_exit)
 
     def _affordable(self, size: int) -> int:
         """Each actor takes one CPU: asking for more than the cluster has free would wait forever, so
@@ -93,7 +99,9 @@ class ActorGroup:
             options["scheduling_strategy"] = NodeAffinitySchedulingStrategy(node_id=node_id, soft=True)
         actor = self.remote_class.options(**options).remote(self.blob, self.memory_mb)
         try:  # waits until it is warm; a cluster that cannot place it says so instead of hanging
-            self.nodes[actor] = self.ray.get(actor.where.remote(), timeout=START_SECONDS)[0]
+            node, pid = self.ray.get(actor.where.remote(), timeout=START_SECONDS)
+            self.nodes[actor] = node
+            self.pids.setdefault(node, set()).add(pid)
         except self.ray.exceptions.GetTimeoutError:
             self.ray.kill(actor)
             raise RuntimeError(f"a Ray scoring actor did not start within {START_SECONDS:g} s (no free CPU?)") from None
@@ -144,7 +152,13 @@ class ActorGroup:
         return self.ray.get([actor.where.remote() for actor in self.actors])
 
     def close(self) -> None:
+        """Each live actor closes its pool and verifier; then every node an actor ran on is swept
+        for what dead ones left. After `ray.shutdown()` only this host can be swept."""
         if self.closed:
+            return
+        if not self.ray.is_initialized():  # `ray.shutdown()` came first: the actors died with the cluster
+            self.closed = True
+            _sweep_node(self.blob, sorted(pid for pids in self.pids.values() for pid in pids))
             return
         self.closed = True
         for actor in self.actors:
@@ -153,6 +167,37 @@ class ActorGroup:
             except Exception:
                 pass
             self.ray.kill(actor)
+        sweep = self.ray.remote(num_cpus=0)(_sweep_node)
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        refs = [
+            sweep.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node_id=node, soft=False)).remote(
+                self.blob, sorted(pids)
+            )
+            for node, pids in self.pids.items()
+        ]
+        try:
+            self.ray.get(refs, timeout=120)
+        except Exception:  # a node that is gone took its sandboxes with it
+            pass
+
+    def _at_exit(self) -> None:
+        """The driver is exiting without having closed the group: close it now (after
+        `ray.shutdown()` that sweeps this host, where the actors died with the cluster)."""
+        self.close()
+
+
+def _sweep_node(blob: bytes, pids: list[int], wait_seconds: float = 15.0) -> None:
+    """On one node: wait until the given actor processes (and with them their pool workers, which
+    die with their parent) are gone, then release what evalkit processes that died there left."""
+    from sandboxes.cleanup import process_alive
+
+    verifier = pickle.loads(blob)
+    deadline = time.monotonic() + wait_seconds
+    while any(process_alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(0.5)  # the pool workers' death signal follows their parent's
+    verifier.release_orphans()
 
 
 def run_on_actors(

@@ -22,6 +22,7 @@ _BUILTIN: dict[str, str] = {
     "svg": "verifiers.svg:SvgVerifier",
     "gomoku": "verifiers.gomoku:GomokuVerifier",
     "doudizhu": "verifiers.doudizhu:DoudizhuVerifier",
+    "noisy": "verifiers.noisy:NoisyVerifier",  # any verifier with a stated reward error, for studies
 }
 _registered: dict[str, type[Verifier]] = {}
 

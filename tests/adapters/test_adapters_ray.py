@@ -89,3 +89,69 @@ def test_more_workers_than_free_cpus_scale_down_or_fail_at_once(ray_cluster):
     assert time.monotonic() - start < 30  # FREE_WAIT_SECONDS, then the error
     v.close()
     other.close()
+
+
+DRIVER = """
+import json, sys
+import ray
+import verifiers
+from verifiers.batch import pools_for
+
+backend, ending = sys.argv[1], sys.argv[2]
+ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+v = verifiers.get("code", backend=backend, pool_size=1)
+task = {"test_cases": ["assert f(1) == 2"]}
+program = "```python\\ndef f(x):\\n    return x + 1\\n```"
+scores = v.score_batch([program + "\\n" * k for k in range(4)], [task] * 4, executor="ray", workers=2)
+group = next(pool for key, pool in pools_for(v).items() if key[0] == "ray")
+print(json.dumps({"verdicts": [s.verdict.value for s in scores], "pids": [pid for _, pid in group.where()]}), flush=True)
+ray.kill(group.actors[0])  # killed: it cannot clean up after itself
+if ending == "close":
+    v.close()
+else:
+    ray.shutdown()  # the driver ends without closing: the other actor dies with the cluster
+"""
+
+
+def _containers() -> set[str]:
+    import subprocess
+
+    out = subprocess.run(
+        ["docker", "ps", "-aq", "--filter", "label=evalkit.sandbox.owner"], capture_output=True, text=True
+    )
+    return set(out.stdout.split())
+
+
+def _work_dirs() -> set[str]:
+    return set(glob.glob(os.path.join(tempfile.gettempdir(), "evalkit-sbx-*-*")))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend,ending", [("docker", "close"), ("docker", "shutdown"), ("local", "shutdown")])
+def test_a_killed_actor_and_an_ending_driver_leave_no_sandbox_behind(tmp_path, backend, ending):
+    """One actor is killed, then the driver either closes the verifier or shuts Ray down and exits
+    without closing: every container, work dir and actor process it started is gone afterwards."""
+    import json
+    import subprocess
+    import sys
+
+    require_module("ray", "pip install 'evalkit[ray]'")
+    if backend == "docker":
+        from pytest_plugin.parts import require_part
+
+        require_part(
+            lambda: subprocess.run(["docker", "info"], capture_output=True).returncode == 0,
+            "Docker",
+            "bash scripts/setup-env.sh",
+        )
+    (tmp_path / "driver.py").write_text(DRIVER)
+    containers, dirs = _containers(), _work_dirs()
+    r = subprocess.run(
+        [sys.executable, "driver.py", backend, ending], cwd=tmp_path, capture_output=True, text=True, timeout=600
+    )
+    assert r.returncode == 0, r.stderr[-3000:]
+    report = json.loads(r.stdout.strip().splitlines()[0])
+    assert report["verdicts"] == ["correct"] * 4 and len(report["pids"]) == 2
+    assert not [pid for pid in report["pids"] if os.path.exists(f"/proc/{pid}")], "an actor process outlived its driver"
+    assert _containers() - containers == set(), "sandbox containers left behind"
+    assert _work_dirs() - dirs == set(), "sandbox work dirs left behind"

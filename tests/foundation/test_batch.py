@@ -121,9 +121,26 @@ def test_batch_equals_one_by_one_on_game24():
     v.close()
 
 
+def test_short_game24_items_stay_in_the_callers_thread_and_long_ones_go_to_the_pool():
+    """game24 scores a short completion inline (cheaper than any worker round trip); a long one,
+    possibly hostile, goes to the worker pool and its hard timeout. The scores are the same."""
+    from verifiers.batch import pools_for
+
+    v = verifiers.get("game24")
+    task = {"numbers": [4, 4, 6, 8]}
+    short = ["Answer: (6-4)*(4+8)", "Answer: 1 + 2"]
+    assert v.score_batch(short, [task] * 2, workers=2) == [v.score(c, task) for c in short]
+    assert not pools_for(v), "a short item started a worker pool"
+    long = ["reasoning " * (v.inline_max_chars // 10 + 1) + "\nAnswer: (6-4)*(4+8)"]
+    assert v.score_batch(short + long, [task] * 3, workers=2) == [v.score(c, task) for c in short + long]
+    assert len(pools_for(v)) == 1, "the long item did not go to the worker pool"
+    v.close()
+
+
 UNGUARDED = """
 import verifiers
 v = verifiers.get("game24")
+v.inline_max_chars = 0  # every item through the worker pool, which is what is tested here
 scores = v.score_batch(["Answer: (6-4)*(4+8)"] * 12, [{"numbers": [4, 4, 6, 8]}] * 12, workers=2)
 print(sorted({s.verdict.value for s in scores}))
 """
@@ -197,6 +214,7 @@ shared = verifiers.get("game24")
 
 def score(k):
     v = shared if k % 2 else verifiers.get("game24")  # one shared verifier, and fresh ones, all starting pools at once
+    v.inline_max_chars = 0  # through the worker pools, which is what is tested here
     for _ in range(3):
         results.append(v.score_batch(["Answer: (6-4)*(4+8)"] * 4, [{"numbers": [4, 4, 6, 8]}] * 4, workers=2))
 

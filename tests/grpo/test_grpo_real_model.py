@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import torch
 
+import verifiers
 from evalkit.grpo import GRPOConfig, GRPOTrainer, advantages, completion_width, grpo_loss, sequence_logprobs, train
 from pytest_plugin.parts import require_module
 
@@ -61,7 +62,7 @@ def test_one_step_changes_the_weights_and_lowers_the_loss_on_its_batch(smollm2, 
             return float(grpo_loss(logp, old, ref, torch.tensor(adv, dtype=torch.float32), mask, trainer.cfg)[0])
 
     start = loss_now()
-    logs = trainer.update(batch, adv, keep)
+    logs = trainer.update([(batch, adv, keep)])
     assert logs["grad_norm"] > 0
     changed = sum(not torch.equal(before[k], v) for k, v in trainer.policy.state_dict().items())
     assert changed > 0
@@ -129,3 +130,63 @@ def test_the_grpo_command_is_quiet_unless_verbose(tmp_path):
     r = subprocess.run([*args, "--run-dir", str(tmp_path / "run")], capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
     assert "de-quantizing" not in r.stderr and "Loading weights" not in r.stderr and "INFO" not in r.stderr
+
+
+@verifiers.register("spread-test")
+class SpreadTest(verifiers.Verifier):
+    """Tasks of two kinds: "flat" ones score 0 whatever is written (a group without signal),
+    "spread" ones score a hash of the completion (a group whose rewards differ)."""
+
+    def evaluate(self, completion, task):
+        import hashlib
+
+        if task["kind"] == "flat":
+            return verifiers.Score(0.0, verifiers.Verdict.INCORRECT)
+        value = hashlib.blake2b(completion.encode(), digest_size=2).digest()[0] / 255
+        return verifiers.Score(value, verifiers.Verdict.PARTIAL)
+
+    def prompt(self, task):
+        return f"Say something about the number {task['n']}."
+
+    def tasks(self, split="test", *, limit=None, seed=0):
+        return [{"kind": "flat", "n": 1}, {"kind": "spread", "n": 2}]
+
+
+def test_dynamic_sampling_drops_flat_groups_and_refills_the_batch(smollm2):
+    model, tok = smollm2
+    cfg = GRPOConfig(
+        **{**TINY, "verifier": "spread-test", "verifier_config": {}, "response_prefix": ""},
+        dynamic_sampling=True,
+        max_sampling_rounds=6,
+        advantage="group",
+    )
+    trainer = GRPOTrainer(cfg, None, copy.deepcopy(model), tok)
+    updates = []
+    real_update = trainer.update
+
+    def recorded(parts):  # the real update, with what it was given kept for the checks below
+        updates.append(parts)
+        return real_update(parts)
+
+    trainer.update = recorded
+    lines = [trainer.train_step() for _ in range(3)]
+    for line, parts in zip(lines, updates):
+        tasks = [t for batch, _, _ in parts for t in batch["tasks"]]
+        assert len(tasks) == cfg.batch_prompts * cfg.group_size and {t["kind"] for t in tasks} == {"spread"}
+        assert line["groups_kept"] == cfg.batch_prompts
+        sampled = line["sampling_rounds"] * cfg.batch_prompts
+        assert line["groups_dropped"] <= sampled - line["groups_kept"]
+        if line["sampling_rounds"] > 1:  # a refill happens only after a drop
+            assert line["groups_dropped"] >= 1
+        assert 0 < line["grad_norm"]
+        for _, adv, keep in parts:
+            assert np.abs(adv).sum() > 0 and keep.all()
+    dropped = sum(line["groups_dropped"] for line in lines)
+    assert dropped > 0 and any(line["sampling_rounds"] > 1 for line in lines), lines  # flat groups met, refilled
+
+    flat_only = GRPOTrainer(cfg, None, copy.deepcopy(model), tok)
+    flat_only.tasks = [{"kind": "flat", "n": 1}]
+    line = flat_only.train_step()  # no group with a signal in any round: no update, said in the log
+    assert line["groups_kept"] == 0 and line["sampling_rounds"] == cfg.max_sampling_rounds and "loss" not in line
+    trainer.close()
+    flat_only.close()

@@ -105,7 +105,7 @@ print(
         {
             "items": len(items),
             "direct_s_per_item": sorted(direct)[len(direct) // 2],
-            "verl_s_per_item": sorted(in_verl)[len(in_verl) // 2],
+            "framework_s_per_item": sorted(in_verl)[len(in_verl) // 2],
             "containers_started_warm": len(started),
             "all_correct": all(abs(x - rewards[0]) < 1e-6 for x in rewards),
         }
