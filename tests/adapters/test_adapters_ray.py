@@ -98,7 +98,7 @@ import verifiers
 from verifiers.batch import pools_for
 
 backend, ending = sys.argv[1], sys.argv[2]
-ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)  # its own cluster
 v = verifiers.get("code", backend=backend, pool_size=1)
 task = {"test_cases": ["assert f(1) == 2"]}
 program = "```python\\ndef f(x):\\n    return x + 1\\n```"
