@@ -23,13 +23,19 @@ def remove_work_dirs(pid: int) -> int:
 
 
 def process_alive(pid: int) -> bool:
+    """True while `pid` runs. A zombie (dead, not yet reaped by whoever adopted it: a killed Ray
+    actor's pool worker waits on an init that may reap late) is dead: what it owned can go."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rpartition(")")[2].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
 
 
 def release_process(pid: int) -> None:

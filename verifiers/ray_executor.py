@@ -196,8 +196,9 @@ def _sweep_node(blob: bytes, pids: list[int], wait_seconds: float = 15.0) -> Non
     deadline = time.monotonic() + wait_seconds
     while any(process_alive(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.1)
-    time.sleep(0.5)  # the pool workers' death signal follows their parent's
-    verifier.release_orphans()
+    for _ in range(3):  # the pool workers' death signal follows their parent's: sweep again after it
+        time.sleep(0.5)
+        verifier.release_orphans()
 
 
 def run_on_actors(
