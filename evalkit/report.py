@@ -144,6 +144,25 @@ apply();
 """
 
 
+def metrics_html(summary: dict[str, Any]) -> str:
+    """The metrics table (all samples, then each bucket) as HTML: the run's page and a suite's share it."""
+    e = html.escape
+    head = "".join(f"<th>{e(h)}</th>" for h in HEADER)
+    body = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in table_rows(summary))
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def verdicts_html(summary: dict[str, Any]) -> str:
+    """Verdict counts per group as an HTML table."""
+    groups = {"all": summary["overall"], **summary["by_difficulty"]}
+    rows = "".join(
+        f"<tr><td>{html.escape(name)}</td>" + "".join(f"<td>{g['verdicts'].get(v, 0)}</td>" for v in VERDICTS) + "</tr>"
+        for name, g in groups.items()
+        if "verdicts" in g
+    )
+    return f"<table><tr><th>group</th>{''.join(f'<th>{v}</th>' for v in VERDICTS)}</tr>{rows}</table>"
+
+
 def _options(values: Any) -> str:
     return "<option value=''>all</option>" + "".join(f"<option>{html.escape(v)}</option>" for v in values)
 
@@ -152,14 +171,6 @@ def _html(summary: dict[str, Any], plots: list[str], records: list[dict[str, Any
     from .runinfo import run_info
 
     e = html.escape
-    head = "".join(f"<th>{e(h)}</th>" for h in HEADER)
-    body = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in table_rows(summary))
-    groups = {"all": summary["overall"], **summary["by_difficulty"]}
-    verdict_rows = "".join(
-        f"<tr><td>{e(name)}</td>" + "".join(f"<td>{g['verdicts'].get(v, 0)}</td>" for v in VERDICTS) + "</tr>"
-        for name, g in groups.items()
-        if "verdicts" in g
-    )
     images = "".join(f'<p><img src="{p}" alt="{p}"></p>' for p in plots)
     config = summary["config"]
     title = e(f"{config.get('model', '?')} on {config.get('verifier', {}).get('verifier', '?')}")
@@ -182,11 +193,10 @@ def _html(summary: dict[str, Any], plots: list[str], records: list[dict[str, Any
     buckets = sorted({s["bucket"] for s in samples}, key=group_order)
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title><style>{_STYLE}</style></head>"
-        f"<body><h1>{title}</h1><table><tr>{head}</tr>{body}</table>"
+        f"<body><h1>{title}</h1>{metrics_html(summary)}"
         "<p>Intervals: 95% percentile bootstrap for the mean reward (it stays within the reward's range), "
         "Wilson for accuracy (in summary.json); standard errors over per-task means.</p>"
-        f"<h2>Verdicts per bucket</h2><table><tr><th>group</th>{''.join(f'<th>{v}</th>' for v in VERDICTS)}</tr>"
-        f"{verdict_rows}</table>{images}"
+        f"<h2>Verdicts per bucket</h2>{verdicts_html(summary)}{images}"
         f"<h2>Samples (<span id='shown'>{len(samples)}</span> shown)</h2><p>"
         f"<label>verdict <select id='filter-verdict'>{_options(VERDICTS)}</select></label>"
         f"<label>bucket <select id='filter-bucket'>{_options(buckets)}</select></label>"

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .report import _STYLE, HEADER, VERDICTS, build, table_rows
+from .report import _STYLE, build, metrics_html, verdicts_html
 
 SUITE_FILE = "suite.json"
 
@@ -47,15 +47,8 @@ def write_results(run_dir: Path, shared: dict[str, Any], results: dict[str, dict
 
 def write_report(run_dir: Path, summaries: dict[str, dict[str, Any]]) -> None:
     e = html.escape
-    head = "".join(f"<th>{e(h)}</th>" for h in HEADER)
     sections = []
     for key, summary in summaries.items():
-        body = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in table_rows(summary))
-        groups = {"all": summary["overall"], **summary["by_difficulty"]}
-        verdicts = "".join(
-            f"<tr><td>{e(name)}</td>" + "".join(f"<td>{g['verdicts'].get(v, 0)}</td>" for v in VERDICTS) + "</tr>"
-            for name, g in groups.items()
-        )
         plots = "".join(
             f'<img src="{e(key)}/{p}" alt="{e(key)} {p}" width="420">'
             for p in ("curves.png", "rates.png", "lengths.png")
@@ -64,8 +57,7 @@ def write_report(run_dir: Path, summaries: dict[str, dict[str, Any]]) -> None:
         spec = summary["config"].get("verifier", {})
         sections.append(
             f"<section id='{e(key)}'><h2>{e(key)} <small>({e(str(spec.get('verifier', key)))})</small></h2>"
-            f"<table><tr>{head}</tr>{body}</table>"
-            f"<table><tr><th>group</th>{''.join(f'<th>{v}</th>' for v in VERDICTS)}</tr>{verdicts}</table>"
+            f"{metrics_html(summary)}{verdicts_html(summary)}"
             f"<p>{plots}</p><p><a href='{e(key)}/report.html'>every sample of {e(key)}, with filters</a> · "
             f"config: <code>{e(json.dumps(spec.get('config', {})))}</code></p></section>"
         )

@@ -33,11 +33,12 @@ def _json_value(text: str, what: str) -> Any:
 def run(args: argparse.Namespace) -> int:
     import verifiers
     from evalkit.accuracy import knob_accuracy
-    from evalkit.commands.score import load_config, split_record
+    from evalkit.commands.score import split_record
+    from evalkit.commands.verifier_options import read_config
 
     values = [_json_value(v.strip(), "--values item") for v in args.values.split(",") if v.strip()]
     full = _json_value(args.full, "--full")
-    config = load_config(args.config)
+    config = read_config(args.config)
     if not args.input.is_file():
         raise CommandError(f"input file {args.input} does not exist")
     completions, tasks = [], []

@@ -294,8 +294,7 @@ def _generate_and_report(
                 file=sys.stderr,
             )
             failed = True
-        failed = failed or bool(job.problems)
-    return 1 if failed else 0
+    return 1 if failed or any(job.problems for job in jobs) else 0
 
 
 def _evaluate(args: argparse.Namespace, job: _Job, backend: Any, sampling: Any, template: Any, progress: Any) -> dict:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from evalkit.commands import CommandError
+from evalkit.commands.verifier_options import read_config
 
 CHUNK = 512
 
@@ -37,12 +38,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--cache", type=Path, default=None, help="SQLite score cache shared across runs")
     parser.add_argument("--overwrite", action="store_true", help="start afresh instead of resuming OUTPUT")
-
-
-def load_config(text: str) -> dict[str, Any]:
-    from evalkit.commands.verifier_options import read_config
-
-    return read_config(text)
 
 
 def split_record(record: Any) -> tuple[str, dict[str, Any]]:
@@ -78,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.input.is_file():
         raise CommandError(f"input file {args.input} does not exist")
     try:
-        verifier = verifiers.get(args.verifier, **load_config(args.config))
+        verifier = verifiers.get(args.verifier, **read_config(args.config))
     except (verifiers.UnknownVerifier, TypeError, ValueError) as exc:
         raise CommandError(str(exc)) from None
     try:

@@ -13,13 +13,11 @@ not vLLM).
 import asyncio
 import json
 import os
-import subprocess
 import sys
 import time
 from types import SimpleNamespace
 
 import verifiers
-from verifiers.code import leetcode
 
 name, config, count = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3])
 floor = "--floor" in sys.argv
@@ -33,6 +31,7 @@ if floor:
         fh.write("    zeros = torch.zeros(len(queries))\n")
         fh.write("    return {'rewards': zeros, 'scores': zeros, 'extra_logs': {}}\n")
 
+from cost_items import containers, cost_items, direct_seconds  # noqa: E402
 from openrlhf.utils.agent import SingleTurnAgentExecutor  # noqa: E402
 from transformers import AutoTokenizer  # noqa: E402
 from vllm import SamplingParams  # noqa: E402
@@ -42,13 +41,7 @@ from evalkit.models import vllm_model_dir  # noqa: E402
 tokenizer = AutoTokenizer.from_pretrained(vllm_model_dir(None))
 END = tokenizer.convert_tokens_to_ids("<|im_end|>")
 
-if name == "game24":
-    tasks = verifiers.get("game24").tasks("test", limit=count)
-    items = [(f"Answer: {t['solution']}", json.dumps({"numbers": t["numbers"]})) for t in tasks]
-else:
-    problems = [p for p in leetcode.load_problems() if len(p["test"]) < 8000]
-    programs = [p for p in leetcode.program_mix(mutants_per_problem=0, problems=problems) if p.kind == "canonical"]
-    items = [(p.completion(), json.dumps(leetcode.as_task(p.problem))) for p in programs][:count]
+items = cost_items(name, count)
 PROMPT = tokenizer.apply_chat_template(
     [{"role": "user", "content": "Solve the task."}], add_generation_prompt=True, tokenize=False
 )
@@ -62,13 +55,6 @@ class Engine:
 
     async def generate(self, prompt_token_ids, params, multi_modal_data=None):
         return SimpleNamespace(outputs=[SimpleNamespace(token_ids=self.ids, finish_reason="stop", logprobs=None)])
-
-
-def containers() -> set[str]:
-    out = subprocess.run(
-        ["docker", "ps", "-aq", "--filter", "label=evalkit.sandbox.owner"], capture_output=True, text=True
-    )
-    return set(out.stdout.split()) if out.returncode == 0 else set()
 
 
 async def one_round(executor, engines) -> tuple[float, list[float]]:
@@ -85,16 +71,7 @@ async def one_round(executor, engines) -> tuple[float, list[float]]:
 
 
 async def main() -> dict:
-    # direct: one warm score_batch of the same items in this process
-    v = verifiers.get(name, config)
-    tasks = [v.task_from_ground_truth(g) for _, g in items]
-    v.score_batch([t for t, _ in items], tasks, workers=2)
-    direct = []
-    for r in range(1, ROUNDS + 1):
-        start = time.perf_counter()
-        v.score_batch([t + " " * r for t, _ in items], tasks, workers=2)
-        direct.append((time.perf_counter() - start) / len(items))
-    v.close()
+    direct = direct_seconds(name, config, items, ROUNDS)
 
     executor = SingleTurnAgentExecutor(remote_rm_url=os.path.abspath(adapter))
     await one_round(executor, [Engine(t) for t, _ in items])  # warm: the verifier, its pool and sandboxes

@@ -9,19 +9,18 @@ tokenizer's decode, its event loop and threads, the Ray call), which no reward f
 
 import json
 import os
-import subprocess
 import sys
 import time
 
 import ray
 import verl
+from cost_items import containers, cost_items, direct_seconds
 from hydra import compose, initialize_config_dir
 from verl.experimental.reward_loop.reward_loop import RewardLoopManager
 from verl_batch import make_batch
 
 import verifiers
 from evalkit.models import vllm_model_dir
-from verifiers.code import leetcode
 
 name, config, count = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3])
 floor = "--floor" in sys.argv
@@ -51,13 +50,7 @@ from transformers import AutoTokenizer  # noqa: E402
 
 tokenizer = AutoTokenizer.from_pretrained(model_dir)
 
-if name == "game24":
-    tasks = verifiers.get("game24").tasks("test", limit=count)
-    items = [(f"Answer: {t['solution']}", json.dumps({"numbers": t["numbers"]})) for t in tasks]
-else:
-    problems = [p for p in leetcode.load_problems() if len(p["test"]) < 8000]
-    programs = [p for p in leetcode.program_mix(mutants_per_problem=0, problems=problems) if p.kind == "canonical"]
-    items = [(p.completion(), json.dumps(leetcode.as_task(p.problem))) for p in programs][:count]
+items = cost_items(name, count)
 
 
 def batch(round_: int):
@@ -65,23 +58,7 @@ def batch(round_: int):
     return make_batch(tokenizer, [(name, t + " " * round_, g) for t, g in items])
 
 
-def containers() -> set[str]:
-    out = subprocess.run(
-        ["docker", "ps", "-aq", "--filter", "label=evalkit.sandbox.owner"], capture_output=True, text=True
-    )
-    return set(out.stdout.split()) if out.returncode == 0 else set()
-
-
-# direct: one score_batch of the same items in this process, warm
-v = verifiers.get(name, config)
-tasks = [v.task_from_ground_truth(g) for _, g in items]
-v.score_batch([t for t, _ in items], tasks, workers=2)
-direct = []
-for r in range(1, ROUNDS + 1):
-    start = time.perf_counter()
-    v.score_batch([t + " " * r for t, _ in items], tasks, workers=2)
-    direct.append((time.perf_counter() - start) / len(items))
-v.close()
+direct = direct_seconds(name, config, items, ROUNDS)
 
 ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
 try:
