@@ -131,15 +131,7 @@ class DockerBackend:
 
     def reap_orphans(self) -> int:
         """Remove containers left by evalkit processes on this host that no longer run."""
-        removed = 0
-        host = socket.gethostname()
-        for container in self.client.containers.list(all=True, filters={"label": LABEL}):
-            owner = container.labels.get(LABEL, "")
-            owner_host, _, pid = owner.partition(":")
-            if owner_host == host and pid.isdigit() and not process_alive(int(pid)):
-                self._remove(container)
-                removed += 1
-        return removed
+        return _reap_orphans(self.client)
 
     # ------------------------------------------------------------------ runs
     def run(self, job: bytes, nonce: str, limits: Limits) -> RawRun:
@@ -330,21 +322,45 @@ def _read_frames(sock: Any, deadline: float) -> tuple[bytes, bool]:
             stdout += frames.stdout_of(chunk)
 
 
+def _owned(client: Any, owner: str | None = None) -> list[tuple[str, str]]:
+    """(container id, owner label) of every sandbox container, or of one owner's. Read from the list
+    call alone: inspecting each one after listing fails when another process removed it meanwhile
+    (two pools starting at once both reap the same orphan)."""
+    label = LABEL if owner is None else f"{LABEL}={owner}"
+    return [
+        (c["Id"], (c.get("Labels") or {}).get(LABEL, ""))
+        for c in client.api.containers(all=True, filters={"label": label})
+    ]
+
+
+def _remove_quietly(client: Any, container_id: str) -> bool:
+    """Remove one container; False when it was already gone (another process got there first)."""
+    try:
+        client.api.remove_container(container_id, force=True)
+        return True
+    except Exception:
+        return False
+
+
+def _reap_orphans(client: Any) -> int:
+    host, removed = socket.gethostname(), 0
+    for container_id, owner in _owned(client):
+        owner_host, _, pid = owner.partition(":")
+        if owner_host == host and pid.isdigit() and not process_alive(int(pid)):
+            removed += _remove_quietly(client, container_id)
+    return removed
+
+
 def remove_containers_of(pid: int) -> int:
     """Remove the sandbox containers owned by process `pid` on this host (0 if Docker is absent)."""
     try:
         import docker
 
         client = docker.from_env(timeout=30)
-        found = client.containers.list(all=True, filters={"label": f"{LABEL}={socket.gethostname()}:{pid}"})
+        found = _owned(client, f"{socket.gethostname()}:{pid}")
     except Exception:
         return 0
-    for container in found:
-        try:
-            container.remove(force=True)
-        except Exception:
-            pass
-    return len(found)
+    return sum(_remove_quietly(client, container_id) for container_id, _owner in found)
 
 
 def reap_orphan_containers() -> int:
@@ -352,20 +368,9 @@ def reap_orphan_containers() -> int:
     try:
         import docker
 
-        client = docker.from_env(timeout=30)
-        found = client.containers.list(all=True, filters={"label": LABEL})
+        return _reap_orphans(docker.from_env(timeout=30))
     except Exception:
         return 0
-    host, removed = socket.gethostname(), 0
-    for container in found:
-        owner_host, _, pid = container.labels.get(LABEL, "").partition(":")
-        if owner_host == host and pid.isdigit() and not process_alive(int(pid)):
-            try:
-                container.remove(force=True)
-                removed += 1
-            except Exception:
-                pass
-    return removed
 
 
 @atexit.register

@@ -104,7 +104,8 @@ task = {"test_cases": ["assert f(1) == 2"]}
 program = "```python\\ndef f(x):\\n    return x + 1\\n```"
 scores = v.score_batch([program + "\\n" * k for k in range(4)], [task] * 4, executor="ray", workers=2)
 group = next(pool for key, pool in pools_for(v).items() if key[0] == "ray")
-print(json.dumps({"verdicts": [s.verdict.value for s in scores], "pids": [pid for _, pid in group.where()]}), flush=True)
+print(json.dumps({"verdicts": [s.verdict.value for s in scores], "reasons": [s.reason for s in scores],
+                  "pids": [pid for _, pid in group.where()]}), flush=True)
 ray.kill(group.actors[0])  # killed: it cannot clean up after itself
 if ending == "close":
     v.close()
@@ -151,7 +152,8 @@ def test_a_killed_actor_and_an_ending_driver_leave_no_sandbox_behind(tmp_path, b
     )
     assert r.returncode == 0, r.stderr[-3000:]
     report = json.loads(r.stdout.strip().splitlines()[0])
-    assert report["verdicts"] == ["correct"] * 4 and len(report["pids"]) == 2
+    assert report["verdicts"] == ["correct"] * 4, report["reasons"]
+    assert len(report["pids"]) == 2
     assert not [pid for pid in report["pids"] if os.path.exists(f"/proc/{pid}")], "an actor process outlived its driver"
     assert _containers() - containers == set(), "sandbox containers left behind"
     assert _work_dirs() - dirs == set(), "sandbox work dirs left behind"

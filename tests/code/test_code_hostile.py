@@ -199,3 +199,42 @@ def test_no_container_outlives_its_process(docker_backend):
     proc.kill()  # no atexit, no cleanup: the container is orphaned
     proc.wait()
     assert docker_backend.reap_orphans() >= 1 and listed() == []
+
+
+def test_pools_starting_together_share_the_reaping_of_orphans(docker_backend):
+    """Pools start one after another while a killed process's containers wait to be reaped (Ray
+    actors and their workers do): each pool reaps what it finds, and one removing a container that
+    another has just listed must not fail the other's start."""
+    import sys
+    import threading
+    import time
+
+    from sandboxes.docker_pool import DockerBackend
+
+    script = "from sandboxes.docker_pool import DockerBackend; import time; DockerBackend(pool_size=16); print('up', flush=True); time.sleep(60)"
+    for _round in range(3):
+        proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+        assert proc.stdout.readline().strip() == "up"
+        proc.kill()  # sixteen orphans
+        proc.wait()
+        started: list[DockerBackend] = []
+        failed: list[str] = []
+
+        def start(delay: float, started: list = started, failed: list = failed) -> None:
+            time.sleep(delay)  # staggered, so one lists while another is removing
+            try:
+                started.append(DockerBackend(pool_size=1))
+            except Exception as exc:  # noqa: BLE001 - the failure is what this test reports
+                failed.append(f"{type(exc).__name__}: {exc}")
+
+        threads = [threading.Thread(target=start, args=(0.04 * k,)) for k in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for backend in started:
+            backend.close()
+        assert failed == [] and len(started) == 8
+        label = f"evalkit.sandbox.owner={os.uname().nodename}:{proc.pid}"
+        left = subprocess.run(["docker", "ps", "-aq", "--filter", f"label={label}"], capture_output=True, text=True)
+        assert left.stdout.split() == []
