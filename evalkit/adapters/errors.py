@@ -21,6 +21,12 @@ class ErrorRateExceeded(RuntimeError):
     """More verifier failures than the user allows (`max_rate`): stop rather than train on them."""
 
 
+class StopTraining(BaseException):
+    """ErrorRateExceeded, for a framework that catches every Exception its reward function raises
+    (OpenRLHF's executor logs it at INFO and trains on no reward). Like pytest's outcome exceptions it
+    is no Exception, so it passes such handlers and ends the rollout with its message."""
+
+
 def max_rate_from_env() -> float | None:
     """EVALKIT_MAX_ERROR_RATE (e.g. 0.05), for the adapters whose framework trains on an ERROR as a
     number (verl's own managers, OpenRLHF): past it the reward function raises and the run stops."""

@@ -8,7 +8,9 @@ imports this file: a misspelt name or a bad config stops the run at start, with 
 A query is the prompt followed by the response, decoded with special tokens kept, so the response
 is the query minus its prompt, minus trailing special tokens. The verifier is built once per
 process. An ERROR (a bad label, or the verifier failing) scores 0.0 (OpenRLHF needs a number), is
-flagged in `extra_logs` and counted; it never fails the batch.
+flagged in `extra_logs`, logged and counted; it never fails the batch. With EVALKIT_MAX_ERROR_RATE
+set, the file route stops the rollout once the share of ERRORs passes it (`StopTraining`: OpenRLHF's
+executor swallows any Exception from a reward function).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from functools import lru_cache
 from typing import Any, Sequence
 
 from evalkit.adapters.core import cached_verifier, response_text, score_labelled
-from evalkit.adapters.errors import ErrorPolicy, max_rate_from_env
+from evalkit.adapters.errors import ErrorPolicy, ErrorRateExceeded, StopTraining, log, max_rate_from_env
 from verifiers import Verifier
 
 ERROR_POLICY = ErrorPolicy(value=0.0, max_rate=max_rate_from_env())
@@ -81,7 +83,11 @@ def reward_func(queries: list[str], prompts: list[str], labels: list[Any], **_: 
     import torch
 
     name, config = file_route_settings()
-    out = openrlhf_result(name, queries, prompts, labels, config)
+    try:
+        out = openrlhf_result(name, queries, prompts, labels, config)
+    except ErrorRateExceeded as exc:  # OpenRLHF would log an Exception at INFO and go on without a reward
+        log.error("%s", exc)
+        raise StopTraining(str(exc)) from None
     return {
         "rewards": torch.tensor(out["rewards"]),
         "scores": torch.tensor(out["scores"]),

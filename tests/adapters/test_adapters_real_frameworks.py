@@ -122,3 +122,22 @@ def test_openrlhf_executor_file_route_and_http_route_agree(framework_python, tmp
     for results in (by_file, by_http):
         assert [r["reward"] for r in results] == pytest.approx(expected, abs=1e-6)
         assert [r["extra_logs"]["error"] for r in results] == [[0.0], [0.0], [1.0]]
+
+
+@pytest.mark.slow
+def test_openrlhf_trains_on_an_error_as_zero_and_the_error_rate_stops_its_rollout(framework_python):
+    """OpenRLHF calls the reward per sample and has no "no reward", so an ERROR in a GRPO group
+    [correct, wrong, empty, correct with a broken label] is trained on as 0.0: through its own
+    executor and advantage code the broken label's advantage equals the empty answer's, for each
+    group estimator (flagged in extra_logs, as the docs say). EVALKIT_MAX_ERROR_RATE stops the rollout
+    through the same executor, which would swallow an ordinary exception and go on without a reward."""
+    out = run_check(
+        framework_python, "openrlhf_group.py", str(ADAPTERS / "openrlhf.py"), env={"EVALKIT_VERIFIER": "game24"}
+    )
+    group, stop = out["group"], out["stop"]
+    assert group["rewards"][3] == group["rewards"][2] == 0.0 and group["error"] == [0.0, 0.0, 0.0, 1.0]
+    for estimator, advantages in group["advantages"].items():
+        assert advantages[3] == pytest.approx(advantages[2]), estimator
+        assert advantages[0] > advantages[1] > advantages[2], estimator
+    assert stop["type"] == "StopTraining" and stop["stopped_at"] == 64  # the first ERROR after 64 scored
+    assert stop["rewards_before"] == 64 and "past the allowed 5.0%" in stop["message"]

@@ -48,9 +48,7 @@ def first(value) -> float:
 
 async def main(url: str) -> dict:
     executor = SingleTurnAgentExecutor(remote_rm_url=url)
-    prompt = tokenizer.apply_chat_template(
-        [{"role": "user", "content": "Use 4 4 6 8 to make 24."}], add_generation_prompt=True, tokenize=False
-    )
+    prompt = chat_prompt("Use 4 4 6 8 to make 24.")
     out = []
     for text, label in CASES:
         start = time.perf_counter()
@@ -66,4 +64,11 @@ async def main(url: str) -> dict:
     return {"results": out}
 
 
-print(json.dumps(asyncio.run(main(sys.argv[1]))))
+def chat_prompt(text: str) -> str:
+    return tokenizer.apply_chat_template(
+        [{"role": "user", "content": text}], add_generation_prompt=True, tokenize=False
+    )
+
+
+if __name__ == "__main__":
+    print(json.dumps(asyncio.run(main(sys.argv[1]))))
