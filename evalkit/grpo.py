@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 import verifiers
+from evalkit.curriculum import SAMPLINGS, PromptSampler
 from verifiers import Score, verdict_counts
 from verifiers.score import ITEM_TIMEOUT_SECONDS
 
@@ -67,6 +68,8 @@ class GRPOConfig:
     # the batch is refilled with fresh prompts, up to `max_sampling_rounds` generations per step
     dynamic_sampling: bool = False
     max_sampling_rounds: int = 4
+    # "failures": prompts the policy still fails are drawn more often (evalkit/curriculum.py)
+    prompt_sampling: str = "uniform"
     error_policy: str = "drop"  # or "zero": what an ERROR score (a verifier failure) becomes
     eval_every: int = 10
     eval_tasks: int = 16
@@ -82,6 +85,8 @@ class GRPOConfig:
             raise ValueError(f"advantage must be one of {ADVANTAGES}, got {self.advantage!r}")
         if self.loss_aggregation not in ("sequence", "token"):
             raise ValueError(f"loss_aggregation must be 'sequence' or 'token', got {self.loss_aggregation!r}")
+        if self.prompt_sampling not in SAMPLINGS:
+            raise ValueError(f"prompt_sampling must be one of {SAMPLINGS}, got {self.prompt_sampling!r}")
         if self.error_policy not in ("drop", "zero"):
             raise ValueError(f"error_policy must be 'drop' or 'zero', got {self.error_policy!r}")
         positive = (
@@ -264,6 +269,7 @@ class GRPOTrainer:
         self.tasks = self.verifier.tasks(cfg.split, seed=cfg.seed)
         self.eval_tasks = self.verifier.tasks("test", limit=cfg.eval_tasks, seed=cfg.seed)
         self.rng = random.Random(cfg.seed)
+        self.prompts = PromptSampler(cfg.prompt_sampling)
         torch.manual_seed(cfg.seed)
 
     # -------------------------------------------------------------- one step
@@ -385,11 +391,12 @@ class GRPOTrainer:
         kept_groups = dropped_groups = 0
         gen_s = score_s = 0.0
         for _ in range(rounds):
-            tasks = [self.rng.choice(self.tasks) for _ in range(cfg.batch_prompts)]
+            tasks = self.prompts.draw(self.rng, self.tasks, cfg.batch_prompts)
             t0 = time.perf_counter()
             batch = self.sample(tasks)
             t1 = time.perf_counter()
             rewards, keep, scores = self.rewards(batch)
+            self.prompts.record(tasks, np.asarray([s.correct for s in scores]), cfg.group_size)
             gen_s, score_s = gen_s + t1 - t0, score_s + time.perf_counter() - t1
             sampled.append((batch, rewards, scores))
             scored = np.asarray([not (s.is_error and cfg.error_policy == "drop") for s in scores], dtype=bool)
@@ -505,6 +512,7 @@ class GRPOTrainer:
                 "stats": asdict(self.stats),
                 "step": self.step,
                 "rng": self.rng.getstate(),
+                "prompts": self.prompts.state(),
                 "torch_rng": torch.get_rng_state(),
                 "numpy_rng": np.random.get_state(),
                 "config": asdict(self.cfg),
@@ -526,6 +534,8 @@ class GRPOTrainer:
         self.stats = RewardStats(**state["stats"])
         self.step = state["step"]
         self.rng.setstate(state["rng"])
+        if "prompts" in state:  # checkpoints from before the curriculum drew uniformly
+            self.prompts = PromptSampler.from_state(state["prompts"])
         torch.set_rng_state(state["torch_rng"])
         np.random.set_state(state["numpy_rng"])
         return True

@@ -37,9 +37,22 @@ def wilson_interval(mean: float, n: int, z: float = 1.959964) -> tuple[float, fl
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def off_the_ends(observed: float, n: int) -> float:
+    """The reward of an estimate that proved nothing: never exactly 0 or 1, which belong to proofs.
+    With no win (or no loss) in `n` playouts it is the Jeffreys estimate, (0 + ½) / (n + 1) from
+    that end, so the only move that avoids a proven loss never ties it, and a move that won every
+    playout never ties a proven win. Elsewhere it is the observed share."""
+    if n > 0 and observed <= 0.0:
+        return 0.5 / (n + 1)
+    if n > 0 and observed >= 1.0:
+        return 1.0 - 0.5 / (n + 1)
+    return observed
+
+
 @dataclass(frozen=True)
 class WinRate:
-    """A win-rate estimate with its uncertainty."""
+    """A win-rate estimate with its uncertainty. `mean` is the reward (`off_the_ends` of the share
+    observed, exact for proofs); `observed` is the share of playouts won (draws ½)."""
 
     mean: float
     n: int
@@ -47,21 +60,28 @@ class WinRate:
     low: float
     high: float
     exact: bool = False
+    observed: float | None = None
 
     @classmethod
     def from_outcomes(cls, outcomes: np.ndarray) -> "WinRate":
         n = int(outcomes.size)
-        mean = float(outcomes.mean()) if n else 0.5
+        observed = float(outcomes.mean()) if n else 0.5
         stderr = float(outcomes.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.5
-        low, high = wilson_interval(mean, n)
-        return cls(mean, n, stderr, low, high)
+        low, high = wilson_interval(observed, n)
+        return cls(off_the_ends(observed, n), n, stderr, low, high, observed=observed)
 
     @classmethod
     def exact_value(cls, value: float) -> "WinRate":
-        return cls(value, 0, 0.0, value, value, exact=True)
+        return cls(value, 0, 0.0, value, value, exact=True, observed=value)
 
     def info(self) -> dict[str, Any]:
-        return {"rollouts": self.n, "stderr": self.stderr, "ci95": [self.low, self.high], "exact": self.exact}
+        return {
+            "rollouts": self.n,
+            "observed": self.observed,
+            "stderr": self.stderr,
+            "ci95": [self.low, self.high],
+            "exact": self.exact,
+        }
 
 
 def estimate(
@@ -94,6 +114,7 @@ def keyed_verdict(in_key: bool, rate: WinRate) -> Verdict:
     """CORRECT for a move in the task's answer key, INCORRECT otherwise, from an estimate that
     proved nothing. Where the estimate sits at the far end of the range (every playout won for a
     move outside the key, or lost for one inside it), PARTIAL: a verdict never contradicts its reward."""
+    observed = rate.mean if rate.observed is None else rate.observed
     if in_key:
-        return Verdict.PARTIAL if rate.mean <= 0.0 else Verdict.CORRECT
-    return Verdict.PARTIAL if rate.mean >= 1.0 else Verdict.INCORRECT
+        return Verdict.PARTIAL if observed <= 0.0 else Verdict.CORRECT
+    return Verdict.PARTIAL if observed >= 1.0 else Verdict.INCORRECT

@@ -62,7 +62,8 @@ def test_spellings_of_a_play(dd, completion, answer):
     "completion", ["<move>PASS</move>", "pass", "Pass.", "<move>不要</move>", "要不起", "Move: pass"]
 )
 def test_spellings_of_pass(dd, completion):
-    assert_score(dd, completion, FOLLOW, answer="PASS", reward=0.0)  # they lead 4 and win
+    # they lead 4 and win: every rollout lost, which rollouts do not prove (half a playout off 0.0)
+    assert_score(dd, completion, FOLLOW, answer="PASS", reward=0.5 / 65)
 
 
 @pytest.mark.parametrize(
@@ -102,7 +103,8 @@ def test_exact_mode_and_verdicts(dd):
     task = {"hand": "A 3", "opponent": "K"}
     assert_score(exact, "<move>A</move>", task, verdict="correct", reward=1.0)
     assert_score(exact, "<move>3</move>", task, verdict="incorrect", reward=0.0)
-    assert_score(dd, "<move>A</move>", task, verdict="partial", reward=1.0)  # A then 3 whatever happens
+    # A then 3 whatever happens: every rollout wins, yet only a proof scores 1.0
+    assert_score(dd, "<move>A</move>", task, verdict="partial", reward=1.0 - 0.5 / 65)
     # after 3 a random opponent plays K (and wins) or passes (and loses) with equal chance
     s = assert_score(dd, "<move>3</move>", task, verdict="partial", reward=(0.3, 0.7))
     assert s.info["rollouts"] == 64 and s.info["ci95"][0] <= 0.5 <= s.info["ci95"][1] and not s.info["exact"]

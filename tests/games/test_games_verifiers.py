@@ -67,8 +67,11 @@ def test_doudizhu_answers_and_exact_mode(verifier):
     assert_score(exact, "<move>A</move>", {**task, "winning_moves": ["A"]}, verdict="correct", reward=1.0)
     assert_score(exact, "<move>3</move>", {**task, "winning_moves": ["A"]}, verdict="incorrect", reward=0.0)
     follow = {"hand": "K K 3", "opponent": "4", "to_beat": "Q Q"}
-    assert_score(v, "<move>K K</move>", follow, reward=1.0)  # then 3 goes out
-    assert_score(v, "<move>不要</move>", follow, reward=0.0)  # pass: they lead 4 and win
+    # every rollout wins (then 3 goes out) or loses (a pass: they lead 4 and win), yet rollouts prove
+    # nothing: 1.0 and 0.0 belong to proofs, so these sit half a playout inside the ends
+    won, lost = v.score("<move>K K</move>", follow), v.score("<move>不要</move>", follow)
+    assert won.info["observed"] == 1.0 and won.reward == 1.0 - 0.5 / (won.info["rollouts"] + 1)
+    assert lost.info["observed"] == 0.0 and lost.reward == 0.5 / (lost.info["rollouts"] + 1)
     banned = verifier("doudizhu", banned=("pair",))
     assert_score(banned, "<move>K K</move>", follow, verdict="invalid")
 

@@ -133,3 +133,55 @@ def test_budget_and_depth_limits_are_honest():
     for bad in ({"vct_depth": -1}, {"proof_nodes": 0}):
         with pytest.raises(ValueError):
             verifiers.get("gomoku", **bad)
+
+
+def test_playouts_never_score_like_a_proof():
+    """0.0 and 1.0 belong to proofs. A move whose every playout won (some key moves of the built-in
+    9x9 tasks) or lost still ranks below every proven win and above every proven loss of its
+    position, so the only move that avoids a forced loss never ties the blunders."""
+    v = verifiers.get("gomoku")
+    all_won = 0
+    for task in [t for t in v.tasks("all") if t["size"] == 9][:80]:
+        position = from_task(task)
+        empty = [position.name(c) for c in range(81) if position.stones[c] == EMPTY]
+        scores = [v.score(f"<move>{m}</move>", task) for m in {*task["best_moves"], *empty[::6]}]
+        proven = [s.reward for s in scores if s.info["proven"]]
+        guessed = [s for s in scores if not s.info["proven"]]
+        assert set(proven) <= {0.0, 1.0}
+        for s in guessed:
+            assert 0.0 < s.reward < 1.0, (task["id"], s.reason)
+            all_won += s.info["observed"] == 1.0
+    assert all_won >= 3  # the case is met, not assumed
+
+
+def test_every_proof_agrees_with_an_exact_solve_of_a_small_board():
+    """Random 7x7 games stopped with 11 empty cells, solved to the end by full-width minimax
+    (`reference.move_values`): every move the default verifier proves has that exact value, and
+    no unproven move of a position ranks above one of its exact wins."""
+    from verifiers.gomoku.board import winner
+    from verifiers.gomoku.reference import move_values
+
+    v, geo, rng = verifiers.get("gomoku"), geometry(7), random.Random(11)
+    proven = checked = 0
+    while checked < 12:
+        cells = rng.sample(range(49), 38)
+        board = [EMPTY] * 49
+        for i, cell in enumerate(cells):
+            board[cell] = 1 + i % 2
+        if winner(board, geo) != EMPTY:
+            continue
+        exact = move_values(board, 7, 1 + len(cells) % 2)
+        if len(set(exact.values())) == 1:
+            continue
+        checked += 1
+        task = {"size": 7, "moves": [f"{'ABCDEFG'[c % 7]}{7 - c // 7}" for c in cells]}
+        position = from_task(task)
+        assert position.board == board
+        scores = {c: v.score(f"<move>{position.name(c)}</move>", task) for c in exact}
+        for cell, score in scores.items():
+            if score.info["proven"]:
+                proven += 1
+                assert score.reward == exact[cell], (position.name(cell), score.reason)
+        best_unproven = max((s.reward for s in scores.values() if not s.info["proven"]), default=0.0)
+        assert all(scores[c].reward > best_unproven for c in exact if exact[c] == 1.0 and scores[c].info["proven"])
+    assert proven >= 60  # most moves are settled by the proofs here

@@ -105,3 +105,40 @@ def test_config_round_trips_and_rejects_unknown_keys():
         GRPOConfig.from_dict({"stepz": 3})
     assert GRPOConfig().learning_rate == 2e-6 and GRPOConfig().beta == 0.01 and GRPOConfig().group_size == 8
     assert GRPOConfig().batch_prompts == 12 and GRPOConfig().momentum_max == 0.2 and GRPOConfig().max_new_tokens == 1024
+
+
+def test_failure_curriculum_draws_what_the_policy_still_fails_and_resumes():
+    import random
+
+    from evalkit.curriculum import PromptSampler
+
+    tasks = [{"id": "solved"}, {"id": "failed"}, {"id": "half"}, {"id": "unseen"}]
+    sampler = PromptSampler("failures")
+    group = 4
+    sampler.record(tasks[:3], np.array([1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 0]), group)
+    draws = sampler.draw(random.Random(0), tasks, 20_000)
+    share = {t["id"]: sum(d is t for d in draws) / len(draws) for t in tasks}
+    total = 0.1 + 1.0 + 0.55 + 1.0  # FLOOR for the solved one, 1 for failed and unseen
+    for key, weight in {"solved": 0.1, "failed": 1.0, "half": 0.55, "unseen": 1.0}.items():
+        assert share[key] == pytest.approx(weight / total, abs=0.01), key
+    sampler.record([tasks[0]], np.zeros(group), group)  # it forgot: half its running accuracy goes
+    assert sampler.weight(tasks[0]) == pytest.approx(0.1 + 0.9 * 0.5)
+    again = PromptSampler.from_state(sampler.state())
+    assert again.draw(random.Random(1), tasks, 50) == sampler.draw(random.Random(1), tasks, 50)
+    uniform = PromptSampler("uniform")  # the default draws as before: rng.choice per prompt
+    rng_a, rng_b = random.Random(3), random.Random(3)
+    assert uniform.draw(rng_a, tasks, 8) == [rng_b.choice(tasks) for _ in range(8)]
+    with pytest.raises(ValueError, match="prompt_sampling"):
+        GRPOConfig(prompt_sampling="hardest")
+
+
+def test_countdown_puzzles_are_split_by_the_operation_they_need():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "countdown_ops.py"
+    spec = importlib.util.spec_from_file_location("countdown_ops", path)
+    ops = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ops)
+    assert [ops.operation(f"countdown-2-14-20-t{t}") for t in (34, 280, 6)] == ["+", "×", "−"]
+    assert ops.operation("countdown-2-3-12-t4") == "÷" and ops.operation("countdown-2-3-12-t5") is None

@@ -1,4 +1,5 @@
-"""Plain minimax over every move, for checking the threat search on small horizons.
+"""Plain minimax over every move, for checking the threat search on small horizons, and an exact
+solver (`solve`, `move_values`) for positions with few empty cells.
 
 Independent of `threats.py`: it reads five-cells with `board.winning_cells` and tries every
 empty cell for both sides. The last three plies use an exact shortcut (after the attacker's move,
@@ -91,3 +92,49 @@ def _after(board: list[int], geo: Geometry, attacker: int, move: int, plies: int
         finally:
             board[answer] = EMPTY
     return True
+
+
+def solve(board: list[int], size: int, to_move: int) -> float:
+    """The exact value of the position for `to_move` under perfect play by both sides: 1.0 a win,
+    0.5 a draw (the board fills), 0.0 a loss. Full width to the end, memoised: for small boards with
+    few empty cells (a 7x7 board with 10 empty cells is a few thousand positions)."""
+    return _solve(tuple(board), geometry(size), to_move, {})
+
+
+def move_values(board: list[int], size: int, mover: int) -> dict[int, float]:
+    """The exact value for `mover` of each empty cell, under perfect play afterwards."""
+    geo, memo, out = geometry(size), {}, {}
+    after = list(board)
+    for cell in [c for c in range(len(board)) if board[c] == EMPTY]:
+        after[cell] = mover
+        if makes_five(after, geo, cell, mover):
+            out[cell] = 1.0
+        elif EMPTY not in after:
+            out[cell] = 0.5
+        else:
+            out[cell] = 1.0 - _solve(tuple(after), geo, other(mover), memo)
+        after[cell] = EMPTY
+    return out
+
+
+def _solve(board: tuple[int, ...], geo: Geometry, to_move: int, memo: dict) -> float:
+    key = (board, to_move)
+    if key not in memo:
+        best = 0.0
+        cells = list(board)
+        for move in range(len(cells)):
+            if cells[move] != EMPTY:
+                continue
+            cells[move] = to_move
+            if makes_five(cells, geo, move, to_move):
+                value = 1.0
+            elif EMPTY not in cells:
+                value = 0.5
+            else:
+                value = 1.0 - _solve(tuple(cells), geo, other(to_move), memo)
+            cells[move] = EMPTY
+            best = max(best, value)
+            if best == 1.0:
+                break
+        memo[key] = best
+    return memo[key]
