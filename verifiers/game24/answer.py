@@ -27,20 +27,30 @@ _CLAUSE = re.compile(
     re.IGNORECASE,
 )
 _DECIMAL = re.compile(r"[0-9]+\.[0-9]+")
+_LETTER = re.compile(r"[A-Za-z]")  # every clause word has one: most answers skip the clause search
 MAX_LINKS = 8
 
 
 @dataclass(frozen=True)
 class Link:
-    """One side of the chain: a parsed expression, or a stated decimal value."""
+    """One side of the chain: a parsed expression, or a stated decimal value (num/den, reduced)."""
 
     text: str
     expression: Evaluated | None  # None for a stated decimal
-    value: Fraction
+    num: int
+    den: int
+
+    @property
+    def value(self) -> Fraction:
+        return Fraction(self.num, self.den)
 
     @property
     def has_operator(self) -> bool:
         return self.expression is not None and any(op in self.text for op in "+-*/")
+
+    def differs_from(self, num: int, den: int) -> bool:
+        """Does this link state a value other than num/den? (integers: no Fraction per item)"""
+        return self.num * den != num * self.den
 
 
 def read_chain(text: str, max_chars: int) -> list[Link]:
@@ -48,10 +58,11 @@ def read_chain(text: str, max_chars: int) -> list[Link]:
     if len(text) > 4 * max_chars:  # before normalising, so a megabyte never reaches NFKC
         raise ExpressionError(f"expression longer than {max_chars} characters")
     plain = normalise(text)
-    clause = _CLAUSE.search(plain)
+    clause = _CLAUSE.search(plain) if _LETTER.search(plain) else None
     if clause and "=" not in plain[clause.start() :] and clause.start() > 0:
         plain = f"{plain[: clause.start()]} = {clause.group('value')}"
-    plain = _TIMES.sub(" * ", plain)
+    if "x" in plain or "X" in plain:
+        plain = _TIMES.sub(" * ", plain)
     parts = [p.strip() for p in plain.split("=")]
     if parts and not parts[0] and len(parts) > 1:  # "= 10 - 20 + 21 = 11": a leading "=" opens nothing
         parts = parts[1:]
@@ -63,8 +74,9 @@ def read_chain(text: str, max_chars: int) -> list[Link]:
             raise ExpressionError("an '=' with nothing on one side")
         bare = strip_bold(part)
         if _DECIMAL.fullmatch(bare):
-            links.append(Link(bare, None, Fraction(bare)))
+            value = Fraction(bare)
+            links.append(Link(bare, None, value.numerator, value.denominator))
             continue
         expression = parse(bare, max_chars)
-        links.append(Link(expression.text, expression, expression.value))
+        links.append(Link(expression.text, expression, expression.num, expression.den))
     return links

@@ -151,12 +151,12 @@ class Game24Verifier(Verifier):
             else:
                 ev = _main_expression(links, numbers)
                 if ev is None:  # only stated values: the first one is the answer's value
-                    ev = Evaluated(links[0].text, links[0].value.numerator, links[0].value.denominator, ())
+                    ev = Evaluated(links[0].text, links[0].num, links[0].den, ())
                 used = " ".join(map(str, sorted(ev.numbers)))
                 info["value"] = value = ev.value_text()
                 answer = f"{value} using {used}"
                 verdict, r_oc, reason = self._judge(ev, used, numbers, target)
-                stated = [link for link in links if link.value != ev.value]
+                stated = [link for link in links if link.differs_from(ev.num, ev.den)]
                 if verdict is Verdict.CORRECT and stated:
                     verdict, r_oc = Verdict.INCORRECT, cfg.wrong_answer_credit
                     reason = f"{ev.text} makes {target}, but the answer states {stated[0].text} as its value"
