@@ -125,7 +125,7 @@ class Game24Verifier(Verifier):
     aliases = ("24game", "countdown24", "countdown")
     presets = {"seed": {"credit_needs_numbers": False}}  # the seed report's formula, to the letter
     components = ("outcome", "process", "length")
-    # exact arithmetic on capped expressions and step lines: 0.014 ms an item in this thread
+    # exact arithmetic on capped expressions and step lines: about 0.02 ms an item in this thread
     # against 0.27 ms for a round trip to a worker; long (possibly hostile) completions go to the pool
     inline_max_chars = 16_384
 
