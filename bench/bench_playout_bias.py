@@ -17,8 +17,8 @@ from typing import Any
 
 import verifiers
 from bench.common import write_results
-from verifiers.gomoku import from_task
-from verifiers.gomoku.board import EMPTY, LETTERS, geometry, winner
+from verifiers.gomoku.board import BLACK, EMPTY, geometry, winner
+from verifiers.gomoku.position import Position
 from verifiers.gomoku.reference import move_values
 
 SIZE, EMPTY_CELLS = 7, 12
@@ -30,9 +30,7 @@ CONFIGS = {
 }
 
 
-def name(cell: int) -> str:
-    row, col = divmod(cell, SIZE)
-    return f"{LETTERS[col]}{SIZE - row}"
+name = Position(SIZE, (EMPTY,) * (SIZE * SIZE), BLACK).name  # a cell's notation on this board
 
 
 def positions(count: int, seed: int = 0) -> list[dict[str, Any]]:
@@ -80,7 +78,6 @@ def evaluate(config: dict[str, Any], cases: list[dict[str, Any]]) -> dict[str, f
 
 def main() -> dict:
     cases = positions(24)
-    assert all(from_task({"size": c["size"], "moves": c["moves"]}) for c in cases)
     figures = {label: evaluate(config, cases) for label, config in CONFIGS.items()}
     counts = {k: sum(list(c["values"].values()).count(k) for c in cases) for k in (1.0, 0.5, 0.0)}
     table = [("estimator", "mean abs error", "bias on wins", "on draws", "on losses", "pairs misordered", "ms/score")]

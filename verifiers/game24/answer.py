@@ -33,7 +33,8 @@ MAX_LINKS = 8
 
 @dataclass(frozen=True)
 class Link:
-    """One side of the chain: a parsed expression, or a stated decimal value (num/den, reduced)."""
+    """One side of the chain: a parsed expression, or a stated decimal value; its value is num/den
+    (not reduced: compared by cross-multiplication, never one Fraction per item)."""
 
     text: str
     expression: Evaluated | None  # None for a stated decimal
@@ -41,15 +42,11 @@ class Link:
     den: int
 
     @property
-    def value(self) -> Fraction:
-        return Fraction(self.num, self.den)
-
-    @property
     def has_operator(self) -> bool:
         return self.expression is not None and any(op in self.text for op in "+-*/")
 
     def differs_from(self, num: int, den: int) -> bool:
-        """Does this link state a value other than num/den? (integers: no Fraction per item)"""
+        """Does this link state a value other than num/den?"""
         return self.num * den != num * self.den
 
 
