@@ -90,7 +90,8 @@ def generate(name: str, seed: int = 0) -> list[dict]:
     attempts = 0
     while len(tasks) < spec.tasks and attempts < spec.tasks * 50:
         attempts += 1
-        numbers = tuple(sorted(rng.randint(1, spec.high) for _ in range(spec.count)))
+        drawn = [rng.randint(1, spec.high) for _ in range(spec.count)]
+        numbers = tuple(sorted(drawn))
         reachable = sorted(
             int(v)
             for v in _reachable(tuple(Fraction(n) for n in numbers))
@@ -106,7 +107,7 @@ def generate(name: str, seed: int = 0) -> list[dict]:
         fractions = _needs_fractions(numbers, target)
         tasks[key] = {
             "id": key,
-            "numbers": list(numbers),
+            "numbers": drawn,  # in the order drawn: a sorted list would make every − answer reverse it
             "target": target,
             "n_solutions": n_solutions,
             "needs_fractions": fractions,
