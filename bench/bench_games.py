@@ -170,6 +170,68 @@ def midgame_cost(positions: int = 12, per_position: int = 8) -> dict[str, float]
     return _timed(verifiers.get("gomoku"), jobs())
 
 
+def search_by_kind(positions: int = 8, per_position: int = 8, two_quiet: int = 40) -> dict[str, dict]:
+    """The threat search alone (`prove_move`), one quiet threat against two (the default), by kind
+    of move: proof rate and ms per move. Kinds: moves next to the stones of random 9x9 and 15x15
+    mid-game positions, split by what the deeper search settles (a proven result, or none: the
+    cost of giving up); and 7x7 moves that plain minimax shows win within seven plies but not five
+    (verified with `reference.move_wins_within`, full width)."""
+    from verifiers.gomoku.reference import move_wins_within
+    from verifiers.gomoku.tasks import random_positions
+    from verifiers.gomoku.threats import prove_move
+
+    rng = random.Random(7)
+    midgame = []
+    for size in (9, 15):
+        geo = geometry(size)
+        for position in itertools.islice(random_positions(size, rng), positions):
+            near = [
+                c
+                for c in range(size * size)
+                if position.stones[c] == EMPTY
+                and any(position.stones[x] != EMPTY for pair in geo.rays[c] for line in pair for x in line[:1])
+            ]
+            midgame += [(position, cell) for cell in rng.sample(near, min(per_position, len(near)))]
+    seven = []
+    for position in random_positions(7, random.Random(5), plies=(28, 37)):
+        for cell in [c for c in range(49) if position.stones[c] == EMPTY]:
+            args = (position.board, 7, position.to_move, cell)
+            if move_wins_within(*args, 7) and not move_wins_within(*args, 5):
+                seven.append((position, cell))
+        if len(seven) >= two_quiet:
+            break
+
+    def run(jobs: list, depth: int) -> tuple[list[float | None], list[float]]:
+        values, times = [], []
+        for position, cell in jobs:
+            start = time.perf_counter()
+            values.append(prove_move(position.board, position.size, position.to_move, cell, vct_depth=depth).value)
+            times.append(1000 * (time.perf_counter() - start))
+        return values, times
+
+    out: dict[str, dict] = {}
+    runs = {depth: (run(midgame, depth), run(seven, depth)) for depth in (1, 2)}
+    settled = [v is not None for v in runs[2][0][0]]
+    for depth, ((mid_values, mid_times), (seven_values, seven_times)) in runs.items():
+        for kind, keep in (("mid-game, proven by the default", True), ("mid-game, unproven by the default", False)):
+            times = sorted(t for t, s in zip(mid_times, settled) if s == keep)
+            proven = sum(v is not None for v, s in zip(mid_values, settled) if s == keep)
+            out[f"{kind}, vct_depth={depth}"] = _kind(proven, times)
+        out[f"7x7 wins in 7 plies not 5 (minimax), vct_depth={depth}"] = _kind(
+            sum(v == 1.0 for v in seven_values), sorted(seven_times)
+        )
+    return out
+
+
+def _kind(proven: int, times: list[float]) -> dict:
+    return {
+        "moves": len(times),
+        "proven": proven,
+        "median_ms": times[len(times) // 2] if times else 0.0,
+        "p95_ms": times[int(len(times) * 0.95)] if times else 0.0,
+    }
+
+
 def main() -> dict:
     figures: dict = {}
     table = [("measure", "9x9", "15x15")]
@@ -218,6 +280,14 @@ def main() -> dict:
             f"{mid['proven']} of {mid['scores']} proven",
         )
     )
+    kinds = search_by_kind()
+    figures["search_by_kind"] = kinds
+    table.append(("", "", ""))
+    table.append(
+        ("threat search alone, by kind of move (vct_depth=2 is the default)", "proven", "ms per move (median / p95)")
+    )
+    for kind, k in kinds.items():
+        table.append((kind, f"{k['proven']} of {k['moves']}", f"{k['median_ms']:.1f} / {k['p95_ms']:.0f}"))
     write_results(
         "games",
         figures,

@@ -185,3 +185,32 @@ def test_every_proof_agrees_with_an_exact_solve_of_a_small_board():
         best_unproven = max((s.reward for s in scores.values() if not s.info["proven"]), default=0.0)
         assert all(scores[c].reward > best_unproven for c in exact if exact[c] == 1.0 and scores[c].info["proven"])
     assert proven >= 60  # most moves are settled by the proofs here
+
+
+def test_wins_that_need_two_quiet_threats_are_proven_at_the_default_config():
+    """Random 7x7 games stopped with 13-21 empty cells. Plain minimax (`reference`, full width)
+    finds the moves that force five within seven plies but not within five; those a search with
+    one quiet threat cannot prove need two quiet moves. Each must score 1.0, proven and CORRECT,
+    at the default config (issue: before, 1 of 14 such moves was proven)."""
+    v, rng = verifiers.get("gomoku"), random.Random(5)
+    found = []
+    for position in random_positions(7, rng, plies=(28, 37)):
+        mover = position.to_move
+        for cell in [c for c in range(49) if position.stones[c] == EMPTY]:
+            if not move_wins_within(position.board, 7, mover, cell, 7):
+                continue
+            if move_wins_within(position.board, 7, mover, cell, 5):
+                continue
+            if prove_move(position.board, 7, mover, cell, vct_depth=1).value == 1.0:
+                continue
+            found.append((position, cell))
+        if len(found) >= 12:
+            break
+    for position, cell in found:
+        task = {
+            "size": 7,
+            "board": ["".join(".XO"[s] for s in position.stones[r * 7 : (r + 1) * 7]) for r in range(7)],
+            "to_move": "XO"[position.to_move - 1],
+        }
+        s = v.score(f"<move>{position.name(cell)}</move>", task)
+        assert (s.reward, s.info["proven"], s.verdict.value) == (1.0, True, "correct"), (task, position.name(cell))

@@ -24,10 +24,14 @@ from functools import lru_cache
 
 import numpy as np
 
-from .board import EMPTY, Geometry, geometry, makes_five, other
+from .board import BLACK, EMPTY, Geometry, geometry, makes_five, other
 
 QUIET = "quiet"  # a proof that branched on every defender answer (not a single line to replay)
 Proof = tuple[int, ...] | str  # a VCF line (the attacker's moves) or QUIET
+Win = tuple[Proof, frozenset[int]]  # a proof and its zone: the cells a defender stone could matter on
+
+
+_WEIGHT = np.array([0, 1, 8], dtype=np.int16)  # EMPTY, BLACK, WHITE: a window's sum holds both counts
 
 
 class OutOfBudget(Exception):
@@ -49,11 +53,22 @@ class ThreatSearch:
         self.board = np.asarray(board, dtype=np.int8)
         self.max_nodes = max_nodes
         self.nodes = 0
+        self.table: dict[tuple[bytes, int, int, int], Win | None] = {}
+        self._read_key = b""
+        self._read: tuple[np.ndarray, np.ndarray, np.ndarray] = (np.empty(0), np.empty(0), np.empty(0))
 
     # ---------------------------------------------------------------- board reading
     def _counts(self, player: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        stones = self.board[self.windows]
-        return stones, (stones == player).sum(axis=1), (stones == other(player)).sum(axis=1)
+        """Each window's cells and its count of `player`'s and the other's stones. A node reads
+        them several times, so the last board's are kept; one sum serves both players (a black
+        stone counts 1, a white one 8)."""
+        key = self.board.tobytes()
+        if key != self._read_key:
+            stones = self.board[self.windows]
+            sums = _WEIGHT[stones].sum(axis=1)
+            self._read_key, self._read = key, (stones, sums & 7, sums >> 3)
+        stones, black, white = self._read
+        return (stones, black, white) if player == BLACK else (stones, white, black)
 
     def five_cells(self, player: int) -> set[int]:
         """Empty cells where `player` would complete five."""
@@ -83,102 +98,109 @@ class ThreatSearch:
         if self.nodes > self.max_nodes:
             raise OutOfBudget(f"more than {self.max_nodes} nodes")
 
+    def danger_cells(self, defender: int, extra: int) -> frozenset[int]:
+        """Empty cells where `extra` more defender stones could give the defender a five-cell:
+        the empties of windows holding no attacker stone and at least 4 - `extra` defender stones
+        (fewer than 4: a window of 4 is a five-cell already, which the search reads directly)."""
+        if extra <= 0:
+            return frozenset()
+        stones, mine, theirs = self._counts(defender)
+        rows = (theirs == 0) & (mine >= 4 - extra) & (mine < 4)
+        return frozenset(self.windows[rows][stones[rows] == EMPTY].tolist())
+
     # ---------------------------------------------------------------- the search
     def attacker_wins(self, attacker: int, depth: int) -> Proof | None:
         """A proof that `attacker`, to move, wins; `depth` is how many quiet threats it may use (0: VCF)."""
-        self._tick()
-        fives = self.five_cells(attacker)
-        if fives:
-            return (min(fives),)
-        forced = self.five_cells(other(attacker))
-        if len(forced) >= 2:
-            return None
-        if forced:
-            moves = sorted(forced)
-        else:
-            moves = self.four_moves(attacker)
-            if depth > 0:
-                moves += [c for c in self.line_moves(attacker) if c not in set(moves)]
-        for move in moves:
-            self.board[move] = attacker
-            try:
-                rest = self.after_attack(attacker, move, depth)
-            finally:
-                self.board[move] = EMPTY
-            if rest is not None:
-                return QUIET if rest == QUIET else (move, *rest)
-        return None
+        found = self._wins(attacker, depth, 0)
+        return None if found is None else found[0]
 
     def after_attack(self, attacker: int, move: int, depth: int) -> Proof | None:
         """A proof that `attacker`, having just played `move`, wins whatever the defender answers."""
+        found = self._after(attacker, move, depth, 0)
+        return None if found is None else found[0]
+
+    def _wins(self, attacker: int, depth: int, extra: int) -> Win | None:
+        """`attacker_wins` with the proof's zone: a win that still holds with up to `extra` more
+        defender stones anywhere outside the zone. Memoised by position (a transposition table)."""
+        key = (self.board.tobytes(), attacker, depth, extra)
+        if key not in self.table:
+            self._tick()
+            self.table[key] = self._search_wins(attacker, depth, extra)
+        return self.table[key]
+
+    def _search_wins(self, attacker: int, depth: int, extra: int) -> Win | None:
+        fives = self.five_cells(attacker)
+        if fives:
+            return (min(fives),), frozenset({min(fives)})
+        defender = other(attacker)
+        forced = self.five_cells(defender)
+        if len(forced) >= 2:
+            return None
+        fours = sorted(forced) if forced else self.four_moves(attacker)
+        quiet = [c for c in self.line_moves(attacker) if c not in set(fours)] if depth > 0 and not forced else []
+        for move in fours + quiet:
+            self.board[move] = attacker
+            try:
+                # a quiet move followed by more quiet moves must itself be a threat (a win by
+                # fours if the defender passed): the few that are get the deeper search
+                if depth > 1 and move in quiet and self._wins(attacker, 0, extra + 1) is None:
+                    continue
+                rest = self._after(attacker, move, depth, extra)
+            finally:
+                self.board[move] = EMPTY
+            if rest is not None:
+                proof, zone = rest
+                line = QUIET if proof == QUIET else (move, *proof)
+                return line, zone | {move} | self.danger_cells(defender, extra)
+        return None
+
+    def _after(self, attacker: int, move: int, depth: int, extra: int) -> Win | None:
         defender = other(attacker)
         if makes_five(self.board, self.geo, move, attacker):
-            return ()
+            return (), frozenset()
         if self.five_cells(defender):
             return None  # the defender completes five first
         threats = self.five_cells(attacker)
+        danger = self.danger_cells(defender, extra)
         if len(threats) >= 2:
-            return ()
+            return (), frozenset(threats) | danger
         if threats:  # one five-cell: the defender's only answer
             block = threats.pop()
             self.board[block] = defender
             try:
-                return self.attacker_wins(attacker, depth)
+                rest = self._wins(attacker, depth, extra)
             finally:
                 self.board[block] = EMPTY
+            return None if rest is None else (rest[0], rest[1] | {block} | danger)
         if depth == 0:
             return None
-        return self._every_answer_loses(attacker, depth - 1)
+        rest = self._every_answer_loses(attacker, depth - 1, extra + 1)
+        return None if rest is None else (rest[0], rest[1] | danger)
 
-    def _every_answer_loses(self, attacker: int, depth: int) -> Proof | None:
-        """After a quiet threat: does the attacker win against every defender answer?"""
+    def _every_answer_loses(self, attacker: int, depth: int, extra: int) -> Win | None:
+        """After a quiet threat: does the attacker win against every defender answer?
+
+        The win as if the defender passed comes first; an answer outside its zone leaves that
+        win standing (the zone holds every cell the proof uses, every five-cell it relies on, and
+        every cell where defender stones could make a five-cell), so only the answers inside the
+        zone are searched, and the zone of the whole is the union of theirs."""
         defender = other(attacker)
-        proofs = [self.attacker_wins(attacker, depth)]  # as if the defender passed: a cheap filter
-        if proofs[0] is None:
+        passed = self._wins(attacker, depth, extra)
+        if passed is None:
             return None
-        for answer in np.flatnonzero(self.board == EMPTY).tolist():
+        zone = set(passed[1])
+        for answer in sorted(passed[1]):
+            if self.board[answer] != EMPTY:
+                continue
             self.board[answer] = defender
             try:
-                if any(isinstance(p, tuple) and self.replay(attacker, p) for p in proofs):
-                    continue
-                proof = self.attacker_wins(attacker, depth)
-                if proof is None:
-                    return None
-                proofs.append(proof)
+                found = self._wins(attacker, depth, extra)
             finally:
                 self.board[answer] = EMPTY
-        return QUIET
-
-    def replay(self, attacker: int, line: tuple[int, ...]) -> bool:
-        """Does the VCF `line` still win here? Each step is checked on the board, so True is a proof."""
-        self._tick()
-        defender = other(attacker)
-        placed: list[int] = []
-        try:
-            for move in line:
-                if self.five_cells(attacker):
-                    return True
-                forced = self.five_cells(defender)
-                if self.board[move] != EMPTY or len(forced) >= 2 or (forced and move not in forced):
-                    return False
-                self.board[move] = attacker
-                placed.append(move)
-                if makes_five(self.board, self.geo, move, attacker):
-                    return True
-                if self.five_cells(defender):
-                    return False
-                threats = self.five_cells(attacker)
-                if len(threats) >= 2:
-                    return True
-                if len(threats) != 1:
-                    return False
-                block = threats.pop()
-                self.board[block] = defender
-                placed.append(block)
-            return False
-        finally:
-            for cell in placed:
-                self.board[cell] = EMPTY
+            if found is None:
+                return None
+            zone |= found[1]
+        return QUIET, frozenset(zone)
 
 
 @dataclass(frozen=True)
@@ -191,7 +213,7 @@ class MoveProof:
 
 
 def prove_move(
-    board: list[int], size: int, mover: int, cell: int, *, vct_depth: int = 1, max_nodes: int = 20_000
+    board: list[int], size: int, mover: int, cell: int, *, vct_depth: int = 2, max_nodes: int = 20_000
 ) -> MoveProof:
     """Is `mover` playing `cell` (empty) a forced win, a forced loss, or unknown?
 

@@ -61,7 +61,7 @@ class GomokuConfig:
     max_rollouts: int = 5000
     prepass: bool = True  # proofs before rollouts (see the module docstring)
     threat_search: bool = True  # VCF/VCT search; False: only one-move wins and losses
-    vct_depth: int = 1  # quiet threats (threes) a VCT may use; 0: fours only (VCF)
+    vct_depth: int = 2  # quiet threats a VCT may use (2: every win within 7 plies); 0: fours only (VCF)
     proof_nodes: int = 20_000  # node budget per search; past it the result is unknown
     seed: int = 0
     move_formats: tuple[str, ...] = MOVE_FORMATS

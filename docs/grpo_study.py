@@ -1,0 +1,214 @@
+"""The GRPO study: the seed's momentum advantage beside group and Dr. GRPO, and how the accuracy of
+the reward changes what is learned (the seed's 003 question, small).
+
+Every run is the demo's setting (docs/grpo_demo.json: SmolLM2-135M on countdown-2, 4 prompts x 8
+samples, lr 3e-5, outcome reward) shortened to STEPS steps, evaluated on the same 40 held-out puzzles
+x 2 samples every EVAL_EVERY steps:
+- advantages: "group", "momentum" (the seed's schedule: momentum rising by 0.02 a step to 0.2) and
+  "dr_grpo", each with the same seeds;
+- reward accuracy: group advantages on a reward flipped with probability p (the `noisy` verifier:
+  a flipped reward is `low + high - reward`, the same mistake for the same completion; verdicts stay
+  the truth, so held-out accuracy is measured with the real reward). p = 0 is the "group" run.
+
+    python docs/grpo_study.py                 # every run, then docs/grpo_study/{results.json,*.png}
+    python docs/grpo_study.py --report-only   # tables and plots from the runs already made
+
+Runs go to runs/grpo-study/NAME and resume where they stopped (each is an `evalkit grpo` run); a
+finished run keeps its log and held-out samples and drops its checkpoint and weights (1.6 GB each).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+OUT = HERE / "grpo_study"
+sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT))
+
+from countdown_ops import OPERATIONS, by_operation  # noqa: E402
+
+from evalkit.metrics import wilson  # noqa: E402
+
+STEPS = 12
+EVAL_EVERY = 4
+SEEDS = (0, 1, 2)
+ADVANTAGES = ("group", "momentum", "dr_grpo")
+FLIP_PROBABILITIES = (0.0, 0.2, 0.4)
+REWARD = {"task_set": "countdown-2", "prompt_style": "short", "credit_needs_numbers": True, "weights": [1.0, 0.0, 0.0]}
+
+
+def base_config(seed: int) -> dict:
+    demo = json.loads((HERE / "grpo_demo.json").read_text())
+    return {**demo, "steps": STEPS, "eval_every": EVAL_EVERY, "save_every": EVAL_EVERY, "seed": seed}
+
+
+def planned_runs(seeds: tuple[int, ...]) -> dict[str, dict]:
+    """{run name: GRPO config}, seed by seed (a study cut short still compares every arm): the
+    advantage runs, then the noisy-reward runs (p > 0)."""
+    runs = {}
+    for seed in seeds:
+        for advantage in ADVANTAGES:
+            runs[f"{advantage}-s{seed}"] = {**base_config(seed), "advantage": advantage}
+        for p in FLIP_PROBABILITIES[1:]:  # p = 0 is the group run
+            noisy = {"verifier": "game24", "flip_probability": p, "seed": seed, "verifier_config": REWARD}
+            runs[f"flip{p:g}-s{seed}"] = {**base_config(seed), "verifier": "noisy", "verifier_config": noisy}
+    return runs
+
+
+def run_one(name: str, config: dict, runs_dir: Path) -> None:
+    """One `evalkit grpo` run (resumed if it stopped); a finished run drops its checkpoint and weights."""
+    run_dir = runs_dir / name
+    if (run_dir / "finished").exists():
+        return
+    run_dir.mkdir(parents=True, exist_ok=True)
+    config_path = run_dir.with_suffix(".json")
+    config_path.write_text(json.dumps(config, indent=1) + "\n")
+    started = time.perf_counter()
+    print(f"--- {name}: {STEPS} steps", flush=True)
+    subprocess.run(
+        [sys.executable, "-m", "evalkit", "grpo", "--config", str(config_path), "--run-dir", str(run_dir)],
+        cwd=ROOT,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    (run_dir / "checkpoint.pt").unlink(missing_ok=True)
+    shutil.rmtree(run_dir / "model", ignore_errors=True)
+    (run_dir / "finished").write_text(f"{time.perf_counter() - started:.0f} s\n")
+
+
+def held_out(run_dir: Path) -> list[dict]:
+    """[{step, correct, samples, by_operation}] from a run's held-out evaluations."""
+    points = []
+    for line in (run_dir / "log.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        if "eval_step" not in record:
+            continue
+        step = record["eval_step"]
+        samples = run_dir / "eval" / f"step-{step:05d}" / "samples.jsonl"
+        ops = by_operation(samples) if samples.exists() else {}
+        n = record["eval_samples"]
+        points.append({"step": step, "correct": round(record["eval_accuracy"] * n), "samples": n, "by_operation": ops})
+    return points
+
+
+def pooled(points_by_seed: list[list[dict]]) -> list[dict]:
+    """Accuracy at each step over every seed's samples (Wilson 95%), with each seed's own value."""
+    rows = []
+    steps = sorted({p["step"] for points in points_by_seed for p in points})
+    for step in steps:
+        at = [p for points in points_by_seed for p in points if p["step"] == step]
+        correct, n = sum(p["correct"] for p in at), sum(p["samples"] for p in at)
+        low, high = wilson(correct, n)
+        ops = {op: [sum(p["by_operation"].get(op, (0, 0))[i] for p in at) for i in (0, 1)] for op in OPERATIONS}
+        rows.append(
+            {
+                "step": step,
+                "accuracy": correct / n,
+                "low": low,
+                "high": high,
+                "seeds": [p["correct"] / p["samples"] for p in at],
+                "by_operation": ops,
+            }
+        )
+    return rows
+
+
+def report(runs_dir: Path, seeds: tuple[int, ...]) -> dict:
+    arms = {a: [f"{a}-s{s}" for s in seeds] for a in ADVANTAGES}
+    arms |= {f"flip {p:g}": [f"{'group' if p == 0 else f'flip{p:g}'}-s{s}" for s in seeds] for p in FLIP_PROBABILITIES}
+    results = {"steps": STEPS, "seeds": list(seeds), "arms": {}, "wall_s": {}}
+    for arm, names in arms.items():
+        done = [n for n in names if (runs_dir / n / "finished").exists()]
+        if done:
+            results["arms"][arm] = {"runs": done, "curve": pooled([held_out(runs_dir / n) for n in done])}
+        for n in done:
+            results["wall_s"][n] = int((runs_dir / n / "finished").read_text().split()[0])
+    OUT.mkdir(exist_ok=True)
+    (OUT / "results.json").write_text(json.dumps(results, indent=1) + "\n")
+    plot(results, ADVANTAGES, OUT / "advantages.png", "Advantage: group vs the seed's momentum vs Dr. GRPO")
+    plot(
+        results,
+        [f"flip {p:g}" for p in FLIP_PROBABILITIES],
+        OUT / "reward_noise.png",
+        "Reward flipped with probability p",
+    )
+    (OUT / "results.md").write_text(table(results))
+    print(table(results))
+    return results
+
+
+def plot(results: dict, arms: list[str] | tuple[str, ...], path: Path, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for i, arm in enumerate(a for a in arms if a in results["arms"]):
+        curve = results["arms"][arm]["curve"]
+        xs = [r["step"] + (i - 1) * 0.12 for r in curve]
+        color = f"C{i}"
+        ax.fill_between(xs, [r["low"] for r in curve], [r["high"] for r in curve], color=color, alpha=0.15)
+        ax.plot(
+            xs,
+            [r["accuracy"] for r in curve],
+            color=color,
+            marker="o",
+            label=f"{arm} ({len(results['arms'][arm]['runs'])} seeds)",
+        )
+        for r, x in zip(curve, xs):
+            ax.scatter([x] * len(r["seeds"]), r["seeds"], color=color, s=8, alpha=0.6)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("step")
+    ax.set_ylabel("held-out accuracy (pooled over seeds, Wilson 95%)")
+    ax.set_title(title, fontsize=10)
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def table(results: dict) -> str:
+    lines = [
+        f"| arm | runs | step 0 | step {results['steps']} | each seed at the end | + | × | − | ÷ |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for arm, data in results["arms"].items():
+        first, last = data["curve"][0], data["curve"][-1]
+        ops = [f"{c}/{n}" for c, n in (last["by_operation"][op] for op in OPERATIONS)]
+        lines.append(
+            f"| {arm} | {len(data['runs'])} | {first['accuracy']:.3f} | {last['accuracy']:.3f} "
+            f"[{last['low']:.3f}, {last['high']:.3f}] | {', '.join(f'{s:.2f}' for s in last['seeds'])} | "
+            + " | ".join(ops)
+            + " |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs-dir", type=Path, default=ROOT / "runs" / "grpo-study")
+    parser.add_argument("--seeds", default=",".join(map(str, SEEDS)))
+    parser.add_argument("--report-only", action="store_true")
+    args = parser.parse_args()
+    seeds = tuple(int(s) for s in args.seeds.split(","))
+    if not args.report_only:
+        runs = planned_runs(seeds)
+        for i, (name, config) in enumerate(runs.items(), 1):
+            print(f"=== run {i}/{len(runs)}", flush=True)
+            run_one(name, config, args.runs_dir)
+            report(args.runs_dir, seeds)
+    report(args.runs_dir, seeds)
+
+
+if __name__ == "__main__":
+    main()
