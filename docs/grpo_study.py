@@ -14,7 +14,8 @@ x 2 samples every EVAL_EVERY steps:
     python docs/grpo_study.py --report-only   # tables and plots from the runs already made
 
 Runs go to runs/grpo-study/NAME and resume where they stopped (each is an `evalkit grpo` run); a
-finished run keeps its log and held-out samples and drops its checkpoint and weights (1.6 GB each).
+finished run keeps its log, held-out samples and model (RUN/model, 0.5 GB), and drops its checkpoint
+(1.6 GB).
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -65,7 +65,7 @@ def planned_runs(seeds: tuple[int, ...]) -> dict[str, dict]:
 
 
 def run_one(name: str, config: dict, runs_dir: Path) -> None:
-    """One `evalkit grpo` run (resumed if it stopped); a finished run drops its checkpoint and weights."""
+    """One `evalkit grpo` run (resumed if it stopped); a finished run keeps its model, not its checkpoint."""
     run_dir = runs_dir / name
     if (run_dir / "finished").exists():
         return
@@ -81,7 +81,6 @@ def run_one(name: str, config: dict, runs_dir: Path) -> None:
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     (run_dir / "checkpoint.pt").unlink(missing_ok=True)
-    shutil.rmtree(run_dir / "model", ignore_errors=True)
     (run_dir / "finished").write_text(f"{time.perf_counter() - started:.0f} s\n")
 
 
@@ -163,7 +162,7 @@ def plot(results: dict, arms: list[str] | tuple[str, ...], path: Path, title: st
             [r["accuracy"] for r in curve],
             color=color,
             marker="o",
-            label=f"{arm} ({len(results['arms'][arm]['runs'])} seeds)",
+            label=f"{arm} ({len(results['arms'][arm]['runs'])} seed{'s' if len(results['arms'][arm]['runs']) != 1 else ''})",
         )
         for r, x in zip(curve, xs):
             ax.scatter([x] * len(r["seeds"]), r["seeds"], color=color, s=8, alpha=0.6)
