@@ -25,7 +25,8 @@ import numpy as np
 import verifiers
 from bench.common import write_results
 from verifiers.gomoku import from_task, geometry
-from verifiers.gomoku.board import EMPTY
+from verifiers.gomoku.board import EMPTY, Geometry
+from verifiers.gomoku.position import Position
 from verifiers.gomoku.rollout import flat_outcomes, random_outcome, tactical_outcome
 
 
@@ -139,6 +140,16 @@ def builtin_cost(per_task: int = 6) -> dict[str, float]:
     return _timed(v, jobs())
 
 
+def _next_to_stones(position: Position, geo: Geometry) -> list[int]:
+    """Empty cells with a stone on a neighbouring cell: where real moves are."""
+    stones = position.stones
+    return [
+        c
+        for c in range(len(stones))
+        if stones[c] == EMPTY and any(stones[x] != EMPTY for pair in geo.rays[c] for line in pair for x in line[:1])
+    ]
+
+
 def midgame_cost(positions: int = 12, per_position: int = 8) -> dict[str, float]:
     """ms per score with the default config on random mid-game positions (8-30 plies of biased
     random play, no five-cell for either side), moves next to the stones: where proofs are rare
@@ -151,21 +162,9 @@ def midgame_cost(positions: int = 12, per_position: int = 8) -> dict[str, float]
         for size in (9, 15):
             geo = geometry(size)
             for position in itertools.islice(random_positions(size, rng), positions // 2):
-                task = {
-                    "size": size,
-                    "board": [
-                        "".join(".XO"[s] for s in position.stones[r * size : (r + 1) * size]) for r in range(size)
-                    ],
-                    "to_move": "XO"[position.to_move - 1],
-                }
-                near = [
-                    c
-                    for c in range(size * size)
-                    if position.stones[c] == EMPTY
-                    and any(position.stones[x] != EMPTY for pair in geo.rays[c] for line in pair for x in line[:1])
-                ]
+                near = _next_to_stones(position, geo)
                 for cell in rng.sample(near, min(per_position, len(near))):
-                    yield position.name(cell), task
+                    yield position.name(cell), position.task()
 
     return _timed(verifiers.get("gomoku"), jobs())
 
@@ -185,12 +184,7 @@ def search_by_kind(positions: int = 8, per_position: int = 8, two_quiet: int = 4
     for size in (9, 15):
         geo = geometry(size)
         for position in itertools.islice(random_positions(size, rng), positions):
-            near = [
-                c
-                for c in range(size * size)
-                if position.stones[c] == EMPTY
-                and any(position.stones[x] != EMPTY for pair in geo.rays[c] for line in pair for x in line[:1])
-            ]
+            near = _next_to_stones(position, geo)
             midgame += [(position, cell) for cell in rng.sample(near, min(per_position, len(near)))]
     seven = []
     for position in random_positions(7, random.Random(5), plies=(28, 37)):

@@ -207,10 +207,5 @@ def test_wins_that_need_two_quiet_threats_are_proven_at_the_default_config():
         if len(found) >= 12:
             break
     for position, cell in found:
-        task = {
-            "size": 7,
-            "board": ["".join(".XO"[s] for s in position.stones[r * 7 : (r + 1) * 7]) for r in range(7)],
-            "to_move": "XO"[position.to_move - 1],
-        }
-        s = v.score(f"<move>{position.name(cell)}</move>", task)
-        assert (s.reward, s.info["proven"], s.verdict.value) == (1.0, True, "correct"), (task, position.name(cell))
+        s = v.score(f"<move>{position.name(cell)}</move>", position.task())
+        assert (s.reward, s.info["proven"], s.verdict.value) == (1.0, True, "correct"), (position.text(), cell)

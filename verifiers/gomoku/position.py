@@ -43,6 +43,15 @@ class Position:
         r, c = divmod(cell, self.size)
         return f"{LETTERS[c]}{self.size - r}"
 
+    def task(self) -> dict:
+        """The position as a task (`from_task` reads it back): for tests and benchmarks."""
+        rows = [self.stones[r * self.size : (r + 1) * self.size] for r in range(self.size)]
+        return {
+            "size": self.size,
+            "board": ["".join(SYMBOLS[s] for s in row) for row in rows],
+            "to_move": SYMBOLS[self.to_move],
+        }
+
     def text(self) -> str:
         """The board as a model sees it: a labelled grid and whose turn it is."""
         width = len(str(self.size))

@@ -8,12 +8,15 @@ Terms, for an attacker A and a defender D:
 - a *five-cell* of A is an empty cell where A would complete five;
 - a *four* is a move after which A has a five-cell; with one five-cell D must take it, with two
   D cannot stop both;
-- a *quiet threat* (VCT only) is any other move; D may then answer anywhere, so the search tries
-  every empty cell as the answer and needs a win against each.
+- a *quiet threat* (VCT only) is any other move; D may then answer anywhere, and A needs a win
+  against each answer;
+- the *zone* of a proof: the cells it uses, the five-cells of A it relies on, and the cells where
+  more D stones (one per enclosing quiet threat) could give D a five-cell. A D stone outside the
+  zone cannot change the proof.
 
 Soundness: a win is reported only when every defender answer that does not lose at once has been
-refuted (a single five-cell leaves D one such answer; a quiet threat leaves D all of them, each
-checked), so a proof is a proof. "No proof" means unknown, never "no win": the attacker's moves are
+refuted (a single five-cell leaves D one such answer; after a quiet threat the win as if D passed
+covers every answer outside its zone, and each answer inside is searched), so a proof is a proof. "No proof" means unknown, never "no win": the attacker's moves are
 restricted to fours and moves that extend its lines, and the budget may run out (`OutOfBudget`).
 """
 
@@ -26,7 +29,7 @@ import numpy as np
 
 from .board import BLACK, EMPTY, Geometry, geometry, makes_five, other
 
-QUIET = "quiet"  # a proof that branched on every defender answer (not a single line to replay)
+QUIET = "quiet"  # a proof that branched on the defender's answers (not a single line of moves)
 Proof = tuple[int, ...] | str  # a VCF line (the attacker's moves) or QUIET
 Win = tuple[Proof, frozenset[int]]  # a proof and its zone: the cells a defender stone could matter on
 
@@ -137,13 +140,14 @@ class ThreatSearch:
         if len(forced) >= 2:
             return None
         fours = sorted(forced) if forced else self.four_moves(attacker)
-        quiet = [c for c in self.line_moves(attacker) if c not in set(fours)] if depth > 0 and not forced else []
-        for move in fours + quiet:
+        taken = set(fours)
+        quiet = [c for c in self.line_moves(attacker) if c not in taken] if depth > 0 and not forced else []
+        for move, is_quiet in [(m, False) for m in fours] + [(m, True) for m in quiet]:
             self.board[move] = attacker
             try:
                 # a quiet move followed by more quiet moves must itself be a threat (a win by
                 # fours if the defender passed): the few that are get the deeper search
-                if depth > 1 and move in quiet and self._wins(attacker, 0, extra + 1) is None:
+                if is_quiet and depth > 1 and self._wins(attacker, 0, extra + 1) is None:
                     continue
                 rest = self._after(attacker, move, depth, extra)
             finally:
