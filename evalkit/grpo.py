@@ -3,7 +3,8 @@
 One step: sample G completions for each of B prompts; score them with the verifier (in worker
 processes); turn rewards into advantages; take `updates_per_batch` gradient steps on the clipped
 surrogate minus a k3 KL penalty to the frozen reference model. The seed report's changes are
-options: momentum-smoothed reward statistics, and its hyper-parameters as defaults.
+options: momentum-smoothed reward statistics, and its hyper-parameters as defaults. Sampling and the
+update pass each group's prompt through the model once and share it with the group's G completions.
 
 Advantages (`advantage=`), and what an all-equal group gets under each:
 - "group": (r - mean_g) / (std_g + 1e-4) within each prompt's group (population std): all-equal -> 0.
@@ -31,6 +32,7 @@ import numpy as np
 
 import verifiers
 from evalkit.curriculum import SAMPLINGS, PromptSampler
+from evalkit.pipeline import PromptTemplate, shot_pair
 from verifiers import Score, verdict_counts
 from verifiers.score import ITEM_TIMEOUT_SECONDS
 
@@ -55,6 +57,9 @@ class GRPOConfig:
     top_p: float = 0.9
     max_new_tokens: int = 1024
     response_prefix: str = ""  # text the assistant turn starts with (e.g. "<think>" or "Answer:")
+    # worked examples shown before every prompt, in training and held-out evaluation alike: records
+    # as in `evalkit eval --few-shot` files (task fields or a "prompt", and a "completion")
+    few_shot: list[dict[str, Any]] = field(default_factory=list)
     advantage: str = "momentum"
     momentum_start: float = 0.0
     momentum_step: float = 0.02
@@ -74,6 +79,7 @@ class GRPOConfig:
     eval_every: int = 10
     eval_tasks: int = 16
     eval_samples: int = 2
+    eval_temperature: float | None = None  # None: the training temperature; 0: greedy
     save_every: int = 10
     seed: int = 0
     threads: int | None = None
@@ -104,6 +110,12 @@ class GRPOConfig:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
         if not isinstance(self.verifier_config, dict):
             raise ValueError(f"verifier_config must be a dict, got {type(self.verifier_config).__name__}")
+        if self.eval_temperature is not None and not (
+            isinstance(self.eval_temperature, (int, float)) and self.eval_temperature >= 0
+        ):
+            raise ValueError(f"eval_temperature must be None or a number >= 0, got {self.eval_temperature!r}")
+        if not isinstance(self.few_shot, list) or not all(isinstance(r, dict) for r in self.few_shot):
+            raise ValueError("few_shot must be a list of JSON objects (task fields or a prompt, and a completion)")
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "GRPOConfig":
@@ -200,16 +212,17 @@ def sequence_logprobs(
     completion_mask: Any,
     temperature: float,
     with_entropy: bool = False,
+    group_size: int = 1,
 ) -> Any:
     """Log-probabilities of the completion tokens under `model` (temperature-scaled, as sampled),
     shape [batch, completion_width]; with `with_entropy`, also each position's entropy (detached),
     the number that shows a policy collapsing. Logits are computed for the completion positions
-    only: the vocabulary projection of the prompt positions would be most of the work and is never used."""
+    only: the vocabulary projection of the prompt positions would be most of the work and is never used.
+    Rows come `group_size` to a prompt (a GRPO group): see `completion_logits`."""
     import torch
 
     k = completion_width(completion_mask)
-    logits = model(input_ids=input_ids, attention_mask=attention_mask, logits_to_keep=k + 1).logits[:, :-1]
-    logits = logits / max(temperature, 1e-5)
+    logits = completion_logits(model, input_ids, attention_mask, k, group_size) / max(temperature, 1e-5)
     all_logp = torch.log_softmax(logits.float(), dim=-1)
     logp = all_logp.gather(-1, input_ids[:, -k:, None]).squeeze(-1) * completion_mask[:, -k:]
     if not with_entropy:
@@ -217,6 +230,87 @@ def sequence_logprobs(
     with torch.no_grad():
         entropy = -(all_logp.exp() * all_logp).sum(-1) * completion_mask[:, -k:]
     return logp, entropy
+
+
+def completion_logits(model: Any, input_ids: Any, attention_mask: Any, k: int, group_size: int = 1) -> Any:
+    """The logits that predict the last `k` tokens of each row, shape [batch, k, vocab].
+
+    Positions count real tokens only (a left-padded prompt starts at 0), as `generate` counts them,
+    so a row is scored at the positions it was sampled at, whatever its padding.
+    Where each run of `group_size` rows shares one prompt (as GRPO samples them), the prompt goes
+    through the model once per group and its keys and values are repeated for the group's
+    completions: the same numbers and gradients as a full pass per row, without paying for the
+    prompt G times (with a few worked examples in the prompt, most of the update's cost)."""
+    import torch
+
+    positions = token_positions(attention_mask)
+    rows, width = input_ids.shape
+    p = width - k
+    if (
+        group_size > 1
+        and p > 0
+        and rows % group_size == 0
+        and _prompts_shared(input_ids, attention_mask, p, group_size)
+    ):
+        one = slice(None, None, group_size)
+        prompt = _prompt_pass(model, input_ids[one, :p], attention_mask[one, :p], group_size)
+        rest = model(
+            input_ids=input_ids[:, p:],
+            attention_mask=attention_mask,
+            position_ids=positions[:, p:],
+            past_key_values=prompt.past_key_values,
+            use_cache=True,
+            logits_to_keep=k,
+        )
+        return torch.cat([prompt.logits.repeat_interleave(group_size, 0), rest.logits[:, :-1]], 1)
+    out = model(input_ids=input_ids, attention_mask=attention_mask, position_ids=positions, logits_to_keep=k + 1)
+    return out.logits[:, :-1]
+
+
+def generate_groups(model: Any, input_ids: Any, attention_mask: Any, group_size: int, **sampling: Any) -> Any:
+    """`group_size` sampled continuations of each prompt, rows grouped by prompt (as
+    `num_return_sequences` gives them). Each prompt goes through the model once and its keys and
+    values are repeated for the group: `generate` would otherwise run every prompt G times, which
+    with worked examples in the prompt is most of the sampling time (same tokens, 2.8x faster on
+    4 prompts x 8)."""
+    import torch
+
+    ids = input_ids.repeat_interleave(group_size, 0)
+    mask = attention_mask.repeat_interleave(group_size, 0)
+    with torch.no_grad():
+        if input_ids.shape[1] < 2:
+            return model.generate(input_ids=ids, attention_mask=mask, **sampling)
+        # all but the last prompt token: `generate` runs the tokens its cache does not hold yet
+        cache = _prompt_pass(model, input_ids[:, :-1], attention_mask[:, :-1], group_size).past_key_values
+        return model.generate(input_ids=ids, attention_mask=mask, past_key_values=cache, **sampling)
+
+
+def token_positions(attention_mask: Any) -> Any:
+    """Each token's position counting real tokens only (a left-padded row starts at 0), as `generate` counts them."""
+    return (attention_mask.long().cumsum(-1) - 1).clamp(min=0)
+
+
+def _prompt_pass(model: Any, input_ids: Any, attention_mask: Any, group_size: int) -> Any:
+    """One pass over each prompt (its last position's logits kept), its keys and values then
+    repeated `group_size` times in place, ready for the group's rows to continue from."""
+    out = model(
+        input_ids=input_ids,
+        attention_mask=attention_mask,
+        position_ids=token_positions(attention_mask),
+        use_cache=True,
+        logits_to_keep=1,
+    )
+    out.past_key_values.batch_repeat_interleave(group_size)
+    return out
+
+
+def _prompts_shared(input_ids: Any, attention_mask: Any, p: int, group_size: int) -> bool:
+    """Whether every run of `group_size` rows has one prompt (its first `p` tokens and their mask)."""
+    for tensor in (input_ids[:, :p], attention_mask[:, :p]):
+        groups = tensor.reshape(-1, group_size, p)
+        if not bool((groups == groups[:, :1]).all()):
+            return False
+    return True
 
 
 def grpo_loss(
@@ -257,6 +351,7 @@ class GRPOTrainer:
         if cfg.threads:
             torch.set_num_threads(cfg.threads)
         self.verifier = verifiers.get(cfg.verifier, **cfg.verifier_config)
+        self.template = PromptTemplate(shots=self._shots(), response_prefix=cfg.response_prefix)
         if policy is None:
             policy, tokenizer = load_transformers(cfg.model)
         self.policy, self.tokenizer = policy, tokenizer
@@ -272,6 +367,15 @@ class GRPOTrainer:
         self.prompts = PromptSampler(cfg.prompt_sampling)
         torch.manual_seed(cfg.seed)
 
+    def _shots(self) -> tuple[tuple[str, str], ...]:
+        shots = []
+        for number, record in enumerate(self.cfg.few_shot, start=1):
+            try:
+                shots.append(shot_pair(record, self.verifier))
+            except Exception as exc:  # a malformed example: say which one, before any model loads
+                raise ValueError(f"few_shot example {number}: {exc}") from None
+        return tuple(shots)
+
     # -------------------------------------------------------------- one step
     def sample(self, tasks: list[dict[str, Any]]) -> dict[str, Any]:
         """G completions per task, with the token ids needed for the update."""
@@ -281,20 +385,21 @@ class GRPOTrainer:
 
         cfg, tok = self.cfg, self.tokenizer
         texts = [
-            chat_text(tok, [{"role": "user", "content": self.verifier.prompt(t)}], cfg.response_prefix) for t in tasks
+            chat_text(tok, self.template.conversation(self.verifier.prompt(t)), cfg.response_prefix) for t in tasks
         ]
         enc = tok(texts, return_tensors="pt", padding=True, add_special_tokens=False)
         self.policy.eval()
-        with torch.no_grad():
-            out = self.policy.generate(
-                **enc,
-                do_sample=True,
-                temperature=cfg.temperature,
-                top_p=cfg.top_p,
-                max_new_tokens=cfg.max_new_tokens,
-                num_return_sequences=cfg.group_size,
-                pad_token_id=tok.pad_token_id,
-            )
+        out = generate_groups(
+            self.policy,
+            enc["input_ids"],
+            enc["attention_mask"],
+            cfg.group_size,
+            do_sample=True,
+            temperature=cfg.temperature,
+            top_p=cfg.top_p,
+            max_new_tokens=cfg.max_new_tokens,
+            pad_token_id=tok.pad_token_id,
+        )
         prompt_len = enc["input_ids"].shape[1]
         completion = out[:, prompt_len:]
         is_end = completion == tok.eos_token_id
@@ -344,10 +449,12 @@ class GRPOTrainer:
             k = completion_width(cmask)
             mask = cmask[:, -k:].float() * torch.as_tensor(keep, dtype=torch.float32)[:, None]
             with torch.no_grad():
-                ref_logp = sequence_logprobs(self.reference, ids, attn, cmask, cfg.temperature)
+                ref_logp = sequence_logprobs(
+                    self.reference, ids, attn, cmask, cfg.temperature, group_size=cfg.group_size
+                )
                 # one update per batch is on-policy: the old log-probs are the current ones (detached below)
                 old_logp = (
-                    sequence_logprobs(self.policy, ids, attn, cmask, cfg.temperature)
+                    sequence_logprobs(self.policy, ids, attn, cmask, cfg.temperature, group_size=cfg.group_size)
                     if cfg.updates_per_batch > 1
                     else None
                 )
@@ -365,7 +472,13 @@ class GRPOTrainer:
                     part = slice(start, start + micro)
                     share = min(micro, rows - start) / n
                     logp, entropy = sequence_logprobs(
-                        self.policy, ids[part], attn[part], cmask[part], cfg.temperature, with_entropy=True
+                        self.policy,
+                        ids[part],
+                        attn[part],
+                        cmask[part],
+                        cfg.temperature,
+                        with_entropy=True,
+                        group_size=cfg.group_size,
                     )
                     old = logp.detach() if old_logp is None else old_logp[part]
                     loss, info = grpo_loss(logp, old, ref_logp[part], adv_t[part], mask[part], cfg)
@@ -481,12 +594,12 @@ class GRPOTrainer:
         out = self.run_dir / "eval" / f"step-{self.step:05d}"
         sampling = Sampling(
             n=self.cfg.eval_samples,
-            temperature=self.cfg.temperature,
+            temperature=self.cfg.temperature if self.cfg.eval_temperature is None else self.cfg.eval_temperature,
             top_p=self.cfg.top_p,
             max_tokens=self.cfg.max_new_tokens,
             seed=self.cfg.seed,
         )
-        evaluate(self.verifier, self.eval_tasks, backend, sampling, out)
+        evaluate(self.verifier, self.eval_tasks, backend, sampling, out, template=self.template)
         summary = summarise(load_samples(out))
         return {
             "eval_step": self.step,

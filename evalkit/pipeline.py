@@ -52,6 +52,21 @@ class PromptTemplate:
         return {"system": self.system, "shots": [list(s) for s in self.shots], "response_prefix": self.response_prefix}
 
 
+def shot_pair(record: Mapping[str, Any], verifier: Verifier) -> tuple[str, str]:
+    """One few-shot example as (user, assistant): the record's `completion`, and its `prompt` or,
+    without one, the verifier's prompt for the record's task fields. The one reading of a shot
+    record, for `evalkit eval --few-shot` files and GRPO's `few_shot` list alike."""
+    if not isinstance(record, Mapping):
+        raise TypeError(f"a few-shot example must be a JSON object, got {type(record).__name__}")
+    if "completion" not in record:
+        raise ValueError("a few-shot example needs a 'completion'")
+    completion = record["completion"]
+    prompt = record.get("prompt") or verifier.prompt({k: v for k, v in record.items() if k != "completion"})
+    if not isinstance(prompt, str) or not isinstance(completion, str):
+        raise TypeError("prompt and completion must be text")
+    return prompt, completion
+
+
 @dataclass(frozen=True)
 class RunConfig:
     verifier: dict[str, Any]

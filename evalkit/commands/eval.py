@@ -406,6 +406,8 @@ def _system_prompt(text: str | None) -> str | None:
 
 def _shots(path: Path | None, verifier: Any) -> tuple[tuple[str, str], ...]:
     """Few-shot pairs from a JSONL file: a `prompt` (or task fields the verifier prompts from) and a `completion`."""
+    from evalkit.pipeline import shot_pair
+
     if path is None:
         return ()
     if not path.is_file():
@@ -415,14 +417,9 @@ def _shots(path: Path | None, verifier: Any) -> tuple[tuple[str, str], ...]:
         if not raw.strip():
             continue
         try:
-            record = json.loads(raw)
-            completion = record["completion"]
-            prompt = record.get("prompt") or verifier.prompt({k: v for k, v in record.items() if k != "completion"})
-            if not isinstance(prompt, str) or not isinstance(completion, str):
-                raise TypeError("prompt and completion must be text")
+            shots.append(shot_pair(json.loads(raw), verifier))
         except Exception as exc:  # any malformed example: say which line
             raise CommandError(f"--few-shot {path} line {line_no}: {_one_line(exc)}") from None
-        shots.append((prompt, completion))
     return tuple(shots)
 
 

@@ -9,7 +9,17 @@ import pytest
 import torch
 
 import verifiers
-from evalkit.grpo import GRPOConfig, GRPOTrainer, advantages, completion_width, grpo_loss, sequence_logprobs, train
+from evalkit.generation.hf import chat_text
+from evalkit.grpo import (
+    GRPOConfig,
+    GRPOTrainer,
+    advantages,
+    completion_width,
+    generate_groups,
+    grpo_loss,
+    sequence_logprobs,
+    train,
+)
 from pytest_plugin.parts import require_module
 
 TINY = dict(
@@ -190,3 +200,117 @@ def test_dynamic_sampling_drops_flat_groups_and_refills_the_batch(smollm2):
     assert line["groups_kept"] == 0 and line["sampling_rounds"] == cfg.max_sampling_rounds and "loss" not in line
     trainer.close()
     flat_only.close()
+
+
+def test_few_shot_examples_open_every_training_and_held_out_prompt(smollm2, tmp_path):
+    """The worked examples a config names are shown before each training prompt and each held-out
+    prompt (the same template: a policy is evaluated on what it was trained on), and a malformed one
+    is refused by its number before any work. `eval_temperature` sets the held-out sampling alone."""
+    model, tok = smollm2
+    shots = [{"numbers": [3, 5], "target": 15, "completion": "Answer: 3 * 5 = 15"}]
+    cfg = GRPOConfig(**{**TINY, "few_shot": shots, "eval_tasks": 1, "eval_samples": 1, "eval_temperature": 0.0})
+    trainer = GRPOTrainer(cfg, tmp_path, copy.deepcopy(model), tok)
+    task = trainer.tasks[0]
+    batch = trainer.sample([task])
+    text = tok.decode(batch["input_ids"][0], skip_special_tokens=True)
+    shot_prompt = trainer.verifier.prompt({"numbers": [3, 5], "target": 15})
+    assert text.index(shot_prompt) < text.index("Answer: 3 * 5 = 15") < text.index(trainer.verifier.prompt(task))
+    trainer.evaluate()
+    run = json.loads((tmp_path / "eval" / "step-00000" / "run.json").read_text())
+    assert run["prompt_template"]["shots"] == [[shot_prompt, "Answer: 3 * 5 = 15"]]
+    assert run["prompt_template"]["response_prefix"] == "Answer:"
+    assert run["sampling"]["temperature"] == 0.0  # held-out greedy, while training samples at 0.9
+    trainer.close()
+
+    with pytest.raises(ValueError, match="few_shot example 2: .*completion"):
+        GRPOTrainer(GRPOConfig(**{**TINY, "few_shot": [*shots, {"numbers": [3, 5]}]}), tmp_path, model, tok)
+    with pytest.raises(ValueError, match="eval_temperature"):
+        GRPOConfig(**{**TINY, "eval_temperature": -1})
+    with pytest.raises(ValueError, match="few_shot must be a list"):
+        GRPOConfig(**{**TINY, "few_shot": "docs/countdown_shots.jsonl"})
+
+
+def test_the_shared_prompt_pass_gives_the_full_pass_log_probs_and_gradients(smollm2):
+    """The update runs each group's prompt once and repeats its keys and values for the group's
+    completions; that must be the same computation as a full pass per row (log-probs and gradients),
+    fall back to the full pass where rows of a run do not share a prompt, and score a left-padded
+    row at the positions `generate` sampled it at (padding changes nothing)."""
+    model, tok = smollm2
+    model = copy.deepcopy(model)
+    trainer = GRPOTrainer(GRPOConfig(**TINY), None, model, tok)
+    by_length = {}
+    for task in trainer.tasks:  # two prompts of different lengths: the shorter one is left-padded
+        by_length.setdefault(len(tok(trainer.verifier.prompt(task))["input_ids"]), task)
+        if len(by_length) == 2:
+            break
+    batch = trainer.sample(list(by_length.values()))
+    ids, attn, cmask = batch["input_ids"], batch["attention_mask"], batch["completion_mask"]
+    k = completion_width(cmask)
+
+    def logprobs_and_grads(group_size):
+        model.zero_grad()
+        logp = sequence_logprobs(model, ids, attn, cmask, 0.9, group_size=group_size)
+        logp.sum().backward()
+        grads = torch.cat([p.grad.flatten() for p in model.parameters() if p.grad is not None])
+        return logp.detach(), grads.clone()
+
+    full, full_grads = logprobs_and_grads(1)
+    shared, shared_grads = logprobs_and_grads(4)  # the groups as sampled: 4 rows to a prompt
+    assert torch.allclose(full, shared, atol=1e-4)
+    assert float((full_grads - shared_grads).norm() / full_grads.norm()) < 1e-4
+    mixed, _ = logprobs_and_grads(8)  # 8 rows holding two prompts: not shared, the full pass
+    assert torch.allclose(full, mixed, atol=1e-4)
+
+    padded = [r for r in range(ids.shape[0]) if not attn[r, : ids.shape[1] - k].all()]
+    assert padded, "the two prompts should differ in length"
+    row = padded[0]
+    pad = int((attn[row, : ids.shape[1] - k] == 0).sum())
+    with torch.no_grad():
+        alone = sequence_logprobs(
+            model, ids[row : row + 1, pad:], attn[row : row + 1, pad:], cmask[row : row + 1, pad:], 0.9
+        )
+    assert torch.allclose(alone[0], shared[row], atol=1e-4)  # the padded prompt went through the shared pass
+    trainer.close()
+
+
+def test_sampling_a_group_from_one_prompt_pass_writes_what_generate_writes(smollm2):
+    """Sampling runs each prompt once and repeats its keys and values for the group: greedy, every
+    row is what `generate` writes from the whole prompt (a left-padded prompt included); sampled
+    with one seed, the same tokens as `generate(num_return_sequences=G)`."""
+    model, tok = smollm2
+    verifier = verifiers.get("game24", task_set="countdown-2", prompt_style="short")
+    prompts = [verifier.prompt(t) for t in verifier.tasks("train")[:2]]
+    texts = [chat_text(tok, [{"role": "user", "content": p}], "Answer:") for p in prompts]
+    texts[0] += " Let"  # prompts of different lengths: the other one is left-padded
+    enc = tok(texts, return_tensors="pt", padding=True, add_special_tokens=False)
+    assert not bool(enc["attention_mask"].all())
+    ids, attn = enc["input_ids"], enc["attention_mask"]
+    greedy = dict(do_sample=False, max_new_tokens=10, pad_token_id=tok.pad_token_id)
+    with torch.no_grad():
+        whole = model.generate(
+            input_ids=ids.repeat_interleave(3, 0), attention_mask=attn.repeat_interleave(3, 0), **greedy
+        )
+    assert torch.equal(generate_groups(model, ids, attn, 3, **greedy), whole)
+
+    sampled = dict(do_sample=True, temperature=1.0, top_p=1.0, max_new_tokens=10, pad_token_id=tok.pad_token_id)
+    torch.manual_seed(7)
+    with torch.no_grad():
+        expected = model.generate(**enc, num_return_sequences=4, **sampled)
+    torch.manual_seed(7)
+    got = generate_groups(model, ids, attn, 4, **sampled)
+    assert torch.equal(got, expected)
+    assert len({tuple(row.tolist()) for row in got[:4]}) > 1  # sampled: a group is not one answer repeated
+
+
+def test_the_shots_configs_show_the_examples_eval_reads():
+    """Every docs/grpo_shots config trains on the examples `evalkit eval --few-shot
+    docs/countdown2_shots.jsonl` shows, so a saved model is evaluated under the prompt it was trained with."""
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    shots = [json.loads(line) for line in (docs / "countdown2_shots.jsonl").read_text().splitlines() if line.strip()]
+    configs = sorted((docs / "grpo_shots").glob("*.json"))
+    assert len(configs) >= 5
+    for path in configs:
+        cfg = GRPOConfig.from_dict(json.loads(path.read_text()))
+        assert cfg.few_shot == shots and cfg.response_prefix == "Answer:", path.name
