@@ -1,10 +1,9 @@
 """The GRPO study: the seed's momentum advantage beside group and Dr. GRPO, and how the accuracy of
 the reward changes what is learned (the seed's 003 question, small).
 
-Every run is the first demo's setting (BASE below: SmolLM2-135M on countdown-2 with the bare prompt,
-4 prompts x 8 samples, lr 3e-5, outcome reward; the demo now also shows worked examples, which this
-study predates) shortened to STEPS steps, evaluated on the same 40 held-out puzzles x 2 samples every
-EVAL_EVERY steps:
+Every run is the demo's setting (docs/grpo_demo.json: SmolLM2-135M on countdown-2, 4 prompts x 8
+samples, lr 3e-5, outcome reward) shortened to STEPS steps, evaluated on the same 40 held-out puzzles
+x 2 samples every EVAL_EVERY steps:
 - advantages: "group", "momentum" (the seed's schedule: momentum rising by 0.02 a step to 0.2) and
   "dr_grpo", each with the same seeds;
 - reward accuracy: group advantages on a reward flipped with probability p (the `noisy` verifier:
@@ -47,25 +46,9 @@ FLIP_PROBABILITIES = (0.0, 0.2, 0.4)
 REWARD = {"task_set": "countdown-2", "prompt_style": "short", "credit_needs_numbers": True, "weights": [1.0, 0.0, 0.0]}
 
 
-BASE = {
-    "verifier": "game24",
-    "verifier_config": REWARD,
-    "response_prefix": "Answer:",
-    "batch_prompts": 4,
-    "group_size": 8,
-    "learning_rate": 3e-5,
-    "beta": 0.01,
-    "advantage": "group",
-    "temperature": 1.0,
-    "top_p": 1.0,
-    "max_new_tokens": 16,
-    "eval_tasks": 40,
-    "eval_samples": 2,
-}
-
-
 def base_config(seed: int) -> dict:
-    return {**BASE, "steps": STEPS, "eval_every": EVAL_EVERY, "save_every": EVAL_EVERY, "seed": seed}
+    demo = json.loads((HERE / "grpo_demo.json").read_text())
+    return {**demo, "steps": STEPS, "eval_every": EVAL_EVERY, "save_every": EVAL_EVERY, "seed": seed}
 
 
 def planned_runs(seeds: tuple[int, ...]) -> dict[str, dict]:
