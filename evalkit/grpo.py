@@ -5,6 +5,7 @@ processes); turn rewards into advantages; take `updates_per_batch` gradient step
 surrogate minus a k3 KL penalty to the frozen reference model. The seed report's changes are
 options: momentum-smoothed reward statistics, and its hyper-parameters as defaults. Sampling and the
 update pass each group's prompt through the model once and share it with the group's G completions.
+An optional supervised warm-up on worked solutions runs before step 1 (evalkit/warmup.py).
 
 Advantages (`advantage=`), and what an all-equal group gets under each:
 - "group": (r - mean_g) / (std_g + 1e-4) within each prompt's group (population std): all-equal -> 0.
@@ -22,11 +23,12 @@ from __future__ import annotations
 import json
 import math
 import random
+import shutil
 import time
 import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -37,6 +39,13 @@ from verifiers import Score, verdict_counts
 from verifiers.score import ITEM_TIMEOUT_SECONDS
 
 ADVANTAGES = ("momentum", "group", "dr_grpo")
+
+
+class ConfigError(ValueError):
+    """A config the run cannot start from (a malformed example, a leak of the held-out tasks):
+    raised before the model loads, and shown by `evalkit grpo` as one line."""
+
+
 EPS = 1e-4
 
 
@@ -60,6 +69,12 @@ class GRPOConfig:
     # worked examples shown before every prompt, in training and held-out evaluation alike: records
     # as in `evalkit eval --few-shot` files (task fields or a "prompt", and a "completion")
     few_shot: list[dict[str, Any]] = field(default_factory=list)
+    # a supervised warm-up before the first step (evalkit/warmup.py): worked solutions of training
+    # tasks, as a JSONL path or a list of few_shot-style records; 0 epochs: none
+    warmup_examples: str | list[dict[str, Any]] = field(default_factory=list)
+    warmup_epochs: int = 0
+    warmup_learning_rate: float = 5e-5
+    warmup_batch: int = 16
     advantage: str = "momentum"
     momentum_start: float = 0.0
     momentum_step: float = 0.02
@@ -103,6 +118,7 @@ class GRPOConfig:
             "updates_per_batch",
             "grad_accumulation",
             "max_sampling_rounds",
+            "warmup_batch",
         )
         for name in (*positive, "save_every"):
             value = getattr(self, name)
@@ -116,6 +132,12 @@ class GRPOConfig:
             raise ValueError(f"eval_temperature must be None or a number >= 0, got {self.eval_temperature!r}")
         if not isinstance(self.few_shot, list) or not all(isinstance(r, dict) for r in self.few_shot):
             raise ValueError("few_shot must be a list of JSON objects (task fields or a prompt, and a completion)")
+        if isinstance(self.warmup_epochs, bool) or not isinstance(self.warmup_epochs, int) or self.warmup_epochs < 0:
+            raise ValueError(f"warmup_epochs must be an integer >= 0, got {self.warmup_epochs!r}")
+        if self.warmup_epochs and not self.warmup_examples:
+            raise ValueError("warmup_epochs needs warmup_examples (a JSONL path or a list of records)")
+        if not isinstance(self.warmup_examples, (str, list)):
+            raise ValueError("warmup_examples must be a JSONL path or a list of records")
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "GRPOConfig":
@@ -340,7 +362,14 @@ def grpo_loss(
 
 # ---------------------------------------------------------------------------------- the trainer
 class GRPOTrainer:
-    def __init__(self, cfg: GRPOConfig, run_dir: Path, policy: Any = None, tokenizer: Any = None) -> None:
+    def __init__(
+        self,
+        cfg: GRPOConfig,
+        run_dir: Path,
+        policy: Any = None,
+        tokenizer: Any = None,
+        warmup_progress: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
         import copy
 
         import torch
@@ -352,10 +381,13 @@ class GRPOTrainer:
             torch.set_num_threads(cfg.threads)
         self.verifier = verifiers.get(cfg.verifier, **cfg.verifier_config)
         self.template = PromptTemplate(shots=self._shots(), response_prefix=cfg.response_prefix)
+        warmup_pairs = self._warmup_pairs() if cfg.warmup_epochs else []
         if policy is None:
             policy, tokenizer = load_transformers(cfg.model)
         self.policy, self.tokenizer = policy, tokenizer
-        self.reference = copy.deepcopy(policy).eval()
+        if cfg.warmup_epochs:
+            self._warm_up(warmup_pairs, warmup_progress)
+        self.reference = copy.deepcopy(self.policy).eval()
         for p in self.reference.parameters():
             p.requires_grad_(False)
         self.optimizer = torch.optim.AdamW(self.policy.parameters(), lr=cfg.learning_rate)
@@ -373,8 +405,74 @@ class GRPOTrainer:
             try:
                 shots.append(shot_pair(record, self.verifier))
             except Exception as exc:  # a malformed example: say which one, before any model loads
-                raise ValueError(f"few_shot example {number}: {exc}") from None
+                raise ConfigError(f"few_shot example {number}: {exc}") from None
         return tuple(shots)
+
+    def _warmup_pairs(self) -> list[tuple[str, str]]:
+        """The warm-up's (prompt, completion) pairs, checked before the model loads: readable, each
+        a continuation of its prompt, none a held-out task."""
+        from evalkit import warmup
+
+        cfg = self.cfg
+        try:
+            records = cfg.warmup_examples
+            if isinstance(records, str):
+                records = warmup.read_records(records)
+            pairs = warmup.warmup_pairs(records, self.verifier, cfg.response_prefix)
+            held_out = self.verifier.tasks("test", seed=cfg.seed)
+            warmup.refuse_held_out(pairs, {self.verifier.prompt(t): str(t.get("id")) for t in held_out})
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+        return pairs
+
+    def _warm_up(self, pairs: list[tuple[str, str]], progress: Callable[[dict[str, Any]], None] | None) -> None:
+        """The supervised warm-up (evalkit/warmup.py), once per run: its model folder is the start
+        of training and the KL reference, and is reloaded as it is when the run resumes (refused if
+        it was made with other settings)."""
+        import hashlib
+
+        from transformers import AutoModelForCausalLM
+
+        from evalkit import warmup
+        from evalkit.resume import StampMismatch, check_stamp, write_atomically
+
+        cfg = self.cfg
+        stamp = {
+            "model": cfg.model,
+            "examples": hashlib.sha256(json.dumps(pairs).encode()).hexdigest(),
+            "template": self.template.as_dict(),
+            **{k: getattr(cfg, k) for k in ("warmup_epochs", "warmup_learning_rate", "warmup_batch", "seed")},
+        }
+        folder = self.run_dir / "warmup"
+        if (folder / "config.json").exists() and (folder / "stamp.json").exists():
+            try:
+                check_stamp(folder / "stamp.json", stamp, f"the warm-up in {folder}", "rerun with --no-resume")
+            except StampMismatch as exc:
+                raise ConfigError(str(exc)) from None
+            self.policy = AutoModelForCausalLM.from_pretrained(folder).eval()
+            return
+        folder.mkdir(parents=True, exist_ok=True)
+        with (folder / "log.jsonl").open("w") as log:
+
+            def record(line: dict[str, Any]) -> None:
+                log.write(json.dumps(line) + "\n")
+                log.flush()
+                if progress:
+                    progress(line)
+
+            warmup.supervised_warmup(
+                self.policy,
+                self.tokenizer,
+                self.template,
+                pairs,
+                cfg.warmup_epochs,
+                cfg.warmup_learning_rate,
+                cfg.warmup_batch,
+                cfg.seed,
+                progress=record,
+            )
+        self.save_model(folder)
+        write_atomically(folder / "stamp.json", json.dumps(stamp, indent=2) + "\n")  # last: the folder is whole
 
     # -------------------------------------------------------------- one step
     def sample(self, tasks: list[dict[str, Any]]) -> dict[str, Any]:
@@ -663,14 +761,23 @@ class GRPOTrainer:
         self.verifier.close()
 
 
-def train(cfg: GRPOConfig, run_dir: Path, resume: bool = True, progress: Any = None) -> Path:
-    """Run (or resume) training; a JSONL line per step in run_dir/log.jsonl, then the plots."""
+def train(
+    cfg: GRPOConfig,
+    run_dir: Path,
+    resume: bool = True,
+    progress: Callable[[int], None] | None = None,
+    warmup_progress: Callable[[dict[str, Any]], None] | None = None,
+) -> Path:
+    """Run (or resume) training; a JSONL line per step in run_dir/log.jsonl, then the plots.
+    `progress` gets each finished step, `warmup_progress` each warm-up epoch's log line."""
     from evalkit.grpo_plots import plot_run
     from evalkit.jsonl import JsonlWriter
 
     run_dir.mkdir(parents=True, exist_ok=True)
+    if not resume and (run_dir / "warmup").exists():
+        shutil.rmtree(run_dir / "warmup")  # starting over starts the warm-up over too
     (run_dir / "config.json").write_text(json.dumps(asdict(cfg), indent=2) + "\n")
-    trainer = GRPOTrainer(cfg, run_dir)
+    trainer = GRPOTrainer(cfg, run_dir, warmup_progress=warmup_progress)
     if resume and trainer.load() and progress:
         progress(trainer.step)
     log_path = run_dir / "log.jsonl"

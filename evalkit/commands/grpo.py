@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     from evalkit.quiet import quiet_third_party
 
     quiet_third_party(args.verbose)  # before transformers is imported
-    from evalkit.grpo import GRPOConfig, train
+    from evalkit.grpo import ConfigError, GRPOConfig, train
 
     data = {}
     if args.config is not None:
@@ -53,9 +53,29 @@ def run(args: argparse.Namespace) -> int:
         cfg = GRPOConfig.from_dict(data)
     except (TypeError, ValueError) as exc:
         raise CommandError(str(exc)) from None
-    columns = (TextColumn("[bold]GRPO"), BarColumn(), MofNCompleteColumn(), TextColumn("steps"), TimeElapsedColumn())
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[unit]}"),
+        TimeElapsedColumn(),
+    )
     with Progress(*columns) as progress:
-        bar = progress.add_task("grpo", total=cfg.steps)
-        train(cfg, args.run_dir, resume=not args.no_resume, progress=lambda step: progress.update(bar, completed=step))
+        warm = None
+        if cfg.warmup_epochs and not (args.run_dir / "warmup" / "config.json").exists():
+            warm = progress.add_task("warm-up", total=cfg.warmup_epochs, unit="epochs")  # before step 1
+        bar = progress.add_task("GRPO", total=cfg.steps, unit="steps")
+        try:
+            train(
+                cfg,
+                args.run_dir,
+                resume=not args.no_resume,
+                progress=lambda step: progress.update(bar, completed=step),
+                warmup_progress=lambda line: (
+                    progress.update(warm, completed=line["warmup_epoch"]) if warm is not None else None
+                ),
+            )
+        except ConfigError as exc:
+            raise CommandError(str(exc)) from None
     print(f"run folder: {args.run_dir} (log.jsonl, checkpoint.pt, lengths_by_step.png, rates_by_step.png, reward.png)")
     return 0

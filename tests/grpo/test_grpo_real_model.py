@@ -3,6 +3,7 @@ batch; a run saves, resumes where it stopped, and logs what the seed report plot
 
 import copy
 import json
+from dataclasses import asdict
 
 import numpy as np
 import pytest
@@ -11,6 +12,7 @@ import torch
 import verifiers
 from evalkit.generation.hf import chat_text
 from evalkit.grpo import (
+    ConfigError,
     GRPOConfig,
     GRPOTrainer,
     advantages,
@@ -86,8 +88,8 @@ def test_a_run_logs_saves_and_resumes(smollm2, tmp_path, monkeypatch):
 
     real = grpo.GRPOTrainer.__init__
 
-    def with_loaded_model(self, cfg, run_dir, policy=None, tokenizer=None):
-        real(self, cfg, run_dir, copy.deepcopy(model), tok)  # reuse the loaded SmolLM2, not a stand-in
+    def with_loaded_model(self, cfg, run_dir, policy=None, tokenizer=None, **options):
+        real(self, cfg, run_dir, copy.deepcopy(model), tok, **options)  # reuse the loaded SmolLM2, not a stand-in
 
     monkeypatch.setattr(grpo.GRPOTrainer, "__init__", with_loaded_model)
     cfg = GRPOConfig(**{**TINY, "steps": 2, "save_every": 1, "tensorboard": True})
@@ -314,3 +316,81 @@ def test_the_shots_configs_show_the_examples_eval_reads():
     for path in configs:
         cfg = GRPOConfig.from_dict(json.loads(path.read_text()))
         assert cfg.few_shot == shots and cfg.response_prefix == "Answer:", path.name
+
+
+def test_a_warm_up_fine_tunes_on_worked_solutions_once_and_becomes_the_reference(smollm2, tmp_path, capsys):
+    """The supervised warm-up lowers the loss of its worked solutions, starts training and the KL
+    reference from the result, saves it as a model folder that a resumed run reloads instead of
+    training again, and refuses an example that is a held-out task or cannot continue the prompt."""
+    model, tok = smollm2
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from evalkit.warmup import _batch_loss
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "worked_solutions.py"
+    made = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True).stdout
+    records = [json.loads(line) for line in made.splitlines()]
+    countdown = {"task_set": "countdown-2", "prompt_style": "short", "credit_needs_numbers": True}
+    verifier = verifiers.get("game24", **countdown)
+    assert len(records) == len(verifier.tasks("train"))  # every training puzzle, solved, and only those
+    (tmp_path / "worked.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records[:8]))
+    records = records[:8]
+    cfg = GRPOConfig(
+        **{**TINY, "verifier_config": countdown, "warmup_examples": str(tmp_path / "worked.jsonl")},
+        warmup_epochs=2,
+        warmup_learning_rate=1e-4,
+        warmup_batch=8,
+    )
+
+    def loss(net):
+        rows = []
+        for r in records:
+            prompt = chat_text(tok, [{"role": "user", "content": verifier.prompt(r)}], "Answer:")
+            completion = r["completion"][len("Answer:") :] + tok.eos_token
+            rows.append(
+                (
+                    tok(prompt, add_special_tokens=False)["input_ids"],
+                    tok(completion, add_special_tokens=False)["input_ids"],
+                )
+            )
+        with torch.no_grad():
+            return float(_batch_loss(net, rows, tok.pad_token_id))
+
+    trainer = GRPOTrainer(cfg, tmp_path, copy.deepcopy(model), tok)
+    assert loss(trainer.policy) < 0.7 * loss(model)
+    for mine, ref in zip(trainer.policy.parameters(), trainer.reference.parameters()):
+        assert torch.equal(mine, ref)  # the KL anchors to the warmed model, as in R1
+    log = [json.loads(x) for x in (tmp_path / "warmup" / "log.jsonl").read_text().splitlines()]
+    assert [x["warmup_epoch"] for x in log] == [1, 2] and log[-1]["warmup_loss"] < log[0]["warmup_loss"]
+    trainer.close()
+
+    again = GRPOTrainer(cfg, tmp_path, copy.deepcopy(model), tok)  # a resumed run: reloads, trains nothing
+    assert (tmp_path / "warmup" / "log.jsonl").read_text().count("\n") == 2
+    for mine, saved in zip(again.policy.parameters(), trainer.policy.parameters()):
+        assert torch.equal(mine, saved)
+    again.close()
+    with pytest.raises(ConfigError, match="warm-up in .* was made with other settings .*warmup_learning_rate"):
+        GRPOTrainer(GRPOConfig(**{**asdict(cfg), "warmup_learning_rate": 1e-5}), tmp_path, model, tok)
+
+    held_out = verifier.tasks("test")[0]
+    leak = {"numbers": held_out["numbers"], "target": held_out["target"], "completion": "Answer: 1 + 1 = 2"}
+    for bad, message in (
+        ([*records, leak], f"warm-up example 9 is held-out task '{held_out['id']}'"),
+        ([{**records[0], "completion": "1 + 1 = 2"}], "warm-up example 1: its completion must start with 'Answer:'"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            GRPOTrainer(GRPOConfig(**{**asdict(cfg), "warmup_examples": bad}), tmp_path / "new", model, tok)
+    with pytest.raises(ValueError, match="warmup_epochs needs warmup_examples"):
+        GRPOConfig(**{**TINY, "warmup_epochs": 1})
+    verifier.close()
+
+    from evalkit.cli import main  # the command: one readable line, before any model loads
+
+    capsys.readouterr()  # what the warm-ups above wrote (save_pretrained's bars)
+
+    (tmp_path / "missing.json").write_text(json.dumps({**asdict(cfg), "warmup_examples": str(tmp_path / "nope.jsonl")}))
+    assert main(["grpo", "--config", str(tmp_path / "missing.json"), "--run-dir", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("evalkit grpo: cannot read the warm-up examples") and "\n" not in err
