@@ -39,14 +39,12 @@ from verifiers import Score, verdict_counts
 from verifiers.score import ITEM_TIMEOUT_SECONDS
 
 ADVANTAGES = ("momentum", "group", "dr_grpo")
+EPS = 1e-4
 
 
 class ConfigError(ValueError):
     """A config the run cannot start from (a malformed example, a leak of the held-out tasks):
     raised before the model loads, and shown by `evalkit grpo` as one line."""
-
-
-EPS = 1e-4
 
 
 @dataclass
