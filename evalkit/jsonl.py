@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 from typing import Any, Iterator
 
+from verifiers.text import valid_data
+
 
 def read_complete_records(path: Path) -> Iterator[dict[str, Any]]:
     """Every complete JSON object line of `path`; a torn last line (a killed writer) is dropped from disk."""
@@ -37,7 +39,12 @@ class JsonlWriter:
         self._fh = path.open("a", encoding="utf-8")
 
     def write(self, record: dict[str, Any]) -> None:
-        self._fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+        line = json.dumps(record, ensure_ascii=False)
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate from a program or a JSON escape: never a lost record
+            line = json.dumps(valid_data(record), ensure_ascii=False)
+        self._fh.write(line + "\n")
 
     def flush(self) -> None:
         self._fh.flush()

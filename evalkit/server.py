@@ -9,12 +9,18 @@
 What it serves is fixed at start: `served` maps a key to a verifier name and its config (the
 default: every installed verifier at its default config). Each is built once, on first use. A
 request names a key; a `config` in a request is refused (403) unless the operator opted in with
-`allow_client_config`, and then the verifiers it builds live in a small LRU whose evicted members
-are closed, so no client can grow the server's processes or change its rewards unasked.
+`allow_client_config`, and even then it may only narrow the served config (each setting's
+`client` policy: lower a limit, shorten an allowlist, never change a sandbox or a path); the
+verifiers it builds live in a small LRU whose evicted members are closed, so no client can grow
+the server's processes or change its rewards unasked.
 
-Refusals: 401 no bearer token / 403 wrong token (when a token is set), 403 client config, 404
-unknown key, 413 request too large or too many items, 429 too many requests waiting, 504 timeout.
-Each answers one line `{"error": ...}` and is counted in /metrics.
+A request's life: token, then its body read within `body_seconds` (408) and at most
+`max_body_bytes` (413), then admission (429 past `max_waiting` requests or `max_admitted_bytes`
+bytes), then a scoring slot, and only then is the body parsed. Scoring has a deadline that follows
+the batch (its items' time budgets over the workers) or the operator's `timeout`: items not scored
+by then come back as `timeout` with every score made in time, and the work left is cancelled, as
+it is when the client disconnects. Every refusal or failure answers one line `{"error": ...}` and
+is counted in /metrics.
 """
 
 from __future__ import annotations
@@ -24,17 +30,28 @@ import collections
 import contextlib
 import hmac
 import json
+import math
+import os
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Mapping
+from typing import Any, AsyncIterator, Callable, Mapping
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 import verifiers
 from verifiers import verdict_counts
+from verifiers.base import client_refusal
+from verifiers.deadline import Deadline
 from verifiers.score import ITEM_TIMEOUT_SECONDS
+from verifiers.text import valid_data
+
+from .server_limits import ServerLimits
+
+MAX_TASK_DEPTH = 64  # nesting of a task's JSON; deeper cannot be a real task (and cannot travel to a worker)
+DEADLINE_GRACE_SECONDS = 30.0  # past its deadline, a scoring call that has not returned is answered 504
 
 
 class HTTPError(Exception):
@@ -50,11 +67,16 @@ class Metrics:
     refusals: dict[str, int] = field(default_factory=dict)
     items: int = 0
     verdicts: dict[str, int] = field(default_factory=dict)
-    latencies: list[float] = field(default_factory=list)
+    latencies: collections.deque = field(default_factory=lambda: collections.deque(maxlen=1000))  # the recent ones
 
     def refused(self, error: HTTPError) -> None:
         self.failures[error.status] = self.failures.get(error.status, 0) + 1
         self.refusals[error.reason] = self.refusals.get(error.reason, 0) + 1
+
+    def scored(self, scores: list[verifiers.Score]) -> None:
+        self.items += len(scores)
+        for verdict, count in verdict_counts(scores).items():
+            self.verdicts[verdict] = self.verdicts.get(verdict, 0) + count
 
     def text(self) -> str:
         lines = [
@@ -66,23 +88,11 @@ class Metrics:
         lines += [f'evalkit_responses_failed_total{{status="{k}"}} {v}' for k, v in sorted(self.failures.items())]
         lines += [f'evalkit_refusals_total{{reason="{k}"}} {v}' for k, v in sorted(self.refusals.items())]
         lines += [f'evalkit_verdicts_total{{verdict="{k}"}} {v}' for k, v in sorted(self.verdicts.items())]
-        recent = sorted(self.latencies[-1000:])
+        recent = sorted(self.latencies)
         for q in (0.5, 0.95):
             value = recent[min(len(recent) - 1, int(q * len(recent)))] if recent else 0.0
             lines.append(f'evalkit_request_seconds{{quantile="{q}"}} {value:.6f}')
         return "\n".join(lines) + "\n"
-
-
-@dataclass(frozen=True)
-class ServerLimits:
-    """What one request may ask of the server."""
-
-    concurrency: int = 4  # requests scored at once
-    max_waiting: int = 64  # requests queued beyond those; more get 429
-    timeout: float = 60.0  # seconds per request before a 504
-    max_body_bytes: int = 8 << 20
-    max_items: int = 4096  # items per request; more get 413
-    max_client_configs: int = 8  # verifiers built from client configs kept at once (with the opt-in)
 
 
 def default_served() -> dict[str, tuple[str, dict[str, Any]]]:
@@ -128,6 +138,24 @@ class _ClientVerifiers:
             v.close()
 
 
+def _depth_over(value: Any, limit: int) -> bool:
+    """Is `value` (parsed JSON) nested deeper than `limit`? Iterative: never recurses itself."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth > limit:
+                return True
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
+def _shown(value: Any) -> str:
+    """A client's value, short enough to quote in an error line."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 class RewardService:
     """The scoring behind the HTTP layer (kept separate so it can be tested and reused)."""
 
@@ -145,7 +173,10 @@ class RewardService:
         self.workers = workers
         self.slots = asyncio.Semaphore(limits.concurrency)
         self.pending = 0
+        self.admitted_bytes = 0
         self.metrics = Metrics()
+        # scoring threads of our own: each returns by its deadline, so none is ever lost to a request
+        self._threads = ThreadPoolExecutor(limits.concurrency, thread_name_prefix="evalkit-score")
         self._built: dict[str, verifiers.Verifier] = {}
         self._client = _ClientVerifiers(limits.max_client_configs)
         self._lock = threading.Lock()
@@ -167,7 +198,7 @@ class RewardService:
         if not isinstance(key, str):
             raise HTTPError(400, "'verifier' must be a string")
         if key not in self.served:
-            raise HTTPError(404, f"unknown verifier {key!r}: this server serves {sorted(self.served)}", "unknown")
+            raise HTTPError(404, f"unknown verifier {_shown(key)}: this server serves {sorted(self.served)}", "unknown")
         if config is not None and not isinstance(config, dict):
             raise HTTPError(400, "'config' must be an object")
         name, served_config = self.served[key]
@@ -180,43 +211,71 @@ class RewardService:
                 "(the operator can start it with --allow-client-config)",
                 "client_config",
             )
+        served_verifier = self._served_verifier(key)
+        refusal = client_refusal(type(served_verifier).Config, config, served_verifier.config_dict())
+        if refusal is not None:
+            raise HTTPError(403, f"client config for {key!r} refused: {refusal}", "client_config")
         merged = {**served_config, **config}
         client_key = json.dumps([name, merged], sort_keys=True)
 
         def build() -> verifiers.Verifier:
             try:
                 return verifiers.get(name, merged)
-            except (TypeError, ValueError) as exc:
+            except TypeError as exc:  # an unknown key or a mistyped value
                 raise HTTPError(400, f"bad config: {exc}") from None
+            except ValueError as exc:  # a value the config's own checks refuse (max_tests 0, a negative limit)
+                raise HTTPError(403, f"client config for {key!r} refused: {exc}", "client_config") from None
 
         return self._client.acquire(client_key, build), client_key
 
-    def admit(self) -> None:
+    # ------------------------------------------------------------------ admission
+    def admit(self, size: int) -> None:
+        """Take a place among the admitted requests, or 429: past the waiting count or the bytes held."""
         if self.pending >= self.limits.concurrency + self.limits.max_waiting:
             raise HTTPError(429, f"{self.pending} requests in progress or waiting; retry later", "busy")
+        if self.admitted_bytes + size > self.limits.max_admitted_bytes:
+            raise HTTPError(429, f"{self.admitted_bytes} bytes of requests in progress or waiting; retry later", "busy")
         self.pending += 1
+        self.admitted_bytes += size
 
-    async def score(self, v: verifiers.Verifier, completions: list[str], tasks: list[dict]) -> list[verifiers.Score]:
-        async with self.slots:
-            try:
-                scores = await asyncio.wait_for(
-                    v.ascore_batch(completions, tasks, workers=self.workers, timeout=ITEM_TIMEOUT_SECONDS),
-                    self.limits.timeout,
-                )
-            except asyncio.TimeoutError:
-                raise HTTPError(504, f"scoring took longer than {self.limits.timeout:g} s", "timeout") from None
-        self.metrics.items += len(scores)
-        for verdict, count in verdict_counts(scores).items():
-            self.metrics.verdicts[verdict] = self.metrics.verdicts.get(verdict, 0) + count
-        return scores
+    def leave(self, size: int) -> None:
+        self.pending -= 1
+        self.admitted_bytes -= size
 
+    # ------------------------------------------------------------------ deadlines
+    def deadline_for(self, v: verifiers.Verifier, items: int) -> Deadline:
+        """The operator's `timeout`, or one that follows the batch: each item's worst case (the
+        verifier's time budget, at least the per-item timeout) for each round of the workers, with
+        room for every other request that may share them."""
+        if self.limits.timeout is not None:
+            return Deadline(self.limits.timeout)
+        per_item = max(ITEM_TIMEOUT_SECONDS, v.time_budget() or 0.0)
+        workers = max(1, self.workers or os.cpu_count() or 1)
+        return Deadline(per_item * math.ceil(max(1, items) / workers) * self.limits.concurrency)
+
+    async def run_scoring(self, work: Callable[[Deadline], Any], deadline: Deadline, request: Request | None) -> Any:
+        """`work(deadline)` on a scoring thread. It returns by its deadline (what is not scored by
+        then is `timeout`); a client that disconnects cancels it. A call still running well past its
+        deadline (a verifier that ignores it) is answered 504."""
+        future = asyncio.get_running_loop().run_in_executor(self._threads, work, deadline)
+        while True:
+            done, _ = await asyncio.wait({future}, timeout=1.0)
+            if done:
+                return future.result()
+            if request is not None and await request.is_disconnected():
+                deadline.cancel()  # nobody waits for these scores any more
+            if deadline.left() < -DEADLINE_GRACE_SECONDS:
+                deadline.cancel()
+                raise HTTPError(504, f"scoring did not end within {deadline.seconds:g} s", "timeout")
+
+    # ------------------------------------------------------------------ routes
     def _check_count(self, count: int) -> None:
         if count > self.limits.max_items:
             raise HTTPError(
                 413, f"{count} items; this server takes at most {self.limits.max_items} per request", "too_many_items"
             )
 
-    async def handle_score(self, body: Any) -> dict[str, Any]:
+    async def handle_score(self, body: Any, request: Request | None = None) -> dict[str, Any]:
         if not isinstance(body, dict) or not isinstance(body.get("items"), list):
             raise HTTPError(400, 'expected {"verifier": ..., "items": [{"completion": ..., "task": {...}}]}')
         self._check_count(len(body["items"]))
@@ -228,17 +287,27 @@ class RewardService:
                 or not isinstance(item.get("task"), dict)
             ):
                 raise HTTPError(400, f"items[{i}] needs a string 'completion' and an object 'task'")
+            if _depth_over(item["task"], MAX_TASK_DEPTH):
+                raise HTTPError(400, f"items[{i}].task is nested deeper than {MAX_TASK_DEPTH} levels")
             completions.append(item["completion"])
             tasks.append(item["task"])
         v, client_key = self.verifier(body.get("verifier", "game24"), body.get("config"))
         try:
-            scores = await self.score(v, completions, tasks)
+            deadline = self.deadline_for(v, len(completions))
+            scores = await self.run_scoring(
+                lambda d: v.score_batch(
+                    completions, tasks, workers=self.workers, timeout=ITEM_TIMEOUT_SECONDS, deadline=d
+                ),
+                deadline,
+                request,
+            )
         finally:
             if client_key is not None:
                 self._client.release(client_key)
+        self.metrics.scored(scores)
         return {"scores": [s.to_dict() for s in scores]}
 
-    async def handle_openrlhf(self, body: Any, key: str) -> dict[str, Any]:
+    async def handle_openrlhf(self, body: Any, key: str, request: Request | None = None) -> dict[str, Any]:
         from evalkit.adapters.openrlhf import openrlhf_result
 
         if not isinstance(body, dict) or not all(isinstance(body.get(k), list) for k in ("query", "prompts", "labels")):
@@ -247,15 +316,15 @@ class RewardService:
         if not len(queries) == len(prompts) == len(labels):
             raise HTTPError(400, "query, prompts and labels differ in length")
         self._check_count(len(queries))
+        if any(_depth_over(label, MAX_TASK_DEPTH) for label in labels):
+            raise HTTPError(400, f"a label is nested deeper than {MAX_TASK_DEPTH} levels")
         v, _ = self.verifier(key)  # an unknown key is the request's fault: 4xx
         # the same code as the file route: one bad label is one ERROR item (0.0, flagged), never a 400
-        async with self.slots:
-            try:
-                out = await asyncio.wait_for(
-                    asyncio.to_thread(openrlhf_result, v, queries, prompts, labels), self.limits.timeout
-                )
-            except asyncio.TimeoutError:
-                raise HTTPError(504, f"scoring took longer than {self.limits.timeout:g} s", "timeout") from None
+        out = await self.run_scoring(
+            lambda d: openrlhf_result(v, queries, prompts, labels, workers=self.workers, deadline=d),
+            self.deadline_for(v, len(queries)),
+            request,
+        )
         self.metrics.items += len(queries)
         return out
 
@@ -265,6 +334,7 @@ class RewardService:
         for v in built:
             v.close()
         self._client.close()
+        self._threads.shutdown(wait=False, cancel_futures=True)
 
 
 def _authorised(request: Request, token: str | None) -> None:
@@ -276,6 +346,47 @@ def _authorised(request: Request, token: str | None) -> None:
         raise HTTPError(401, "this server needs 'Authorization: Bearer <token>'", "unauthorized")
     if not hmac.compare_digest(given.strip().encode(), token.encode()):
         raise HTTPError(403, "wrong token", "forbidden")
+
+
+async def _read_body(request: Request, limits: ServerLimits) -> bytes:
+    """The raw body, at most `max_body_bytes` (413) and within `body_seconds` (408): read before the
+    request is admitted, so a body that never ends holds no place in the queue."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limits.max_body_bytes:
+        raise HTTPError(413, f"request larger than {limits.max_body_bytes} bytes", "too_large")
+
+    async def read() -> bytes:
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > limits.max_body_bytes:
+                raise HTTPError(413, f"request larger than {limits.max_body_bytes} bytes", "too_large")
+        return bytes(body)
+
+    try:
+        return await asyncio.wait_for(read(), limits.body_seconds)
+    except asyncio.TimeoutError:
+        raise HTTPError(408, f"the request body did not arrive within {limits.body_seconds:g} s", "slow_body") from None
+
+
+def _parse(body: bytes) -> Any:
+    try:
+        return json.loads(body)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise HTTPError(400, f"malformed JSON: {exc}") from None
+    except RecursionError:
+        raise HTTPError(400, "malformed JSON: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer past Python's digit limit
+        raise HTTPError(400, f"malformed JSON: {str(exc).splitlines()[0][:120]}") from None
+
+
+def _json(content: Any, status: int = 200) -> JSONResponse:
+    """A JSON answer that always encodes: text with lone surrogates (a program's exception text) is
+    made valid UTF-8 instead of failing the whole response."""
+    try:
+        return JSONResponse(content, status_code=status)
+    except UnicodeEncodeError:
+        return JSONResponse(valid_data(content), status_code=status)
 
 
 def create_app(
@@ -293,50 +404,54 @@ def create_app(
         yield
         service.close()  # on SIGTERM/SIGINT too: uvicorn ends the lifespan before it exits
 
-    app = FastAPI(title="evalkit reward server", lifespan=lifespan)
+    # no /docs, /redoc or /openapi.json: a server answers only its routes, and those behind the token
+    app = FastAPI(title="evalkit reward server", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.service = service
-
-    async def read_json(request: Request) -> Any:
-        declared = request.headers.get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > limits.max_body_bytes:
-            raise HTTPError(413, f"request larger than {limits.max_body_bytes} bytes", "too_large")
-        body = bytearray()
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > limits.max_body_bytes:
-                raise HTTPError(413, f"request larger than {limits.max_body_bytes} bytes", "too_large")
-        try:
-            return json.loads(body)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise HTTPError(400, f"malformed JSON: {exc}") from None
 
     def refuse(error: HTTPError) -> JSONResponse:
         service.metrics.refused(error)
-        return JSONResponse({"error": error.message}, status_code=error.status)
+        return _json({"error": error.message}, error.status)
 
-    async def respond(handler, request: Request) -> Any:
+    @app.exception_handler(Exception)
+    async def failed(_request: Request, exc: Exception) -> JSONResponse:
+        return refuse(HTTPError(500, f"internal error: {type(exc).__name__}: {str(exc)[:200]}", "internal"))
+
+    async def respond(handler: Callable[[Any, Request], Any], request: Request) -> Any:
         start = time.perf_counter()
         service.metrics.requests += 1
         try:
             _authorised(request, token)
-            service.admit()
+            body = await _read_body(request, limits)
+            service.admit(len(body))
         except HTTPError as exc:
             return refuse(exc)
         try:
-            return JSONResponse(await handler(await read_json(request)))
+            async with service.slots:  # parsed only now: a waiting request holds its bytes, not their objects
+                return _json(await handler(_parse(body), request))
         except HTTPError as exc:
             return refuse(exc)
         finally:
-            service.pending -= 1
+            service.leave(len(body))
             service.metrics.latencies.append(time.perf_counter() - start)
+
+    def one_verifier(request: Request) -> str:
+        keys = request.query_params.getlist("verifier")
+        if len(keys) > 1:
+            raise HTTPError(400, "?verifier= given more than once")
+        return keys[0] if keys else "game24"
 
     @app.post("/score")
     async def score(request: Request) -> Any:
         return await respond(service.handle_score, request)
 
     @app.post("/openrlhf")
-    async def openrlhf(request: Request, verifier: str = "game24") -> Any:
-        return await respond(lambda body: service.handle_openrlhf(body, verifier), request)
+    async def openrlhf(request: Request) -> Any:
+        try:
+            key = one_verifier(request)
+        except HTTPError as exc:
+            service.metrics.requests += 1
+            return refuse(exc)
+        return await respond(lambda body, req: service.handle_openrlhf(body, key, req), request)
 
     @app.get("/health")
     async def health() -> Any:

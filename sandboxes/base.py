@@ -7,7 +7,8 @@ itself failed: it is never charged to the model's code.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any, Protocol
 
@@ -21,6 +22,7 @@ class TestVerdict(str, Enum):
     MEMORY_LIMIT = "memory_limit"
     OUTPUT_LIMIT = "output_limit"
     SANDBOX_ERROR = "sandbox_error"
+    TASK_ERROR = "task_error"  # the task's own tests are broken (a name nothing provides): never the model's fault
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,16 @@ class Limits:
 
     tmpfs_mb: int = 64  # size of the sandbox's /tmp and of its /dev/shm
     packages: tuple[str, ...] = ()  # extra pure-Python packages the program may import (see libraries.py)
+
+    def __post_init__(self) -> None:
+        """Every limit a positive, finite number: a negative memory limit would remove it, NaN would
+        compare false against every clock."""
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "packages":
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf:
+                raise ValueError(f"sandbox limit {f.name} must be a positive, finite number, got {value!r}")
 
     @property
     def sandbox_memory_mb(self) -> int:

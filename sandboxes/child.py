@@ -22,6 +22,7 @@ def set_limits(job, cpu_seconds):
         ("RLIMIT_NOFILE", (job["max_open_files"],) * 2),
         ("RLIMIT_NPROC", (job["max_processes"],) * 2),
         ("RLIMIT_CORE", (0, 0)),
+        ("RLIMIT_MSGQUEUE", (0, 0)),  # no POSIX message queue: it would outlive the job, unlisted
     ]
     for name, value in limits:
         try:

@@ -3,12 +3,18 @@ test code, one test at a time, against proxies of the program, and reports one r
 
 import ast
 import builtins
+import importlib
 import json
 import os
 import sys
 import time
 
 BUILTIN_NAMES = set(dir(builtins))
+STDLIB_MODULES = frozenset(getattr(sys, "stdlib_module_names", ()))
+
+
+class TaskBroken(Exception):
+    """The task's tests read a name that neither its setup nor the program may provide: ERROR, not the model's fault."""
 
 
 def free_names(*trees):
@@ -26,6 +32,17 @@ def free_names(*trees):
     return loaded - bound
 
 
+def called_names(*trees):
+    """Names the test code calls directly (`area(5)`): where a task names no entry point, these are
+    the functions under test."""
+    return {
+        node.func.id
+        for tree in trees
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+    }
+
+
 def setup_code(job):
     """The trusted setup, compiled once per job (it runs afresh for every test)."""
     if "setup_code" not in job:
@@ -33,10 +50,47 @@ def setup_code(job):
     return job["setup_code"]
 
 
-def judge_namespace(job, session, names):
-    """The trusted setup, then every free name of the test (`names`) that the setup does not define,
-    taken from the program (the entry point always from the program, even where the setup has a stub).
-    The setup runs afresh for every test; it is compiled once per job."""
+def declared_names(job):
+    """The names the program provides: those of the entry point (`Solution` of `Solution().f`) and
+    those the task declares (`program_names`)."""
+    if "declared_names" not in job:
+        names = set(job.get("program_names") or ())
+        entry = job.get("entry_point")
+        if entry:
+            try:
+                names |= {n.id for n in ast.walk(ast.parse(entry, "entry", "eval")) if isinstance(n, ast.Name)}
+            except SyntaxError:
+                pass
+        job["declared_names"] = names
+    return job["declared_names"]
+
+
+def trusted_value(job, name):
+    """`name` as the judge itself provides it: a standard module, or a public name of an allowed
+    package (`SortedList`); `missing` when neither has it."""
+    if name in STDLIB_MODULES:
+        return importlib.import_module(name)
+    for package in job.get("packages") or ():
+        try:
+            module = importlib.import_module(package)
+        except ImportError:
+            continue
+        public = getattr(module, "__all__", None) or [n for n in dir(module) if not n.startswith("_")]
+        if name in public:
+            return getattr(module, name)
+    return missing
+
+
+missing = object()
+
+
+def judge_namespace(job, session, names, called=frozenset()):
+    """The trusted setup, then every free name of the test (`names`) that the setup does not define.
+    Only the entry point and the names the task declares come from the program (the entry point even
+    where the setup has a stub); a standard module or an allowed package's name is the judge's own
+    import, whatever the program defines under that name (`class math: isclose = ... True` proves
+    nothing). A task that declares no name takes the functions its tests call from the program.
+    Any other name is the task's fault (`TaskBroken`). The setup runs afresh for every test."""
     namespace = {"__name__": "check", "__builtins__": builtins}
     sys.modules["solution"] = SolutionModule(session)
     exec(setup_code(job), namespace)
@@ -45,8 +99,24 @@ def judge_namespace(job, session, names):
     if entry and "candidate" in wanted:
         namespace["candidate"] = session.ask({"op": "eval", "expr": entry})
         wanted.remove("candidate")
-    if wanted:
-        namespace.update(session.ask({"op": "globals", "names": wanted}))
+    declared = declared_names(job)
+    from_program = []
+    for name in wanted:
+        if name in declared:
+            from_program.append(name)
+            continue
+        value = missing if (not declared and name in called and name in STDLIB_MODULES) else trusted_value(job, name)
+        if value is not missing:
+            namespace[name] = value
+        elif not declared and name in called:
+            from_program.append(name)  # a module is never called: this is the function under test
+        else:
+            raise TaskBroken(
+                f"the tests read `{name}`, which neither the task's setup (imports) nor its entry point or "
+                "program_names provide"
+            )
+    if from_program:
+        namespace.update(session.ask({"op": "globals", "names": from_program}))
     return namespace
 
 
@@ -56,7 +126,7 @@ def run_judged(job, test, session):
     body = (
         ast.parse(test["expr"], "test", "eval") if test["kind"] == "call" else ast.parse(test["code"], "test", "exec")
     )
-    namespace = judge_namespace(job, session, free_names(setup, body))
+    namespace = judge_namespace(job, session, free_names(setup, body), called_names(setup, body))
     if test.get("setup"):
         exec(compile(setup, "test", "exec"), namespace)
     if test["kind"] == "call":
@@ -158,6 +228,8 @@ class Judge:
             if not isinstance(gone, LoadFailed):
                 self._retire()
             return gone.status, {"error": gone.detail}
+        except TaskBroken as exc:
+            return "task_error", {"error": str(exc)}
         except Exception as exc:
             return failed(exc)
 

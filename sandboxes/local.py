@@ -41,6 +41,7 @@ from .cleanup import process_alive, work_dir_prefix
 from .programs import PYTHON_FLAGS
 
 MAX_STDOUT = 64 << 20
+SHARED_MEMORY_SLACK_BYTES = 4 << 20  # as the runner's own check (runner.py)
 NAMESPACE_HELP = (
     "bubblewrap could not create namespaces here. Install it (bash scripts/setup-env.sh installs every "
     "part; apt-get install bubblewrap for this one), "
@@ -134,7 +135,8 @@ class LocalBackend:
             return self._run_unconfined(job, nonce, limits)
         sandbox = self._take(limits)
         raw, healthy = sandbox.run(job, nonce, limits.wall_seconds)
-        if healthy:
+        if healthy and not sandbox.clean():
+            healthy = False
             with self._lock:
                 self._idle.setdefault(limits, []).append(sandbox)
         else:
@@ -237,6 +239,13 @@ class _Sandbox:
                     out += piece
                 if out.endswith(done):
                     return RawRun(bytes(out[:MAX_STDOUT]), 0), True
+
+    def clean(self) -> bool:
+        """Is the sandbox's memory back to where a job found it? Its runner removed what it could see;
+        shared memory still charged to its cgroup (a job's segments the runner could not remove)
+        would shrink every later job's memory, so such a sandbox is replaced."""
+        shared = self.group.shared_memory_bytes() if self.group is not None else None
+        return shared is None or shared <= SHARED_MEMORY_SLACK_BYTES
 
     def _ended(self, out: bytes) -> RawRun:
         """The runner exited mid-job: the program killed it, or the sandbox never started."""

@@ -28,6 +28,7 @@ import json
 import os
 import signal
 import sys
+import time
 
 
 def not_dumpable():
@@ -99,13 +100,71 @@ def inside_sandbox():
 
 def clean_up(work):
     """Between jobs of a warm sandbox: kill every other process of ours in the sandbox (daemons
-    that left their process group too), then empty every writable place."""
+    that left their process group too), empty every writable place and remove the SysV IPC objects
+    the job made. Returns what is still left (empty when the sandbox is as the job found it)."""
     try:
         os.kill(-1, signal.SIGKILL)  # all we may signal except ourselves and the namespace's init
     except OSError:
         pass
     for top in (work, "/tmp", "/dev/shm"):
         wipe(top)
+    remove_ipc()
+    return leftovers()
+
+
+IPC_RMID = 0
+SHARED_MEMORY_SLACK = 4 << 20  # bytes of shared memory a clean sandbox may still show (kernel bookkeeping)
+
+
+def ipc_ids(kind):
+    """The ids of the SysV IPC objects of `kind` ("shm", "msg", "sem") in this IPC namespace."""
+    try:
+        with open(f"/proc/sysvipc/{kind}") as fh:
+            rows = [line.split() for line in fh.read().splitlines()[1:]]
+    except OSError:
+        return []
+    return [int(row[1]) for row in rows if len(row) > 1 and row[1].isdigit()]
+
+
+def remove_ipc():
+    """SysV shared memory, message queues and semaphore sets outlive the processes that made them:
+    left, they carry memory and data into the next job. (POSIX message queues cannot be made: the
+    program's RLIMIT_MSGQUEUE is 0; POSIX shared memory and semaphores are files in /dev/shm.)"""
+    libc = ctypes.CDLL(None, use_errno=True)
+    for ident in ipc_ids("shm"):
+        libc.shmctl(ident, IPC_RMID, None)
+    for ident in ipc_ids("msg"):
+        libc.msgctl(ident, IPC_RMID, None)
+    for ident in ipc_ids("sem"):
+        libc.semctl(ident, 0, IPC_RMID)
+
+
+def shared_memory_bytes():
+    """The sandbox's shared memory (tmpfs and SysV pages) from its memory cgroup, where the sandbox
+    can read it (a Docker container); None where it cannot (bubblewrap: the host checks instead)."""
+    for path in ("/sys/fs/cgroup/memory.stat", "/sys/fs/cgroup/memory/memory.stat"):
+        try:
+            with open(path) as fh:
+                for line in fh:
+                    key, _, value = line.partition(" ")
+                    if key == "shmem":
+                        return int(value)
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def leftovers():
+    """What a job left that clean-up could not remove, waiting briefly for killed processes to go."""
+    for _ in range(50):
+        left = [f"SysV {kind} {ids}" for kind in ("shm", "msg", "sem") for ids in [ipc_ids(kind)] if ids]
+        shared = shared_memory_bytes()
+        if shared is not None and shared > SHARED_MEMORY_SLACK:
+            left.append(f"{shared >> 20} MB of shared memory")
+        if not left:
+            return []
+        time.sleep(0.01)
+    return left
 
 
 def wipe(top):
@@ -156,11 +215,11 @@ def main():
             return
         job = json.loads(read_exactly(0, int(header)))
         nonce, work = run_job(job, out)
-        if serve:
-            clean_up(work)
-        out.write(f"EVALKIT-{nonce} " + json.dumps({"done": True}) + "\n")
+        left = clean_up(work) if serve else []
+        # a sandbox that cannot be made clean says so and stops serving: its host replaces it
+        out.write(f"EVALKIT-{nonce} " + json.dumps({"done": True, **({"left": left} if left else {})}) + "\n")
         out.flush()
-        if not serve:
+        if not serve or left:
             return
 
 

@@ -45,16 +45,20 @@ def build_job(
     entry_point: str | None = None,
     judge_setup: str | None = None,
     library_paths: list[str] | None = None,
+    program_names: Sequence[str] = (),
 ) -> bytes:
     """The length-prefixed job. `setup` runs before the program in the candidate (helpers the
     program uses); `judge_setup` is the trusted code the tests run after (default: `setup`);
-    `library_paths` make the allowed packages importable in both (see `libraries.py`)."""
+    `library_paths` make the allowed packages importable in both (see `libraries.py`);
+    `program_names` are the names besides the entry point that the tests take from the program."""
     paths = list(library_paths or [])
     job = {
         "code": code,
         "setup": setup,
         "judge_setup": setup if judge_setup is None else judge_setup,
         "entry_point": entry_point,
+        "program_names": list(program_names),
+        "packages": list(limits.packages),
         "tests": [t.job_entry() for t in tests],
         "library_paths": paths,
         "candidate_source": libraries.prelude(paths) + programs.CANDIDATE,
@@ -81,10 +85,12 @@ def run_tests(
     setup: str = "",
     entry_point: str | None = None,
     judge_setup: str | None = None,
+    program_names: Sequence[str] = (),
 ) -> SuiteResult:
     nonce = secrets.token_hex(16)
     paths = backend.library_paths(limits.packages) if limits.packages else []
-    raw = backend.run(build_job(code, tests, limits, setup, entry_point, judge_setup, paths), nonce, limits)
+    job = build_job(code, tests, limits, setup, entry_point, judge_setup, paths, program_names)
+    raw = backend.run(job, nonce, limits)
     return interpret(raw, nonce, tests)
 
 
@@ -101,7 +107,9 @@ def interpret(raw: RawRun, nonce: str, tests: Sequence[Test]) -> SuiteResult:
             continue
         try:
             record = json.loads(line[len(tag) :])
-        except ValueError:
+        except (ValueError, RecursionError):
+            continue
+        if not isinstance(record, dict):
             continue
         if record.get("done"):
             done = True
@@ -135,6 +143,7 @@ SIMPLE = {
     "memory": (TestVerdict.MEMORY_LIMIT, "memory limit"),
     "killed": (TestVerdict.MEMORY_LIMIT, "killed (memory limit)"),
     "output_limit": (TestVerdict.OUTPUT_LIMIT, "output limit"),
+    "task_error": (TestVerdict.TASK_ERROR, "the task's tests are broken"),
 }
 
 

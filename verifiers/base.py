@@ -94,6 +94,49 @@ def _type_name(hint: Any) -> str:
     return getattr(hint, "__name__", str(hint))
 
 
+# ------------------------------------------------------------------ what a client may change
+#: How a reward server's client (with its operator's `--allow-client-config`) may change a setting:
+#: "free" (a choice of reward shape), "at_most" (a cost or a limit: only lowered, never below 0),
+#: "subset" (an allowlist: only shortened), "fixed" (the operator's value only: sandboxes, paths,
+#: models). A setting declared without one is "fixed": a client never widens what nobody classified.
+CLIENT_POLICIES = ("free", "at_most", "subset", "fixed")
+
+
+def setting(default: Any, *, client: str = "fixed") -> Any:
+    """A Config field with its default and what a reward server's client may do with it
+    (`CLIENT_POLICIES`): `rollouts: int = setting(200, client="at_most")`."""
+    if client not in CLIENT_POLICIES:
+        raise ValueError(f"client must be one of {CLIENT_POLICIES}, got {client!r}")
+    return dataclasses.field(default=default, metadata={"client": client})
+
+
+def client_refusal(config_class: type, requested: Mapping[str, Any], served: Mapping[str, Any]) -> str | None:
+    """Why a client may not ask for `requested` on top of the operator's `served` config (both plain
+    dicts, the served one complete), or None. Each field's policy comes from its `setting()`."""
+    fields = {f.name: f for f in dataclasses.fields(config_class)}
+    for name, value in requested.items():
+        if name not in fields:
+            continue  # building the verifier refuses unknown keys with the list of known ones
+        policy = fields[name].metadata.get("client", "fixed")
+        current = served.get(name)
+        if policy == "free" or _plain(value) == _plain(current):
+            continue
+        if policy == "fixed":
+            return f"{name}: a client may not change it (the operator's value is {current!r})"
+        if policy == "subset":
+            if not isinstance(value, (list, tuple)) or not set(value) <= set(current or ()):
+                return f"{name}: a client may only choose among the operator's {list(current or ())}"
+        elif policy == "at_most":
+            if not _number(value) or not (0 <= value and (current is None or value <= current)):
+                bound = "no more than " + repr(current) if current is not None else "a number"
+                return f"{name}: a client may only lower it: {bound}, at least 0, got {value!r}"
+    return None
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value  # NaN != NaN
+
+
 class Unsupported(Exception):
     """The verifier does not offer this (e.g. a third-party verifier with no built-in tasks)."""
 
@@ -233,6 +276,7 @@ class Verifier(abc.ABC):
         cache: Any = None,
         progress: Any = None,
         memory_mb: int | None = None,
+        deadline: Any = None,
     ) -> list[Score]:
         """Score many items in parallel with a hard per-item wall-clock timeout.
 
@@ -252,6 +296,7 @@ class Verifier(abc.ABC):
             cache=cache,
             progress=progress,
             memory_mb=memory_mb,
+            deadline=deadline,
         )
 
     async def ascore_batch(

@@ -12,6 +12,7 @@ garbage-collected. The scorer itself holds no processes.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -20,6 +21,7 @@ import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
+from .deadline import Deadline
 from .pool import WorkerPool
 from .protocol import BatchScorer, Item, Progress, Scorer, spec_json_of, time_budget_of
 from .score import ITEM_TIMEOUT_SECONDS, Score
@@ -77,17 +79,32 @@ def _identities(
     spec_json: str, completions: Sequence[str], tasks: Sequence[Mapping[str, Any]], hashed: bool
 ) -> list[Any]:
     """One identity per item: equal identities mean the same job. A task object that repeats (the G
-    samples of one prompt) is serialised once. Hashes are only made when a disk cache needs them."""
-    task_json: dict[int, str] = {}
+    samples of one prompt) is serialised once. Hashes are only made when a disk cache needs them.
+    A task that cannot be serialised (nested too deeply) is its own job, `Unique`, never cached:
+    one such item must not fail the batch."""
+    task_json: dict[int, str | None] = {}
     spec_digest = hashlib.blake2b(spec_json.encode(), digest_size=16).digest()
-    out = []
-    for completion, task in zip(completions, tasks):
-        tj = task_json.get(id(task))
+    out: list[Any] = []
+    for index, (completion, task) in enumerate(zip(completions, tasks)):
+        if id(task) not in task_json:
+            try:
+                task_json[id(task)] = _task_json(task)
+            except (RecursionError, ValueError, TypeError):
+                task_json[id(task)] = None
+        tj = task_json[id(task)]
         if tj is None:
-            tj = task_json[id(task)] = _task_json(task)
+            out.append(Unique(index))
+            continue
         text = completion if isinstance(completion, str) else repr(completion)
         out.append(_digest(spec_digest, text, tj) if hashed else (text, tj))
     return out
+
+
+@dataclasses.dataclass(frozen=True)
+class Unique:
+    """The identity of an item that equals no other (see `_identities`)."""
+
+    index: int
 
 
 def score_batch(
@@ -101,6 +118,7 @@ def score_batch(
     cache: "ScoreCache | str | Path | None" = None,
     progress: Progress | None = None,
     memory_mb: int | None = None,
+    deadline: "float | Deadline | None" = None,
 ) -> list[Score]:
     """Score `completions[i]` against `tasks[i]` for every i; results in input order.
 
@@ -112,6 +130,9 @@ def score_batch(
     cache: a `ScoreCache` or a path to one; scores other than ERROR are reused across runs.
     progress: called with the number of items just finished (duplicates and cache hits included).
     memory_mb: address-space cap per worker (default: the verifier's `worker_memory_mb`).
+    deadline: seconds for the whole batch (or a `Deadline` its caller may cancel); items not scored by
+        then are returned as TIMEOUT (reason: the deadline) with every score made in time, and the
+        work left is cancelled. None: no deadline.
     """
     if executor not in EXECUTORS:
         raise ValueError(f"unknown executor {executor!r}; choose from {sorted(EXECUTORS)}")
@@ -120,6 +141,7 @@ def score_batch(
     budget = time_budget_of(verifier)
     if timeout is not None and budget is not None:
         timeout = max(timeout, budget)
+    cutoff = deadline if isinstance(deadline, Deadline) or deadline is None else Deadline(deadline)
     store = _open_cache(cache)
     keys = _identities(spec_json_of(verifier), completions, tasks, hashed=store is not None)
     results: list[Score | None] = [None] * len(keys)
@@ -127,7 +149,7 @@ def score_batch(
     for i, key in enumerate(keys):
         first_of.setdefault(key, i)
 
-    known = store.get_many(list(first_of)) if store is not None else {}
+    known = store.get_many([k for k in first_of if not isinstance(k, Unique)]) if store is not None else {}
     todo: list[Item] = [(i, completions[i], tasks[i]) for key, i in first_of.items() if key not in known]
 
     def count_done(n: int) -> None:
@@ -143,10 +165,17 @@ def score_batch(
             timeout=timeout,
             memory_mb=memory_mb if memory_mb is not None else getattr(verifier, "worker_memory_mb", None),
             progress=count_done,
+            deadline=cutoff,
         )
         known.update({keys[i]: s for i, s in fresh.items()})
-        if store is not None:
-            store.put_many({keys[i]: s for i, s in fresh.items() if not s.is_error})
+        if store is not None:  # neither ERROR nor a deadline's placeholder is a score worth keeping
+            store.put_many(
+                {
+                    keys[i]: s
+                    for i, s in fresh.items()
+                    if not s.is_error and s.info.get("scored") is not False and not isinstance(keys[i], Unique)
+                }
+            )
     count_done(len(keys) - len(todo))
     for i, key in enumerate(keys):
         results[i] = known[key]
@@ -169,11 +198,16 @@ def _executor(scorer: Scorer, name: str) -> Callable[..., dict[int, Score]]:
     return EXECUTORS[name]
 
 
-def run_serially(verifier: Scorer, items: Sequence[Item], *, progress: Progress, **_: Any) -> dict[int, Score]:
-    """In this process, one by one: no isolation and no timeout (for debugging and tiny batches)."""
+def run_serially(
+    verifier: Scorer, items: Sequence[Item], *, progress: Progress, deadline: Deadline | None = None, **_: Any
+) -> dict[int, Score]:
+    """In this process, one by one: no isolation and no per-item timeout (for debugging, tiny batches
+    and items a verifier scores inline); the batch's deadline is checked between items."""
     out = {}
     for i, completion, task in items:
-        out[i] = verifier.score(completion, task)
+        out[i] = (
+            deadline.late_score() if deadline is not None and deadline.passed() else verifier.score(completion, task)
+        )
         progress(1)
     return out
 
@@ -186,13 +220,14 @@ def run_in_processes(
     timeout: float | None,
     memory_mb: int | None,
     progress: Progress,
+    deadline: Deadline | None = None,
 ) -> dict[int, Score]:
     """Score in the pool of worker processes kept for this verifier and reused across calls; callers
     on many threads at once share it (their items queue onto the same warm workers). Items the
     verifier scores inline (short enough for its `inline_max_chars`) never leave this thread."""
     limit = getattr(verifier, "inline_max_chars", 0)
     inline = [item for item in items if limit and isinstance(item[1], str) and len(item[1]) <= limit]
-    done = run_serially(verifier, inline, progress=progress) if inline else {}
+    done = run_serially(verifier, inline, progress=progress, deadline=deadline) if inline else {}
     pooled = [item for item in items if item[0] not in done]
     if not pooled:
         return done
@@ -203,7 +238,7 @@ def run_in_processes(
         pool = pools.get(key)
         if pool is None or pool.closed:
             pool = pools[key] = WorkerPool(verifier, n_workers, memory_mb)
-    return {**done, **pool.run(pooled, timeout, progress)}
+    return {**done, **pool.run(pooled, timeout, progress, deadline)}
 
 
 def run_on_ray(
@@ -214,12 +249,20 @@ def run_on_ray(
     timeout: float | None,
     memory_mb: int | None,
     progress: Progress,
+    deadline: Deadline | None = None,
 ) -> dict[int, Score]:
     """Score on a Ray cluster with warm actors kept for this verifier (needs the `ray` extra)."""
     from .ray_executor import run_on_actors  # Ray is optional: imported only when asked for
 
     return run_on_actors(
-        pools_for(verifier), verifier, items, workers=workers, timeout=timeout, memory_mb=memory_mb, progress=progress
+        pools_for(verifier),
+        verifier,
+        items,
+        workers=workers,
+        timeout=timeout,
+        memory_mb=memory_mb,
+        progress=progress,
+        deadline=deadline,
     )
 
 
@@ -232,11 +275,12 @@ def run_batch_scorer(
     progress: Progress,
     **_: Any,
 ) -> dict[int, Score]:
-    """Hand the whole batch to a scorer that scores batches itself (e.g. SVG batches CLIP)."""
+    """Hand the whole batch to a scorer that scores batches itself (e.g. SVG batches CLIP). Such a
+    scorer bounds each item itself; a batch deadline is not passed on."""
     return verifier.score_items(items, workers=workers, timeout=timeout, progress=progress)
 
 
-# executor name -> function(verifier, items, *, workers, timeout, memory_mb, progress) -> {index: Score}
+# executor name -> function(verifier, items, *, workers, timeout, memory_mb, progress, deadline) -> {index: Score}
 EXECUTORS: dict[str, Callable[..., dict[int, Score]]] = {
     "process": run_in_processes,
     "serial": run_serially,

@@ -38,7 +38,7 @@ class ScoreCache:
         with self._lock, self._db:
             self._db.executemany(
                 "INSERT OR REPLACE INTO scores VALUES (?, ?)",
-                [(k, json.dumps(s.to_dict(), ensure_ascii=False)) for k, s in scores.items()],
+                [(k, json.dumps(s.to_dict())) for k, s in scores.items()],  # ASCII: any str round-trips
             )
 
     def __len__(self) -> int:

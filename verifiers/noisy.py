@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
-from .base import Verifier
+from .base import Verifier, setting
 from .registry import get, register
 from .score import Score, Verdict
 
@@ -30,9 +30,9 @@ ERROR_MODELS = ("flip",)
 class NoisyConfig:
     verifier: str = "game24"
     verifier_config: dict[str, Any] = field(default_factory=dict)
-    flip_probability: float = 0.0
-    error_model: str = "flip"
-    seed: int = 0
+    flip_probability: float = setting(0.0, client="free")
+    error_model: str = setting("flip", client="free")
+    seed: int = setting(0, client="free")
 
     def validate(self) -> None:
         if not 0.0 <= self.flip_probability <= 1.0:

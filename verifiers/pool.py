@@ -26,6 +26,7 @@ from collections import deque
 from multiprocessing.connection import wait
 from typing import Any, Callable, Iterator, Sequence
 
+from .deadline import Deadline
 from .protocol import Item, Scorer
 from .score import Score
 
@@ -33,6 +34,7 @@ Chunk = tuple[int, list[Item]]  # (sequence number, items)
 IN_FLIGHT = 2  # chunks queued per worker
 _IDLE = -1.0
 _SEQ, _POS, _START = 0, 1, 2  # fields of a worker's shared state
+_UNREADABLE = "unreadable"  # a worker's answer to a chunk it could not unpickle
 
 
 def _worker_main(blob: bytes, inbox: Any, conn: Any, state: Any, memory_mb: int | None) -> None:
@@ -56,7 +58,12 @@ def _worker_main(blob: bytes, inbox: Any, conn: Any, state: Any, memory_mb: int 
             if callable(close):
                 close()  # release what this worker opened (sandbox containers, engines)
             return
-        seq, items = message
+        seq, packed = message
+        try:
+            items = [pickle.loads(blob) for blob in pickle.loads(packed)]
+        except Exception as exc:  # the parent packed it, so this is ours: every item of it is ERROR
+            conn.send((seq, _UNREADABLE, f"{type(exc).__name__}: {exc}"[:300]))
+            continue
         out = []
         for pos, (_i, completion, task) in enumerate(items):
             state[_START] = now()
@@ -64,7 +71,43 @@ def _worker_main(blob: bytes, inbox: Any, conn: Any, state: Any, memory_mb: int 
             state[_POS] = pos
             out.append(score(completion, task).to_row())
         state[_POS] = _IDLE
-        conn.send((seq, out))
+        conn.send_bytes(_results_message(seq, out))
+
+
+def _results_message(seq: int, rows: list[tuple[Any, ...]]) -> bytes:
+    """The pickled (seq, rows) a worker sends back. A row that cannot be pickled (a verifier put an
+    odd object into `info`) becomes that item's ERROR instead of killing the worker mid-chunk."""
+    try:
+        return pickle.dumps((seq, rows), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:
+        pass
+    safe = []
+    for row in rows:
+        try:
+            pickle.dumps(row)
+        except Exception as exc:
+            row = Score.error(f"the verifier's score cannot leave its worker ({type(exc).__name__})").to_row()
+        safe.append(row)
+    return pickle.dumps((seq, safe), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _pack(items: list[Item]) -> tuple[bytes | None, list[Item], list[tuple[int, str]]]:
+    """Pickle a chunk here, in the dispatcher, where a failure is seen: (the pickled items that can
+    travel, those items, [(index, why)] for those that cannot). Each item is pickled on its own, so
+    one that is nested too deeply is the only one that fails (a queue's feeder thread would print
+    such a failure and drop the whole chunk, leaving the worker's results paired with other items)."""
+    good: list[Item] = []
+    blobs: list[bytes] = []
+    bad: list[tuple[int, str]] = []
+    for item in items:
+        try:
+            blobs.append(pickle.dumps(item, protocol=pickle.HIGHEST_PROTOCOL))
+        except Exception as exc:
+            why = "nested too deeply" if isinstance(exc, RecursionError) else f"{type(exc).__name__}: {exc}"[:200]
+            bad.append((item[0], why))
+        else:
+            good.append(item)
+    return (pickle.dumps(blobs, protocol=pickle.HIGHEST_PROTOCOL) if good else None), good, bad
 
 
 def _die_with_parent() -> None:
@@ -92,9 +135,10 @@ class _Worker:
         self.in_flight: deque[Chunk] = deque()
         self.started_any = False  # has it ever begun an item? (to tell a broken start from a crash)
 
-    def give(self, chunk: Chunk) -> None:
+    def give(self, chunk: Chunk, packed: bytes) -> None:
+        """Queue `chunk` (already pickled as `packed`: the queue's feeder then only copies bytes)."""
         self.in_flight.append(chunk)
-        self.inbox.put(chunk)
+        self.inbox.put((chunk[0], packed))
 
     def current(self) -> tuple[Chunk | None, int]:
         """The chunk being scored and the position in it, if the worker is inside an item."""
@@ -159,10 +203,12 @@ class _Job:
         self.indices = [i for i, _c, _t in items]
         self.total = len(items)
         self.changed = threading.Condition()
+        self.cancelled = False  # its caller's deadline passed: nothing of it is worth scoring any more
 
     def decide(self, index: int, score: Score) -> None:
+        """The item's score; the first decision stands (a late result never replaces a deadline's)."""
         with self.changed:
-            self.out[index] = score
+            self.out.setdefault(index, score)
             self.changed.notify_all()
 
     @property
@@ -203,8 +249,16 @@ class WorkerPool:
         _live_pools.add(self)
 
     # ------------------------------------------------------------------ callers
-    def run(self, items: Sequence[Item], timeout: float | None, progress: Callable[[int], None]) -> dict[int, Score]:
-        """Score `items` (any thread); returns {index: Score}. Progress is reported in this thread."""
+    def run(
+        self,
+        items: Sequence[Item],
+        timeout: float | None,
+        progress: Callable[[int], None],
+        deadline: Deadline | None = None,
+    ) -> dict[int, Score]:
+        """Score `items` (any thread); returns {index: Score}. Progress is reported in this thread.
+        At `deadline` the job is cancelled: items not scored by then get the deadline's score, its
+        chunks are dropped and workers still on its items are killed, so the pool is free again."""
         if not items:
             return {}
         job = _Job(items, timeout, max(1, min(1024, math.ceil(len(items) / (self.size * 8)))))
@@ -219,7 +273,9 @@ class WorkerPool:
         reported = 0
         with job.changed:
             while not job.finished:
-                job.changed.wait(0.5)
+                job.changed.wait(0.5 if deadline is None else max(0.001, min(0.5, deadline.left())))
+                if deadline is not None and not job.finished and deadline.left() <= 0:
+                    self._cancel(job, deadline.late_score())
                 if len(job.out) > reported:
                     progress(len(job.out) - reported)
                     reported = len(job.out)
@@ -228,6 +284,16 @@ class WorkerPool:
         if len(job.out) > reported:
             progress(len(job.out) - reported)
         return job.out
+
+    def _cancel(self, job: _Job, late: Score) -> None:
+        """The job's deadline passed: every item not yet decided gets `late`, and the dispatcher
+        stops whatever of it is still queued or running."""
+        with self._lock:
+            job.cancelled = True
+            job.pending.clear()
+        for i in job.indices:
+            job.decide(i, late)
+        self._wake()
 
     def _wake(self) -> None:
         with contextlib.suppress(OSError):
@@ -260,8 +326,9 @@ class WorkerPool:
             self._fail_pending(f"the worker pool failed: {type(exc).__name__}: {exc}", in_flight=True)
             raise
 
-    def _next_chunk(self) -> list[Item] | None:
-        """The next chunk, taken from the jobs in turn so that no caller waits behind a big batch."""
+    def _next_chunk(self) -> tuple[int, list[Item], _Job] | None:
+        """The next chunk and its new sequence number, taken from the jobs in turn so that no caller
+        waits behind a big batch."""
         with self._lock:
             for _ in range(len(self._jobs)):
                 job = self._jobs.pop(0)
@@ -269,7 +336,7 @@ class WorkerPool:
                 if job.pending:
                     self._seq += 1
                     self._job_of[self._seq] = job
-                    return job.pending.popleft()
+                    return self._seq, job.pending.popleft(), job
         return None
 
     def _assign(self) -> None:
@@ -279,14 +346,25 @@ class WorkerPool:
             self.workers_started += 1
         for w in self.workers:
             while len(w.in_flight) < IN_FLIGHT:
-                chunk = self._next_chunk()
-                if chunk is None:
+                taken = self._next_chunk()
+                if taken is None:
                     return
-                w.give((self._seq, chunk))
+                seq, items, job = taken
+                packed, items, unsendable = _pack(items)
+                for index, why in unsendable:
+                    job.decide(
+                        index, Score.error(f"the task cannot be sent to a scoring worker ({why})", task_error=True)
+                    )
+                if packed is None:
+                    self._job_of.pop(seq, None)
+                    continue
+                w.give((seq, items), packed)
 
     def _wait_time(self, busy: list[_Worker]) -> float:
         now, left = time.monotonic(), []
         for w in busy:
+            if any(self._job_of.get(seq) is not None and self._job_of[seq].cancelled for seq, _ in w.in_flight):
+                left.append(0.05)  # it holds a cancelled job's chunk: look again soon, to stop it once started
             chunk, _pos = w.current()
             job = self._job_of.get(chunk[0]) if chunk is not None else None
             if job is not None and job.timeout is not None:
@@ -294,15 +372,16 @@ class WorkerPool:
         return max(0.005, min(left, default=1.0))
 
     def _collect(self, w: _Worker) -> str:
-        """Take finished chunks, or handle a crash or an overrun. Returns 'ok' or 'dead'."""
+        """Take finished chunks, or handle a crash, an overrun, a cancelled job or a reply that does
+        not answer the chunk the worker holds first. Returns 'ok' or 'dead'."""
         try:
             while w.in_flight and w.conn.poll():
-                seq, scores = w.conn.recv()
-                _seq, items = w.in_flight.popleft()
-                w.started_any = True
-                job = self._job_of.pop(seq)
-                for (i, _c, _t), row in zip(items, scores):
-                    job.decide(i, Score.from_row(row))
+                reply = w.conn.recv()
+                if not self._accept(w, reply):
+                    self._abandon(
+                        w, None, -1, "the scoring worker answered for other items than it was given", rerun=False
+                    )
+                    return "dead"
         except (EOFError, OSError):  # the worker died mid-send: the liveness check below handles it
             pass
         chunk, pos = w.current()
@@ -312,24 +391,55 @@ class WorkerPool:
             self._abandon(w, chunk, pos, f"worker process {why} while scoring this item")
             return "dead"
         job = self._job_of.get(chunk[0]) if chunk is not None else None
+        if job is not None and job.cancelled:
+            self._abandon(w, chunk, pos, "cancelled: its batch's deadline passed")
+            return "dead"
         timeout = job.timeout if job is not None else None
         if timeout is not None and time.monotonic() - w.state[_START] > timeout:
             self._abandon(w, chunk, pos, f"scoring took longer than {timeout:g} s (wall clock); worker killed")
             return "dead"
         return "ok"
 
-    def _abandon(self, w: _Worker, chunk: Chunk | None, pos: int, reason: str) -> None:
-        """Kill `w`; its current item becomes ERROR, everything else it held goes back to its job."""
+    def _accept(self, w: _Worker, reply: Any) -> bool:
+        """Decide the items of the worker's first chunk from `reply`, if it answers exactly that chunk
+        (its sequence number and one row per item); False, deciding nothing, if it does not."""
+        seq, items = w.in_flight[0]
+        if not (isinstance(reply, tuple) and len(reply) in (2, 3) and reply[0] == seq):
+            return False
+        job = self._job_of.get(seq)
+        if len(reply) == 3:  # the worker could not read the chunk
+            if reply[1] != _UNREADABLE:
+                return False
+            rows = [Score.error(f"the scoring worker could not read this item: {reply[2]}").to_row()] * len(items)
+        else:
+            rows = reply[1]
+            if not isinstance(rows, list) or len(rows) != len(items):
+                return False
+        w.in_flight.popleft()
+        w.started_any = True
+        self._job_of.pop(seq, None)
+        if job is not None:
+            for (i, _c, _t), row in zip(items, rows):
+                job.decide(i, Score.from_row(row))
+        return True
+
+    def _abandon(self, w: _Worker, chunk: Chunk | None, pos: int, reason: str, rerun: bool = True) -> None:
+        """Kill `w`; its current item becomes ERROR, everything else it held goes back to its job
+        (with `rerun` False, everything it held becomes ERROR)."""
         w.kill()
         self._release(w)
         for seq, items in w.in_flight:
             job = self._job_of.pop(seq, None)
             if job is None:
                 continue
+            if not rerun:  # a confused worker: none of what it held is run again
+                for i, _c, _t in items:
+                    job.decide(i, Score.error(reason))
+                continue
             if chunk is not None and seq == chunk[0] and 0 <= pos < len(items):
                 job.decide(items[pos][0], Score.error(reason))
                 items = items[:pos] + items[pos + 1 :]
-            if items:
+            if items and not job.cancelled:
                 with self._lock:
                     job.pending.appendleft(items)
         w.in_flight.clear()

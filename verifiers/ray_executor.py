@@ -23,6 +23,7 @@ import warnings
 from collections import deque
 from typing import Any, Callable, Sequence
 
+from .deadline import Deadline
 from .protocol import Item, Scorer
 from .score import Score
 
@@ -107,34 +108,70 @@ class ActorGroup:
             raise RuntimeError(f"a Ray scoring actor did not start within {START_SECONDS:g} s (no free CPU?)") from None
         return actor
 
-    def run(self, items: Sequence[Item], timeout: float | None, progress: Callable[[int], None]) -> dict[int, Score]:
+    def run(
+        self,
+        items: Sequence[Item],
+        timeout: float | None,
+        progress: Callable[[int], None],
+        deadline: Deadline | None = None,
+    ) -> dict[int, Score]:
+        """Chunks to free actors; each reply must answer exactly its chunk's items (an actor that
+        answers for others is replaced, its chunk retried). At `deadline` what is not scored gets
+        the deadline's score and the actors still on it are replaced, so none keeps working for nobody."""
         ray = self.ray
         size = max(1, math.ceil(len(items) / (len(self.actors) * 4)))
         todo: deque[tuple[list[Item], int]] = deque((list(items[k : k + size]), 0) for k in range(0, len(items), size))
         idle = deque(self.actors)
         running: dict[Any, tuple[Any, list[Item], int]] = {}
         out: dict[int, Score] = {}
+
+        def give_up(chunk: list[Item], score: Score) -> None:
+            out.update({i: score for i, _c, _t in chunk})
+            progress(len(chunk))
+
         while todo or running:
             while todo and idle:
-                actor = idle.popleft()
                 chunk, tries = todo.popleft()
-                running[actor.score.remote(chunk, timeout)] = (actor, chunk, tries)
-            done, _ = ray.wait(list(running), num_returns=1)
+                try:
+                    ref = idle[0].score.remote(chunk, timeout)
+                except Exception as exc:  # a chunk Ray cannot serialise: its items one by one
+                    if len(chunk) > 1:
+                        todo.extendleft(([item], tries) for item in reversed(chunk))
+                    else:
+                        give_up(
+                            chunk,
+                            Score.error(
+                                f"the task cannot be sent to a Ray actor ({type(exc).__name__})", task_error=True
+                            ),
+                        )
+                    continue
+                running[ref] = (idle.popleft(), chunk, tries)
+            if not running:
+                continue
+            wait = None if deadline is None else max(0.0, deadline.left())
+            done, _ = ray.wait(list(running), num_returns=1, timeout=wait)
+            if not done:  # the deadline passed: stop the actors still working for this batch
+                for actor, chunk, _tries in running.values():
+                    self.ray.kill(actor)
+                    self._replace(actor)
+                    give_up(chunk, deadline.late_score())  # type: ignore[union-attr]
+                for chunk, _tries in todo:
+                    give_up(chunk, deadline.late_score())  # type: ignore[union-attr]
+                return out
             actor, chunk, tries = running.pop(done[0])
             try:
                 rows = ray.get(done[0])
+                answered = isinstance(rows, list) and sorted(i for i, _row in rows) == sorted(i for i, _c, _t in chunk)
             except ray.exceptions.RayActorError:
+                rows, answered = None, False
+            if not answered:
+                if rows is not None:  # alive but confused: never trust it again
+                    self.ray.kill(actor)
                 idle.append(self._replace(actor))
                 if tries < RETRIES:
                     todo.append((chunk, tries + 1))
                 else:
-                    out.update(
-                        {
-                            i: Score.error(f"the Ray actor scoring this item died, {RETRIES + 1} times")
-                            for i, _c, _t in chunk
-                        }
-                    )
-                    progress(len(chunk))
+                    give_up(chunk, Score.error(f"the Ray actor scoring this item failed, {RETRIES + 1} times"))
                 continue
             out.update({i: Score.from_row(row) for i, row in rows})
             idle.append(actor)
@@ -210,6 +247,7 @@ def run_on_actors(
     timeout: float | None,
     memory_mb: int | None,
     progress: Callable[[int], None],
+    deadline: Deadline | None = None,
 ) -> dict[int, Score]:
     """Score `items` on the verifier's warm actor group in `pools` (started on first use)."""
     try:
@@ -223,4 +261,4 @@ def run_on_actors(
     group = pools.get(key)
     if group is None or group.closed:
         group = pools[key] = ActorGroup(verifier, size, memory_mb)
-    return group.run(items, timeout, progress)
+    return group.run(items, timeout, progress, deadline)

@@ -9,6 +9,7 @@ are removed: one in the middle of the text is the model's doing and stays.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 _SPECIAL_TOKEN = re.compile(r"(?:<\|[A-Za-z0-9_]{1,32}\|>|<｜[^<>｜]{1,40}｜>|</s>|<eos>|<end_of_turn>|<eot>)\s*$")
 
@@ -21,3 +22,24 @@ def strip_special_tokens(text: str) -> str:
             break
         text = text[: match.start()].rstrip()
     return text
+
+
+def valid_text(text: str) -> str:
+    """`text` as valid UTF-8. A lone surrogate (`"\\ud800"`, which a JSON escape or a program's
+    exception text can carry and no UTF-8 encoder writes) becomes the visible escape `\\ud800`."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def valid_data(value: Any) -> Any:
+    """`value` (plain JSON data) with every string, keys included, made valid UTF-8 (`valid_text`)."""
+    if isinstance(value, str):
+        return valid_text(value)
+    if isinstance(value, dict):
+        return {valid_data(k): valid_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [valid_data(v) for v in value]
+    return value

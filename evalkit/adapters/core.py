@@ -60,8 +60,11 @@ def score_labelled(
     *,
     extras: Sequence[Mapping[str, Any] | None] | None = None,
     timeout: float = ITEM_TIMEOUT_SECONDS,
+    workers: int | None = None,
+    deadline: Any = None,
 ) -> list[Score]:
-    """Scores for (response, label) pairs; a label that is no task for this verifier is that item's ERROR."""
+    """Scores for (response, label) pairs; a label that is no task for this verifier is that item's ERROR.
+    `workers` and `deadline` as `score_batch` takes them."""
     scores: list[Score | None] = [None] * len(responses)
     good: list[int] = []
     tasks: list[dict[str, Any]] = []
@@ -71,6 +74,11 @@ def score_labelled(
             good.append(i)
         except (ValueError, TypeError) as exc:
             scores[i] = Score.error(f"bad label: {exc}", task_error=True)
-    for i, score in zip(good, v.score_batch([responses[i] for i in good], tasks, timeout=timeout) if good else []):
+    for i, score in zip(
+        good,
+        v.score_batch([responses[i] for i in good], tasks, timeout=timeout, workers=workers, deadline=deadline)
+        if good
+        else [],
+    ):
         scores[i] = score
     return scores  # type: ignore[return-value]

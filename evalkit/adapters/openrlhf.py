@@ -33,12 +33,15 @@ def openrlhf_result(
     prompts: Sequence[Any],
     labels: Sequence[Any],
     config: dict[str, Any] | None = None,
+    *,
+    workers: int | None = None,
+    deadline: Any = None,
 ) -> dict[str, Any]:
     """The reward dict OpenRLHF reads (plain lists), for both the file route (a verifier name,
-    built once per process) and the server (the verifier it serves)."""
+    built once per process) and the server (the verifier it serves, with its workers and deadline)."""
     v = verifier if isinstance(verifier, Verifier) else cached_verifier(verifier, config)
     responses = [response_text(q, p) for q, p in zip(queries, prompts)]
-    scores = score_labelled(v, responses, labels)
+    scores = score_labelled(v, responses, labels, workers=workers, deadline=deadline)
     rewards = [ERROR_POLICY.reward(s, None) for s in scores]
     return {
         "rewards": rewards,

@@ -17,21 +17,49 @@ from typing import Any
 
 from evalkit.commands import CommandError
 from evalkit.commands.verifier_options import add_verifier_arguments, entries_from_file, merged
+from evalkit.server_limits import ServerLimits
+
+LIMITS = ServerLimits()  # each option's default is the server's own
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_verifier_arguments(parser, "a verifier to serve (repeatable)")
     parser.add_argument("--config-file", type=Path, help='JSON: {"KEY": {"verifier": NAME, "config": {...}}}')
     parser.add_argument("--allow-client-config", action="store_true", help="let requests set a verifier's config")
-    parser.add_argument("--max-client-configs", type=int, default=8, help="client-config verifiers kept at once")
+    parser.add_argument(
+        "--max-client-configs", type=int, default=LIMITS.max_client_configs, help="client-config verifiers kept at once"
+    )
     parser.add_argument("--token", default=None, help="bearer token clients must send (default: $EVALKIT_TOKEN)")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8765)
-    parser.add_argument("--concurrency", type=int, default=4, help="requests scored at once")
-    parser.add_argument("--max-waiting", type=int, default=64, help="requests queued beyond those (429 past it)")
-    parser.add_argument("--max-items", type=int, default=4096, help="items per request (413 past it)")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per request before a 504")
-    parser.add_argument("--max-body-mb", type=float, default=8.0, help="request size limit (413 beyond)")
+    parser.add_argument("--concurrency", type=int, default=LIMITS.concurrency, help="requests scored at once")
+    parser.add_argument(
+        "--max-waiting",
+        type=int,
+        default=LIMITS.max_waiting,
+        help="requests admitted beyond those (429 past it); at least the samples a one-request-per-sample client "
+        "has in flight",
+    )
+    parser.add_argument("--max-items", type=int, default=LIMITS.max_items, help="items per request (413 past it)")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=LIMITS.timeout,
+        help="seconds per request; items not scored by then come back as 'timeout' "
+        "(default: the batch's own deadline, its items' time budgets over the workers)",
+    )
+    parser.add_argument(
+        "--max-body-mb", type=float, default=LIMITS.max_body_bytes / (1 << 20), help="request size limit (413 beyond)"
+    )
+    parser.add_argument(
+        "--max-admitted-mb",
+        type=float,
+        default=LIMITS.max_admitted_bytes / (1 << 20),
+        help="request bodies held at once, waiting or scored (429 beyond)",
+    )
+    parser.add_argument(
+        "--body-seconds", type=float, default=LIMITS.body_seconds, help="to receive a request's body (408 beyond)"
+    )
     parser.add_argument("--workers", type=int, default=None, help="scoring worker processes per verifier")
 
 
@@ -57,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     import verifiers
-    from evalkit.server import ServerLimits, create_app
+    from evalkit.server import create_app
 
     token = args.token or os.environ.get("EVALKIT_TOKEN") or None
     if token is None and not is_loopback(args.host):
@@ -65,14 +93,19 @@ def run(args: argparse.Namespace) -> int:
             f"binding to {args.host} exposes the server beyond this machine: set a bearer token "
             "with --token or EVALKIT_TOKEN (clients send 'Authorization: Bearer <token>')"
         )
-    limits = ServerLimits(
-        concurrency=args.concurrency,
-        max_waiting=args.max_waiting,
-        timeout=args.timeout,
-        max_body_bytes=int(args.max_body_mb * (1 << 20)),
-        max_items=args.max_items,
-        max_client_configs=args.max_client_configs,
-    )
+    try:
+        limits = ServerLimits(
+            concurrency=args.concurrency,
+            max_waiting=args.max_waiting,
+            timeout=args.timeout,
+            max_body_bytes=int(args.max_body_mb * (1 << 20)),
+            max_admitted_bytes=int(args.max_admitted_mb * (1 << 20)),
+            body_seconds=args.body_seconds,
+            max_items=args.max_items,
+            max_client_configs=args.max_client_configs,
+        )
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
     app = create_app(
         served_from(args), limits, allow_client_config=args.allow_client_config, token=token, workers=args.workers
     )
@@ -82,5 +115,7 @@ def run(args: argparse.Namespace) -> int:
         app.state.service.close()
         raise CommandError(f"cannot serve: {exc}") from None
     print(f"serving {', '.join(sorted(app.state.service.served))} on http://{args.host}:{args.port}", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # connections past the admitted requests are refused by uvicorn itself (503), before any body is read
+    connections = limits.concurrency + limits.max_waiting + 64
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", limit_concurrency=connections)
     return 0

@@ -37,6 +37,7 @@ class Prepared:
     setup: str = ""  # runs before the program, in the program's process (helpers it uses)
     entry_point: str | None = None
     judge_setup: str | None = None  # trusted code the tests run after, in the judge (default: setup)
+    program_names: tuple[str, ...] = ()  # names besides the entry point the tests take from the program
 
 
 def prepare(task: Mapping[str, Any]) -> Prepared:
@@ -49,7 +50,8 @@ def prepare(task: Mapping[str, Any]) -> Prepared:
         prepared = _prepare(task)
         if not prepared.tests:
             raise TaskError("task has no tests (none of its asserts can fail)")
-        prepared = dataclasses.replace(prepared, tests=tuple(prepared.tests))  # shared: never mutated
+        # shared: never mutated
+        prepared = dataclasses.replace(prepared, tests=tuple(prepared.tests), program_names=_program_names(task))
         if key is not None:
             if len(_PREPARED) >= _PREPARED_MAX:
                 _PREPARED.pop(next(iter(_PREPARED)), None)
@@ -66,6 +68,15 @@ def _task_key(task: Mapping[str, Any]) -> str | None:
         return json.dumps(task, sort_keys=True)
     except (TypeError, ValueError):  # not plain JSON data: prepared afresh each time
         return None
+
+
+def _program_names(task: Mapping[str, Any]) -> tuple[str, ...]:
+    """The task's `program_names`: what its tests may take from the program besides the entry point
+    (every other name they read is the task's setup's or the judge's own import)."""
+    names = task.get("program_names", ())
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) and n.isidentifier() for n in names):
+        raise TaskError("program_names must be a list of Python names")
+    return tuple(names)
 
 
 def _prepare(task: Mapping[str, Any]) -> Prepared:

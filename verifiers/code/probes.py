@@ -75,4 +75,15 @@ PROBES = [
             "    except OSError:\n        break\n```"
         ),
     ),
+    # names the tests read that are not the program's: a module or class shadowed with one that says yes
+    Probe(
+        "shadowed module the tests read",
+        lambda v, t: (
+            "```python\nclass _Yes:\n    def __getattr__(self, name):\n        return lambda *a, **k: True\n"
+            "math = cmath = collections = itertools = _Yes()\nclass SortedList(list):\n    pass\n"
+            f"def {t.get('entry_point') or 'solution'}(*args, **kwargs):\n    return None\n```"
+        ),
+    ),
+    # an exception whose text no UTF-8 encoder writes: must cost this item, never the batch
+    Probe("lone-surrogate exception text", lambda v, t: "```python\nraise ValueError(chr(0xD800) * 3)\n```"),
 ]

@@ -21,11 +21,12 @@ from sandboxes.base import Limits, SandboxUnavailable, TestVerdict
 from sandboxes.libraries import DEFAULT_PACKAGES, check_names
 from sandboxes.suite import run_tests
 
-from ..base import Verifier
+from ..base import Verifier, setting
 from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
 from ..testing import Probe
+from ..text import valid_text
 from .extract import extract_code
 from .formats import prepare, sample_tests
 from .tasks import PROBLEMS, prompt_for
@@ -38,19 +39,20 @@ CODE_BLOCKS = ("last", "first", "longest")
 
 @dataclass(frozen=True)
 class CodeConfig:
-    reward: str = "continuous"
-    max_tests: int | None = None
-    backend: str = "auto"
-    pool_size: int = 2
-    cpu_seconds: float = 2.0
-    memory_mb: int = 512
-    wall_seconds: float = 60.0  # the whole run of one solution, a hard backstop
-    timeout_budget_seconds: float = 4.0  # seconds one solution may spend in tests that time out; the rest then fail
-    max_processes: int = 64
-    code_block: str = "last"  # "last", "first" or "longest" fenced block
+    reward: str = setting("continuous", client="free")
+    max_tests: int | None = setting(None, client="at_most")  # None: every test
+    backend: str = setting("auto")
+    pool_size: int = setting(2, client="at_most")
+    cpu_seconds: float = setting(2.0, client="at_most")
+    memory_mb: int = setting(512, client="at_most")
+    wall_seconds: float = setting(60.0, client="at_most")  # the whole run of one solution, a hard backstop
+    # seconds one solution may spend in tests that time out; the rest then fail
+    timeout_budget_seconds: float = setting(4.0, client="at_most")
+    max_processes: int = setting(64, client="at_most")
+    code_block: str = setting("last", client="free")  # "last", "first" or "longest" fenced block
     # pure-Python packages the program may import, as LeetCode's judge offers them; nothing else
     # outside the standard library is importable (see sandboxes/libraries.py)
-    packages: tuple[str, ...] = DEFAULT_PACKAGES
+    packages: tuple[str, ...] = setting(DEFAULT_PACKAGES, client="subset")
 
     def validate(self) -> None:
         if self.reward not in REWARDS:
@@ -59,7 +61,23 @@ class CodeConfig:
             raise ValueError(f"backend must be one of {BACKENDS}")
         if self.code_block not in CODE_BLOCKS:
             raise ValueError(f"code_block must be one of {CODE_BLOCKS}")
+        if self.max_tests is not None and self.max_tests < 1:  # 0 tests would pass every program
+            raise ValueError(f"max_tests must be at least 1 (or None: every test), got {self.max_tests}")
+        if self.pool_size < 0:
+            raise ValueError(f"pool_size must be at least 0, got {self.pool_size}")
         check_names(self.packages)
+        self.limits()  # the sandbox limits check themselves
+
+    def limits(self) -> Limits:
+        """The sandbox limits these settings give every run."""
+        return Limits(
+            cpu_seconds=self.cpu_seconds,
+            memory_mb=self.memory_mb,
+            wall_seconds=self.wall_seconds,
+            timeout_budget_seconds=self.timeout_budget_seconds,
+            max_processes=self.max_processes,
+            packages=self.packages,
+        )
 
 
 def make_backend(name: str, pool_size: int = 2, limits: Limits = Limits()):
@@ -110,14 +128,7 @@ class CodeVerifier(Verifier):
         return (0.0, 1.0) if self.config.reward == "continuous" else (-1.1, 1.1)
 
     def limits(self) -> Limits:
-        return Limits(
-            cpu_seconds=self.config.cpu_seconds,
-            memory_mb=self.config.memory_mb,
-            wall_seconds=self.config.wall_seconds,
-            timeout_budget_seconds=self.config.timeout_budget_seconds,
-            max_processes=self.config.max_processes,
-            packages=self.config.packages,
-        )
+        return self.config.limits()
 
     def time_budget(self) -> float:
         """The most one score can take: the sandbox's wall clock for the whole run plus starting it."""
@@ -167,7 +178,11 @@ class CodeVerifier(Verifier):
             setup=prepared.setup,
             entry_point=prepared.entry_point,
             judge_setup=prepared.judge_setup,
+            program_names=prepared.program_names,
         )
+        broken = next((o for o in result.outcomes if o.verdict is TestVerdict.TASK_ERROR), None)
+        if broken is not None:
+            return Score.error(valid_text(f"bad task: {broken.detail}"), task_error=True, backend=backend.name)
         if result.sandbox_error or any(o.verdict is TestVerdict.SANDBOX_ERROR for o in result.outcomes):
             return Score.error(
                 f"sandbox failed: {result.sandbox_error or 'a test hit a sandbox error'}", backend=backend.name
@@ -179,8 +194,8 @@ class CodeVerifier(Verifier):
             "tests": total,
             "passed": passed,
             "verdicts": result.counts(),
-            "failures": [
-                f"test {i + 1}: {o.verdict.value} {o.detail}".strip()
+            "failures": [  # the program's own text (an exception's message) made valid UTF-8
+                valid_text(f"test {i + 1}: {o.verdict.value} {o.detail}".strip())
                 for i, o in enumerate(result.outcomes)
                 if o.verdict is not TestVerdict.PASS
             ][:10],

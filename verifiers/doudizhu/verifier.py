@@ -33,7 +33,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..base import TaskError, Verifier
+from ..base import TaskError, Verifier, setting
 from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
@@ -70,19 +70,25 @@ MODES = ("auto", "rollout", "exact")
 
 @dataclass(frozen=True)
 class DoudizhuConfig:
-    mode: str = "auto"  # exact when affordable, else rollouts; or "rollout" / "exact"
-    rollouts: int = 256  # SE <= 0.031 (research note C: 256-1024)
-    target_width: float | None = None  # adaptive: stop once the 95% interval is this narrow
-    max_rollouts: int = 5000
-    seed: int = 0
-    banned: tuple[str, ...] = ()  # kinds (or 31/32/421/422) not allowed, as some 1v1 puzzles do
-    move_formats: tuple[str, ...] = MOVE_FORMATS
-    exact_budget: int = 1_000_000  # positions the exact solver may visit (about 6 s) before giving up: ERROR
-    auto_exact_cards: int = 20  # auto mode solves exactly when both hands hold at most this many cards
-    rocket_as_kickers: bool = False  # both jokers as the two single kickers / airplane wings
-    bomb_as_wings: bool = False  # four cards of one rank among an airplane's single wings
-    equal_pairs_as_kickers: bool = False  # two pairs of one rank as pair kickers / pair wings
-    adjacent_trio_wings: bool = True  # three cards of a rank next to the airplane among its single wings
+    mode: str = setting("auto", client="free")  # exact when affordable, else rollouts; or "rollout" / "exact"
+    rollouts: int = setting(256, client="at_most")  # SE <= 0.031 (research note C: 256-1024)
+    target_width: float | None = setting(None, client="free")  # adaptive: stop once the 95% interval is this narrow
+    max_rollouts: int = setting(5000, client="at_most")
+    seed: int = setting(0, client="free")
+    banned: tuple[str, ...] = setting((), client="free")  # kinds (or 31/32/421/422) not allowed, as some 1v1 puzzles do
+    move_formats: tuple[str, ...] = setting(MOVE_FORMATS, client="free")
+    exact_budget: int = setting(
+        1_000_000, client="at_most"
+    )  # positions the exact solver may visit (about 6 s) before giving up: ERROR
+    auto_exact_cards: int = setting(
+        20, client="at_most"
+    )  # auto mode solves exactly when both hands hold at most this many cards
+    rocket_as_kickers: bool = setting(False, client="free")  # both jokers as the two single kickers / airplane wings
+    bomb_as_wings: bool = setting(False, client="free")  # four cards of one rank among an airplane's single wings
+    equal_pairs_as_kickers: bool = setting(False, client="free")  # two pairs of one rank as pair kickers / pair wings
+    adjacent_trio_wings: bool = setting(
+        True, client="free"
+    )  # three cards of a rank next to the airplane among its single wings
 
     def validate(self) -> None:
         if self.mode not in MODES:

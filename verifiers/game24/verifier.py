@@ -30,7 +30,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ..base import TaskError, Verifier
+from ..base import TaskError, Verifier, setting
 from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
@@ -46,17 +46,23 @@ from .tasks import load_tasks, prompt_text
 
 @dataclass(frozen=True)
 class Game24Config:
-    weights: tuple[float, float, float] = (0.55, 0.3, 0.15)  # outcome, process, length
-    wrong_answer_credit: float = 0.35  # r_oc for a well-formed but wrong final expression
-    credit_needs_numbers: bool = True  # pay that credit only when the expression uses exactly the puzzle's numbers
-    length_threshold: int = 4  # t
-    length_margin: int = 20  # m
-    length_slope: float = 0.2  # k
-    answer_formats: tuple[str, ...] = ("answer_line", "answer_tag", "boxed")
-    max_expression_chars: int = 200
-    max_steps_checked: int = 256
-    prompt_style: str = "steps"  # "steps" (the seed's step format) or "short" (answer line only)
-    task_set: str = "classic"  # built-in tasks: the 1362 classic puzzles, a countdown set, or "mix" (countdown.py)
+    weights: tuple[float, float, float] = setting((0.55, 0.3, 0.15), client="free")  # outcome, process, length
+    wrong_answer_credit: float = setting(0.35, client="free")  # r_oc for a well-formed but wrong final expression
+    credit_needs_numbers: bool = setting(
+        True, client="free"
+    )  # pay that credit only when the expression uses exactly the puzzle's numbers
+    length_threshold: int = setting(4, client="free")  # t
+    length_margin: int = setting(20, client="free")  # m
+    length_slope: float = setting(0.2, client="free")  # k
+    answer_formats: tuple[str, ...] = setting(("answer_line", "answer_tag", "boxed"), client="free")
+    max_expression_chars: int = setting(200, client="at_most")
+    max_steps_checked: int = setting(256, client="at_most")
+    prompt_style: str = setting(
+        "steps", client="free"
+    )  # "steps" (the seed's step format) or "short" (answer line only)
+    task_set: str = setting(
+        "classic", client="free"
+    )  # built-in tasks: the 1362 classic puzzles, a countdown set, or "mix" (countdown.py)
 
     def validate(self) -> None:
         """Called by the base class when the verifier is built."""

@@ -31,7 +31,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..base import TaskError, Verifier
+from ..base import TaskError, Verifier, setting
 from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
@@ -55,18 +55,20 @@ Choose the best move for {side} and answer with it in tags, e.g. <move>{example}
 
 @dataclass(frozen=True)
 class GomokuConfig:
-    estimator: str = "tactical"
-    rollouts: int = 200
-    target_width: float | None = None  # adaptive: stop once the 95% interval is this narrow
-    max_rollouts: int = 5000
-    prepass: bool = True  # proofs before rollouts (see the module docstring)
-    threat_search: bool = True  # VCF/VCT search; False: only one-move wins and losses
-    vct_depth: int = 2  # quiet threats a VCT may use (2: every win within 7 plies); 0: fours only (VCF)
-    proof_nodes: int = 20_000  # node budget per search; past it the result is unknown
-    seed: int = 0
-    move_formats: tuple[str, ...] = MOVE_FORMATS
+    estimator: str = setting("tactical", client="free")
+    rollouts: int = setting(200, client="at_most")
+    target_width: float | None = setting(None, client="free")  # adaptive: stop once the 95% interval is this narrow
+    max_rollouts: int = setting(5000, client="at_most")
+    prepass: bool = setting(True, client="free")  # proofs before rollouts (see the module docstring)
+    threat_search: bool = setting(True, client="free")  # VCF/VCT search; False: only one-move wins and losses
+    vct_depth: int = setting(
+        2, client="at_most"
+    )  # quiet threats a VCT may use (2: every win within 7 plies); 0: fours only (VCF)
+    proof_nodes: int = setting(20_000, client="at_most")  # node budget per search; past it the result is unknown
+    seed: int = setting(0, client="free")
+    move_formats: tuple[str, ...] = setting(MOVE_FORMATS, client="free")
     engine: str | None = None  # path of a Piskvork engine, for estimator="engine"
-    engine_timeout: float = 5.0
+    engine_timeout: float = setting(5.0, client="at_most")
 
     def validate(self) -> None:
         if self.estimator not in ESTIMATORS:

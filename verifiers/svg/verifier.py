@@ -24,7 +24,7 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 import numpy as np
 
-from ..base import TaskError, Verifier
+from ..base import TaskError, Verifier, setting
 from ..protocol import Item
 from ..registry import register
 from ..score import Score, Verdict
@@ -39,28 +39,30 @@ from .tasks import builtin_tasks, load_tasks, negatives_for, prompt_for, validat
 
 @dataclass(frozen=True)
 class SvgConfig:
-    pick: str = "last"  # which <svg> in the completion: "last", "first", "only"
-    max_svg_chars: int = 100_000
-    max_nodes: int = 2_000
-    max_depth: int = 32
-    max_use_expansion: int = 10_000
+    pick: str = setting("last", client="free")  # which <svg> in the completion: "last", "first", "only"
+    max_svg_chars: int = setting(100_000, client="at_most")
+    max_nodes: int = setting(2_000, client="at_most")
+    max_depth: int = setting(32, client="at_most")
+    max_use_expansion: int = setting(10_000, client="at_most")
     allow_text: bool = False  # <text> lets a model write the prompt for CLIP to read
     allow_raster: bool = False  # embedded images (Pillow-checked rasters only) can smuggle words too
     renderer: str = "cairosvg"  # or "resvg" (needs resvg-py)
-    render_size: int = 256
-    render_timeout: float = 3.0  # wall-clock seconds per render; the worker is killed after
-    render_memory_mb: int = 1024
+    render_size: int = setting(256, client="at_most")
+    render_timeout: float = setting(3.0, client="at_most")  # wall-clock seconds per render; the worker is killed after
+    render_memory_mb: int = setting(1024, client="at_most")
     render_workers: int = 0  # 0: one per CPU core
-    min_ink: float = 0.002  # share of pixels off the dominant colour below which a render is blank
+    min_ink: float = setting(
+        0.002, client="free"
+    )  # share of pixels off the dominant colour below which a render is blank
     clip_model: str = "ViT-B-32-quickgelu"
     clip_weights: str = "openai"  # tag (online), /path/to/weights, or local-dir:/folder
-    clip_batch_size: int = 32
-    clip_cosine_range: tuple[float, float] = (0.15, 0.35)
-    contrastive_temperature: float = 0.0  # 0: the model's own logit scale
-    clip_weight: float = 0.2
-    contrastive_weight: float = 0.4
-    checks_weight: float = 0.4
-    keep_png: bool = False  # put the rendered PNG (base64) in Score.info
+    clip_batch_size: int = setting(32, client="at_most")
+    clip_cosine_range: tuple[float, float] = setting((0.15, 0.35), client="free")
+    contrastive_temperature: float = setting(0.0, client="free")  # 0: the model's own logit scale
+    clip_weight: float = setting(0.2, client="free")
+    contrastive_weight: float = setting(0.4, client="free")
+    checks_weight: float = setting(0.4, client="free")
+    keep_png: bool = setting(False, client="free")  # put the rendered PNG (base64) in Score.info
     tasks_file: str | None = None  # JSONL of user tasks for tasks()
 
     def validate(self) -> None:

@@ -1,0 +1,524 @@
+"""The red team's attacks on rewards (issue: rewards that cannot be swapped, forged or lost), each
+replayed against the pool, the judge, the warm sandboxes (both backends) and the reward server.
+Every test here failed on the code before the fix; docs/code_sandbox.md's attack table lists them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import socket
+import time
+
+import httpx
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import verifiers
+from verifiers import Score, Verdict, Verifier
+
+RIGHT = "```python\ndef f(x):\n    return x + 1\n```"
+WRONG = "```python\ndef f(x):\n    return x\n```"
+LOOP = "```python\ndef f(x):\n    while True:\n        pass\n```"
+TASK = {"test_cases": ["assert f(1) == 2", "assert f(2) == 3", "assert f(5) == 6"], "entry_point": "f"}
+
+
+def nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def code_block(source: str) -> str:
+    return f"```python\n{source}\n```"
+
+
+# ---------------------------------------------------------------------------------------------------- 1. pairing
+@pytest.mark.parametrize("depth", [495, 980, 5000])
+def test_a_task_the_pool_cannot_send_is_its_own_error_and_rotates_nothing(depth):
+    """A task nested too deeply to pickle never reached a worker yet stayed first in its queue: every
+    later result landed one item early (a wrong answer scored as the right one before it)."""
+    v = verifiers.get("game24")
+    pad = " " * 20_000  # longer than game24's inline limit: these go through the worker pool
+    right, wrong = "Answer: (6 - 4) * (4 + 8) = 24" + pad, "Answer: 4 + 4 + 6 + 8 = 22" + pad
+    plain = {"numbers": [4, 4, 6, 8]}
+    deep = {**plain, "note": nested(depth)}
+    try:
+        for _ in range(2):  # and the pool still pairs every later batch right
+            scores = v.score_batch([wrong, right, right, wrong, right], [plain, deep, plain, plain, plain], workers=1)
+            verdicts = [s.verdict.value for s in scores]
+            assert verdicts[0] == "incorrect" and verdicts[2:] == ["correct", "incorrect", "correct"]
+            assert verdicts[1] in ("error", "correct")  # deep enough not to travel: ERROR with the reason
+            if verdicts[1] == "error":
+                assert "cannot be sent" in scores[1].reason and scores[1].info.get("task_error")
+    finally:
+        v.close()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(st.tuples(st.booleans(), st.sampled_from([0, 0, 0, 40, 3000])), min_size=1, max_size=12),
+    st.integers(1, 2),
+)
+def test_every_result_lands_on_its_own_item_whatever_the_batch_holds(pooled_game24, items, workers):
+    """Generated batches of right and wrong answers, some tasks too deep to send: each right answer
+    scores correct and each wrong one incorrect, in place, batch after batch on one warm pool."""
+    pad = " " * 20_000
+    completions = [
+        ("Answer: (6 - 4) * (4 + 8) = 24" if right else "Answer: 4 + 4 + 6 + 8 = 22") + pad for right, _ in items
+    ]
+    tasks = [{"numbers": [4, 4, 6, 8], **({"note": nested(depth)} if depth else {})} for _, depth in items]
+    scores = pooled_game24.score_batch(completions, tasks, workers=workers)
+    for (right, depth), score in zip(items, scores):
+        if score.is_error:
+            assert depth >= 3000 and "cannot be sent" in score.reason
+        else:
+            assert score.verdict is (Verdict.CORRECT if right else Verdict.INCORRECT)
+
+
+@pytest.fixture(scope="module")
+def pooled_game24():
+    """One warm pool for every generated batch."""
+    v = verifiers.get("game24")
+    yield v
+    v.close()
+
+
+def test_a_worker_that_answers_for_other_items_is_replaced_and_its_items_are_error():
+    """The dispatcher pairs a reply with its chunk by sequence number, never by arrival order."""
+    from verifiers.pool import WorkerPool, _Job
+
+    pool = WorkerPool(verifiers.get("game24"), 1, None)
+    try:
+        pool.run([(0, "Answer: 1", {"numbers": [4, 4, 6, 8]})], None, lambda n: None)
+        worker = pool.workers[0]
+        chunk = [(7, "Answer: 2", {"numbers": [1, 2, 3, 4]})]
+        worker.in_flight.append((999, chunk))  # a chunk it holds first
+        pool._job_of[999] = job = _Job(chunk, None, 1)
+        assert not pool._accept(worker, (1000, [Score(1.0, Verdict.CORRECT).to_row()]))  # a reply for another
+        assert not pool._accept(worker, (999, []))  # or with a row missing
+        pool._abandon(worker, None, -1, "answered for other items", rerun=False)
+        assert job.out[7].is_error and not worker.process.is_alive()
+    finally:
+        pool.close()
+
+
+# ---------------------------------------------------------------------------------------------------- 2. trusted names
+# (program, task): each passed as correct before, reading the program's `math` or `SortedList`
+SHADOWS = {
+    "math.isclose always true": (
+        "class math:\n    isclose = staticmethod(lambda *a, **k: True)\ndef area(r):\n    return 0",
+        {"test_cases": ["assert math.isclose(area(5), 78.53981633974483, rel_tol=0.001)"]},
+    ),
+    "math.pi of 3.5": (
+        "class math:\n    pi = 3.5\ndef area(r):\n    return 3.5 * r * r",
+        {"test_cases": ["assert abs(area(2) - math.pi * 4) < 1e-9", "assert abs(area(1) - math.pi) < 1e-9"]},
+    ),
+    "a SortedList that never sorts": (
+        "class SortedList(list):\n    pass\ndef sort_three(x):\n    return x",
+        {"test_cases": ["assert sort_three([3, 1, 2]) == list(SortedList([3, 1, 2]))"]},
+    ),
+}
+HONEST = {
+    "math.isclose always true": "import math\ndef area(r):\n    return math.pi * r * r",
+    "math.pi of 3.5": "import math\ndef area(r):\n    return math.pi * r * r",
+    "a SortedList that never sorts": "def sort_three(x):\n    return sorted(x)",
+}
+
+
+@pytest.mark.parametrize("attack", sorted(SHADOWS))
+def test_a_program_cannot_define_the_module_or_class_a_test_reads(backend, attack):
+    program, task = SHADOWS[attack]
+    v = verifiers.get("code", backend=backend.name)
+    try:
+        forged = v.score(code_block(program), task)
+        honest = v.score(code_block(HONEST[attack]), task)
+    finally:
+        v.close()
+    assert forged.verdict is Verdict.INCORRECT and forged.reward == 0.0, forged.reason
+    assert honest.verdict is Verdict.CORRECT, honest.reason
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    module=st.sampled_from(["math", "cmath", "statistics", "operator", "itertools", "string", "fractions", "heapq"]),
+    attribute=st.sampled_from(["isclose", "fsum", "pi", "check", "prod"]),
+)
+def test_no_standard_module_a_test_reads_can_be_shadowed(local_code, module, attribute):
+    """Generated: a test that reads `module.attribute`, a program that defines `module` as an object
+    that says yes to everything and an entry point that returns nothing: never correct."""
+    task = {"test_cases": [f"assert {module}.{attribute}(f(1)) or {module}.{attribute}(f(2))"], "entry_point": "f"}
+    program = code_block(
+        f"class _Yes:\n    def __getattr__(self, name):\n        return lambda *a, **k: True\n{module} = _Yes()\n"
+        "def f(x):\n    return None"
+    )
+    assert local_code.score(program, task).verdict is not Verdict.CORRECT
+
+
+@pytest.fixture(scope="module")
+def local_code():
+    import shutil
+
+    from pytest_plugin.parts import require_part
+
+    require_part(lambda: shutil.which("bwrap") is not None, "bubblewrap", "apt-get install bubblewrap")
+    v = verifiers.get("code", backend="local")
+    yield v
+    v.close()
+
+
+def test_a_name_nothing_provides_is_the_tasks_error_and_a_declared_one_is_the_programs():
+    v = verifiers.get("code", backend="local")
+    program = code_block("LIMIT = 10\ndef f(x):\n    return min(x, LIMIT)")
+    try:
+        undeclared = v.score(program, {"test_cases": ["assert f(12) == LIMIT"], "entry_point": "f"})
+        declared = v.score(
+            program, {"test_cases": ["assert f(12) == LIMIT"], "entry_point": "f", "program_names": ["LIMIT"]}
+        )
+    finally:
+        v.close()
+    assert undeclared.is_error and "`LIMIT`" in undeclared.reason and undeclared.info["task_error"]
+    assert declared.verdict is Verdict.CORRECT
+
+
+# ---------------------------------------------------------------------------------------------------- 3. warm sandboxes
+LEAVE_SEGMENTS = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmget.argtypes = [ctypes.c_int, ctypes.c_size_t, ctypes.c_int]
+libc.shmat.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
+libc.shmat.restype = ctypes.c_void_p
+libc.shmdt.argtypes = [ctypes.c_void_p]
+for k in range(3):  # 600 MB of SysV segments, touched and left behind
+    ident = libc.shmget(0x1000 + k, 200 << 20, 0o1000 | 0o666)
+    addr = libc.shmat(ident, None, 0)
+    if addr not in (None, ctypes.c_void_p(-1).value):
+        ctypes.memset(addr, 1, 200 << 20)
+        libc.shmdt(addr)
+class Message(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_long), ("text", ctypes.c_char * 64)]
+libc.msgsnd(libc.msgget(0x2000, 0o1000 | 0o666), ctypes.byref(Message(1, b"from the last job")), 64, 0)
+def f(x):
+    return x + 1
+"""
+READ_MESSAGE = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+class Message(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_long), ("text", ctypes.c_char * 64)]
+queue, message = libc.msgget(0x2000, 0o666), Message()
+HEARD = queue >= 0 and libc.msgrcv(queue, ctypes.byref(message), 64, 0, 0o4000) > 0
+def f(x):
+    return "heard the last job" if HEARD else x + 1
+"""
+USE_200_MB = """
+def f(x):
+    data = bytearray(200 << 20)
+    data[::4096] = b"x" * len(data[::4096])
+    return x + 1
+"""
+POSIX_QUEUE = """
+import ctypes
+made = ctypes.CDLL("librt.so.1", use_errno=True).mq_open(b"/evalkit-left", 0o100 | 2, 0o666, None) >= 0
+def f(x):
+    return "made a queue" if made else x + 1
+"""
+
+
+def test_nothing_of_a_job_survives_into_the_next_one(backend):
+    """Segments of 600 MB left by a correct program made every later 200 MB program a memory-limit
+    failure, and a message written by one job was read by the next."""
+    v = verifiers.get("code", backend=backend.name, pool_size=1)
+    try:
+        verdicts = {
+            name: v.score(code_block(source), TASK).verdict.value
+            for name, source in [
+                ("leaves segments", LEAVE_SEGMENTS),
+                ("reads the message", READ_MESSAGE),
+                ("uses 200 MB", USE_200_MB),
+                ("makes a POSIX queue", POSIX_QUEUE),
+                ("uses 200 MB again", USE_200_MB),
+            ]
+        }
+    finally:
+        v.close()
+    assert verdicts == dict.fromkeys(verdicts, "correct")
+
+
+def test_a_sandbox_whose_memory_is_not_back_is_replaced():
+    """The local backend checks its cgroup's shared memory after each job (where it has a cgroup)."""
+    from sandboxes.local import SHARED_MEMORY_SLACK_BYTES, _Sandbox
+
+    class Group:
+        def __init__(self, shared):
+            self.shared = shared
+
+        def shared_memory_bytes(self):
+            return self.shared
+
+    sandbox = object.__new__(_Sandbox)
+    sandbox.group = Group(SHARED_MEMORY_SLACK_BYTES + 1)
+    assert not sandbox.clean()
+    sandbox.group = Group(0)
+    assert sandbox.clean()
+
+
+# ---------------------------------------------------------------------------------------------------- 4. text is data
+SURROGATE = code_block('def f(x):\n    raise ValueError("\\ud800")')
+
+
+def test_a_lone_surrogate_in_an_exception_costs_its_item_only(tmp_path):
+    v = verifiers.get("code", backend="local")
+    try:
+        scores = v.score_batch([SURROGATE, RIGHT, RIGHT], [TASK] * 3, workers=1, cache=tmp_path / "cache.sqlite")
+        again = v.score_batch([SURROGATE, RIGHT, RIGHT], [TASK] * 3, workers=1, cache=tmp_path / "cache.sqlite")
+    finally:
+        v.close()
+    assert [s.verdict.value for s in scores] == ["incorrect", "correct", "correct"] == [s.verdict.value for s in again]
+    json.dumps(scores[0].to_dict(), ensure_ascii=False).encode("utf-8")  # valid UTF-8 all through
+    assert "\\ud800" in " ".join(scores[0].info["failures"])
+
+
+# ---------------------------------------------------------------------------------------------------- the server
+@pytest.fixture(scope="module")
+def code_server():
+    from bench.bench_server import serving
+    from evalkit.server import ServerLimits, create_app
+
+    served = {
+        "code": ("code", {"backend": "local"}),
+        "slow-code": ("code", {"backend": "local", "cpu_seconds": 10.0, "timeout_budget_seconds": 30.0}),
+        "game24": ("game24", {}),
+    }
+    limits = ServerLimits(timeout=None, body_seconds=2.0, max_waiting=16, max_admitted_bytes=4 << 20)
+    app = create_app(served, limits, workers=1, allow_client_config=True)
+    with serving(app) as url:
+        yield url, app.state.service
+
+
+def item(completion: str, task: dict = TASK) -> dict:
+    return {"completion": completion, "task": task}
+
+
+def test_the_server_answers_an_unsendable_task_400_and_pairs_every_later_reward(code_server):
+    url, _ = code_server
+    task = json.dumps({**TASK, "x": []})[:-3] + "[" * 495 + "]" * 495 + "}"  # parses, cannot be pickled
+    body = '{"verifier": "code", "items": [{"completion": %s, "task": %s}]}' % (json.dumps(RIGHT), task)
+    deep = httpx.post(f"{url}/score", content=body, headers={"content-type": "application/json"})
+    assert deep.status_code == 400 and "nested" in deep.json()["error"]
+    for _ in range(3):
+        r = httpx.post(
+            f"{url}/score",
+            json={"verifier": "code", "items": [item(c) for c in (WRONG, RIGHT, RIGHT, WRONG)]},
+            timeout=120,
+        )
+        assert r.status_code == 200 and [s["reward"] for s in r.json()["scores"]] == [0.0, 1.0, 1.0, 0.0]
+    o = httpx.post(
+        f"{url}/openrlhf?verifier=code",
+        json={"query": ["p" + WRONG, "p" + RIGHT], "prompts": ["p", "p"], "labels": [json.dumps(TASK)] * 2},
+        timeout=120,
+    )
+    assert o.status_code == 200 and o.json()["rewards"] == [0.0, 1.0]
+
+
+def test_the_operators_timeout_returns_what_was_scored_and_the_rest_as_timeout():
+    from bench.bench_server import serving
+    from evalkit.server import ServerLimits, create_app
+
+    served = {"slow-code": ("code", {"backend": "local", "cpu_seconds": 10.0, "timeout_budget_seconds": 30.0})}
+    with serving(create_app(served, ServerLimits(timeout=6.0), workers=2)) as url:
+        start = time.monotonic()
+        r = httpx.post(
+            f"{url}/score",
+            json={"verifier": "slow-code", "items": [item(c) for c in (RIGHT, LOOP, RIGHT)]},
+            timeout=120,
+        )
+        took = time.monotonic() - start
+    assert r.status_code == 200 and took < 30
+    verdicts = [s["verdict"] for s in r.json()["scores"]]
+    assert verdicts == ["correct", "timeout", "correct"], r.json()
+    assert "deadline of 6 s" in r.json()["scores"][1]["reason"]
+
+
+def test_the_default_deadline_follows_the_batch():
+    """A flat 60 s lost every reward of 40 looping and 8 correct programs; the default now covers each
+    item's worst case on every round of the workers, for every request that may share them."""
+    from evalkit.server import RewardService, ServerLimits
+
+    service = RewardService({"code": ("code", {"backend": "local"})}, ServerLimits(), workers=2)
+    try:
+        v = service._served_verifier("code")
+        deadline = service.deadline_for(v, 48)
+        assert deadline.seconds >= v.time_budget() * math.ceil(48 / 2)
+        assert service.deadline_for(v, 1).seconds < deadline.seconds
+    finally:
+        service.close()
+
+
+def test_openrlhf_honours_the_servers_workers(code_server):
+    from verifiers.batch import pools_for
+
+    url, service = code_server
+    o = httpx.post(
+        f"{url}/openrlhf?verifier=code",
+        json={"query": ["p" + RIGHT] * 3, "prompts": ["p"] * 3, "labels": [json.dumps(TASK)] * 3},
+        timeout=120,
+    )
+    assert o.status_code == 200
+    assert {key[0] for key in pools_for(service._served_verifier("code"))} == {1}  # one worker, as --workers 1
+
+
+def test_a_client_that_goes_away_frees_its_scoring_capacity():
+    """A request whose client gave up kept its slot and thread until its work ended; now the work is
+    cancelled once the client disconnects, so the next request is scored at once."""
+    from bench.bench_server import serving
+    from evalkit.server import ServerLimits, create_app
+
+    served = {
+        "slow-code": ("code", {"backend": "local", "cpu_seconds": 20.0, "timeout_budget_seconds": 60.0}),
+        "game24": ("game24", {}),
+    }
+    with serving(create_app(served, ServerLimits(concurrency=1), workers=1)) as url:
+        with pytest.raises(httpx.TimeoutException):
+            httpx.post(f"{url}/score", json={"verifier": "slow-code", "items": [item(LOOP)]}, timeout=2.0)
+        start = time.monotonic()
+        r = httpx.post(
+            f"{url}/score",
+            json={"verifier": "game24", "items": [{"completion": "Answer: 1", "task": {"numbers": [1, 2, 3, 4]}}]},
+            timeout=60,
+        )
+        assert r.status_code == 200 and time.monotonic() - start < 10
+
+
+def test_one_request_per_sample_clients_lose_no_reward():
+    """OpenRLHF's client sends one sample per request and tries five times, a second apart: with one
+    looping sample among 300, 158 went without a reward at the default settings."""
+
+    async def one(http: httpx.AsyncClient, url: str, k: int) -> float | None:
+        body = {"query": ["p" + (LOOP if k == 0 else RIGHT)], "prompts": ["p"], "labels": [json.dumps(TASK)]}
+        for _ in range(5):
+            r = await http.post(f"{url}/openrlhf?verifier=code", json=body)
+            if r.status_code == 200:
+                return r.json()["rewards"][0]
+            await asyncio.sleep(1.0)
+        return None
+
+    async def everyone(url: str) -> list[float | None]:
+        async with httpx.AsyncClient(timeout=300, limits=httpx.Limits(max_connections=400)) as http:
+            return await asyncio.gather(*(one(http, url, k) for k in range(300)))
+
+    from bench.bench_server import serving
+    from evalkit.server import ServerLimits, create_app
+
+    with serving(create_app({"code": ("code", {"backend": "local"})}, ServerLimits(), workers=2)) as url:
+        rewards = asyncio.run(everyone(url))
+    assert rewards == [0.0] + [1.0] * 299
+
+
+# ---------------------------------------------------------------------------------------------------- 6. client configs
+WIDENINGS = {
+    "backend": {"backend": "unconfined"},
+    "packages": {"packages": ["evalkit"]},
+    "cpu_seconds": {"cpu_seconds": 3600},
+    "memory_mb": {"memory_mb": -1},
+    "wall_seconds": {"wall_seconds": float("nan")},
+    "max_processes": {"max_processes": 100_000},
+    "pool_size": {"pool_size": 5},
+    "max_tests": {"max_tests": 0},
+}
+
+
+@pytest.mark.parametrize("field", sorted(WIDENINGS))
+def test_a_client_config_may_only_narrow_the_served_one(code_server, field):
+    url, _ = code_server
+    body = json.dumps({"verifier": "code", "config": WIDENINGS[field], "items": [item(RIGHT)]})  # NaN as JSON allows
+    r = httpx.post(f"{url}/score", content=body, headers={"content-type": "application/json"}, timeout=60)
+    assert r.status_code == 403 and field in r.json()["error"], r.text
+
+
+def test_a_narrower_client_config_is_served(code_server):
+    url, _ = code_server
+    config = {"cpu_seconds": 1.0, "max_tests": 2, "reward": "discrete", "packages": []}
+    r = httpx.post(f"{url}/score", json={"verifier": "code", "config": config, "items": [item(RIGHT)]}, timeout=120)
+    assert r.status_code == 200 and r.json()["scores"][0]["reward"] == pytest.approx(1.1)
+
+
+# ---------------------------------------------------------------------------------------------------- 7. read, then admit
+def _open_endless_body(url: str) -> socket.socket:
+    host, port = url.removeprefix("http://").split(":")
+    sock = socket.create_connection((host, int(port)))
+    sock.sendall(
+        b"POST /score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        b"1\r\n{\r\n"
+    )
+    return sock
+
+
+def test_bodies_that_never_end_take_no_place_in_the_queue(code_server):
+    url, _ = code_server
+    stalled = [_open_endless_body(url) for _ in range(40)]  # past max_waiting (16) + concurrency (4)
+    try:
+        r = httpx.post(f"{url}/score", json={"verifier": "game24", "items": []}, timeout=30)
+        assert r.status_code == 200
+        stalled[0].settimeout(10)
+        answer = stalled[0].recv(4096)
+        assert b" 408 " in answer.split(b"\r\n")[0] and b"did not arrive" in answer
+    finally:
+        for sock in stalled:
+            sock.close()
+
+
+def test_admitted_bytes_are_bounded(code_server):
+    url, service = code_server
+    big = {"verifier": "game24", "items": [{"completion": "x" * 1_500_000, "task": {"numbers": [1]}}]}
+    service.admitted_bytes += 3 << 20  # as if three such requests were waiting for a slot
+    try:
+        r = httpx.post(f"{url}/score", json=big, timeout=30)
+    finally:
+        service.admitted_bytes -= 3 << 20
+    assert r.status_code == 429 and "bytes" in r.json()["error"]
+
+
+# ---------------------------------------------------------------------------------------------------- 8. smaller ones
+@pytest.mark.parametrize(
+    "body, status, words",
+    [
+        (b"[" * 100_000 + b"]" * 100_000, 400, "nested too deeply"),
+        (b'{"verifier": "game24", "items": [], "n": ' + b"7" * 5000 + b"}", 400, "malformed JSON"),
+        (json.dumps({"verifier": "k" * 1_000_000, "items": []}).encode(), 404, "..."),
+    ],
+    ids=["100k deep", "5000-digit integer", "1 MB key"],
+)
+def test_malformed_bodies_get_one_line_of_json(code_server, body, status, words):
+    url, _ = code_server
+    r = httpx.post(f"{url}/score", content=body, headers={"content-type": "application/json"}, timeout=30)
+    assert r.status_code == status and words in r.json()["error"] and len(r.text) < 1000
+
+
+def test_no_route_answers_without_the_token_and_a_repeated_key_is_refused(code_server):
+    url, service = code_server
+    assert httpx.get(f"{url}/docs").status_code == 404 and httpx.get(f"{url}/openapi.json").status_code == 404
+    twice = httpx.post(f"{url}/openrlhf?verifier=game24&verifier=code", json={"query": [], "prompts": [], "labels": []})
+    assert twice.status_code == 400 and "more than once" in twice.json()["error"]
+    assert service.metrics.latencies.maxlen == 1000
+
+
+class _Loud(Verifier):
+    """A third-party verifier whose reason carries a lone surrogate: the server still answers JSON."""
+
+    name = "loud-red-team"
+
+    def evaluate(self, completion, task):
+        return Score(1.0, Verdict.CORRECT, reason="\ud800")
+
+
+def test_a_reason_no_encoder_writes_still_answers_200():
+    from bench.bench_server import serving
+    from evalkit.server import create_app
+
+    verifiers.register("loud-red-team")(_Loud)
+    with serving(create_app({"loud": ("loud-red-team", {})}, workers=0)) as url:
+        r = httpx.post(f"{url}/score", json={"verifier": "loud", "items": [{"completion": "x", "task": {}}] * 10})
+    assert r.status_code == 200 and [s["reward"] for s in r.json()["scores"]] == [1.0] * 10
