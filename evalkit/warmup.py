@@ -124,4 +124,5 @@ def _batch_loss(model: Any, rows: Sequence[tuple[list[int], list[int]]], pad_id:
         ids[i, :n] = torch.tensor(prompt + completion)
         labels[i, len(prompt) : n] = torch.tensor(completion)
         attention[i, :n] = 1
-    return model(input_ids=ids, attention_mask=attention, labels=labels).loss
+    device = next(model.parameters()).device  # where the model is: the CPU or a GPU
+    return model(input_ids=ids.to(device), attention_mask=attention.to(device), labels=labels.to(device)).loss

@@ -21,7 +21,7 @@ from evalkit.commands import CommandError
 from evalkit.commands.verifier_options import VerifierEntry, add_verifier_arguments, entries_from_file, merged
 
 DEFAULT_LIMIT = 8
-BATCH_PROMPTS = {"transformers": 1, "vllm": 64, "openai": 16}  # transformers samples one prompt at a time anyway
+BATCH_PROMPTS = {"transformers": 8, "vllm": 64, "openai": 16}  # transformers: 8 prompts x n samples a `generate`
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -76,13 +76,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--gen-kwargs", default="{}", help="extra generation settings as JSON (e.g. repetition_penalty)"
     )
     parser.add_argument("--threads", type=int, default=None, help="torch threads for the transformers backend")
+    parser.add_argument(
+        "--device", default="auto", help="transformers backend: auto (the GPU where there is one), cpu, cuda, cuda:N"
+    )
+    parser.add_argument(
+        "--dtype",
+        default="auto",
+        help="auto (bfloat16 on a GPU, float32 on the CPU), float32, bfloat16 or float16 (transformers and vllm)",
+    )
     parser.add_argument("--tensor-parallel-size", type=int, default=1, help="vLLM tensor parallelism")
     parser.add_argument("--workers", type=int, default=None, help="scoring worker processes")
     parser.add_argument(
         "--batch-prompts",
         type=int,
         default=None,
-        help="prompts per generation batch, written as each is scored (default: 1 transformers, 64 vllm, 16 openai)",
+        help="prompts per generation batch, written as each is scored (default: 8 transformers, 64 vllm, 16 openai)",
     )
     parser.add_argument(
         "--run-dir",
@@ -92,6 +100,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--overwrite", action="store_true", help="start the run folder afresh instead of resuming")
     parser.add_argument("-v", "--verbose", action="store_true", help="show third-party logs and load progress bars")
+
+
+def _check_placement(args: argparse.Namespace) -> None:
+    """--device and --dtype, refused in one line before any model loads."""
+    from evalkit.devices import check_device, check_dtype
+
+    if args.device != "auto" and args.backend != "transformers":
+        raise CommandError("--device is the transformers backend's (vLLM places itself; openai is a server)")
+    try:
+        check_device(args.device)
+        check_dtype(args.dtype)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
 
 
 @dataclass
@@ -123,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--few-shot examples belong to one verifier's tasks: evaluate that verifier on its own")
     if args.response_prefix and args.backend != "transformers":
         raise CommandError("--response-prefix needs --backend transformers (it starts the assistant turn)")
+    _check_placement(args)
     sampling = Sampling(
         n=args.samples,
         temperature=args.temperature,
@@ -222,9 +244,14 @@ def _generate_and_report(
 
     console = Console(stderr=True)
     options: dict[str, Any] = {
-        "transformers": {"threads": args.threads, "response_prefix": args.response_prefix},
+        "transformers": {
+            "threads": args.threads,
+            "response_prefix": args.response_prefix,
+            "device": args.device,
+            "dtype": args.dtype,
+        },
         "openai": {"base_url": args.base_url},
-        "vllm": {"tensor_parallel_size": args.tensor_parallel_size},
+        "vllm": {"tensor_parallel_size": args.tensor_parallel_size, "dtype": args.dtype},
     }[args.backend]
     started = time.time()
     with console.status(f"loading {model_label} with {args.backend}"):

@@ -14,6 +14,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verifier", default=None, help="verifier name (default from the config: game24)")
     parser.add_argument("--model", default=None, help="local HF folder or hub id (default: the packaged SmolLM2)")
     parser.add_argument("--config", type=Path, default=None, help="JSON file with GRPOConfig fields")
+    parser.add_argument("--device", default=None, help="auto (the GPU where there is one), cpu, cuda, cuda:N")
+    parser.add_argument("--dtype", default=None, help="auto (bfloat16 on a GPU, float32 on the CPU), float32, bfloat16")
     parser.add_argument(
         "--set", nargs="*", default=[], metavar="KEY=VALUE", help="override config fields (JSON values)"
     )
@@ -49,6 +51,9 @@ def run(args: argparse.Namespace) -> int:
         data["verifier"] = args.verifier
     if args.model:
         data["model"] = args.model
+    for key in ("device", "dtype"):
+        if getattr(args, key) is not None:
+            data[key] = getattr(args, key)
     try:
         cfg = GRPOConfig.from_dict(data)
     except (TypeError, ValueError) as exc:

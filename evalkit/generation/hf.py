@@ -1,10 +1,10 @@
-"""transformers `generate` on the CPU: batched, for small runs and machines without vLLM."""
+"""transformers `generate`: batched, on the GPU where there is one, for small runs and machines without vLLM."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .base import Conversation, Generation, Sampling, prompt_seed
+from .base import Conversation, Generation, Sampling
 
 
 def chat_text(tokenizer: Any, conversation: Conversation, response_prefix: str = "") -> str:
@@ -15,64 +15,81 @@ def chat_text(tokenizer: Any, conversation: Conversation, response_prefix: str =
 
 
 class TransformersBackend:
+    """transformers `generate`, batched (`batch_size` rows a call, the prompts left-padded) on
+    `device` in `dtype` (evalkit/devices.py: "auto" is the GPU in bfloat16 where there is one).
+    Each row is sampled with its own seed, from its prompt and sample number, so a prompt's samples
+    do not depend on which prompts share its batch (evalkit/generation/batched.py)."""
+
     name = "transformers"
 
     def __init__(
-        self, model: str | None = None, batch_size: int = 8, threads: int | None = None, response_prefix: str = ""
+        self,
+        model: str | None = None,
+        batch_size: int = 64,
+        threads: int | None = None,
+        response_prefix: str = "",
+        device: str = "auto",
+        dtype: str = "auto",
     ) -> None:
         import torch
 
+        from evalkit.devices import resolve_device, resolve_dtype
         from evalkit.models import DEFAULT_MODEL, load_transformers
 
         if threads:
             torch.set_num_threads(threads)
+        self.device = resolve_device(device)
+        self.dtype = resolve_dtype(dtype, self.device)
         self.model_name = model or DEFAULT_MODEL
-        self.model, self.tokenizer = load_transformers(model)
+        self.model, self.tokenizer = load_transformers(model, dtype=str(self.dtype).removeprefix("torch."))
+        self.model.to(self.device)
         self.batch_size = batch_size
         self.response_prefix = response_prefix
 
     @classmethod
     def from_model(
-        cls, model: Any, tokenizer: Any, name: str = "in-memory", batch_size: int = 8, response_prefix: str = ""
+        cls, model: Any, tokenizer: Any, name: str = "in-memory", batch_size: int = 64, response_prefix: str = ""
     ) -> "TransformersBackend":
-        """Wrap a model already in memory (e.g. the policy being trained by the GRPO loop)."""
+        """Wrap a model already in memory (e.g. the policy being trained by the GRPO loop), where it is."""
         backend = cls.__new__(cls)
         backend.model_name, backend.model, backend.tokenizer, backend.batch_size = name, model, tokenizer, batch_size
+        backend.device = next(model.parameters()).device
+        backend.dtype = next(model.parameters()).dtype
         backend.response_prefix = response_prefix
         return backend
 
     def generate(self, conversations: list[Conversation], sampling: Sampling) -> list[list[Generation]]:
-        """Each prompt is sampled with its own seed (from its text), so results do not depend on
-        which other prompts share its batch."""
+        """`sampling.n` completions of each conversation, as many prompts a `generate` call as fit
+        `batch_size` rows."""
         out: list[list[Generation]] = []
         per_call = max(1, self.batch_size // max(1, sampling.n))
         for start in range(0, len(conversations), per_call):
-            for conv in conversations[start : start + per_call]:
-                out.append(self._sample(conv, sampling))
+            out += self._sample(conversations[start : start + per_call], sampling)
         return out
 
-    def _sample(self, conversation: Conversation, sampling: Sampling) -> list[Generation]:
-        import torch
+    def _sample(self, conversations: list[Conversation], sampling: Sampling) -> list[list[Generation]]:
+        from .batched import generate_rows, row_seeds
 
-        text = chat_text(self.tokenizer, conversation, self.response_prefix)
-        enc = self.tokenizer([text], return_tensors="pt", add_special_tokens=False)
-        torch.manual_seed(prompt_seed(sampling.seed, conversation[-1]["content"]))
-        greedy = sampling.temperature <= 0
-        kwargs: dict[str, Any] = {
-            "max_new_tokens": sampling.max_tokens,
-            "num_return_sequences": sampling.n,
-            "pad_token_id": self.tokenizer.pad_token_id,
-            "do_sample": not greedy,
-        }
-        if not greedy:
-            kwargs.update(temperature=sampling.temperature, top_p=sampling.top_p)
-        kwargs.update(sampling.extra)
-        with torch.no_grad():
-            output = self.model.generate(**enc, **kwargs)
-        new = output[:, enc["input_ids"].shape[1] :]
+        texts = [chat_text(self.tokenizer, c, self.response_prefix) for c in conversations]
+        enc = self.tokenizer(texts, return_tensors="pt", padding=True, add_special_tokens=False).to(self.device)
+        keys = [f"{c[-1]['content']}\x00{j}" for c in conversations for j in range(sampling.n)]
+        output = generate_rows(
+            self.model,
+            enc["input_ids"],
+            enc["attention_mask"],
+            sampling.n,
+            row_seeds(sampling.seed, keys),
+            temperature=sampling.temperature,
+            top_p=sampling.top_p,
+            max_new_tokens=sampling.max_tokens,
+            pad_token_id=self.tokenizer.pad_token_id,
+            eos_token_id=self.tokenizer.eos_token_id,
+            extra=sampling.extra,
+        )
+        new = output[:, enc["input_ids"].shape[1] :].tolist()
         eos = {self.tokenizer.eos_token_id, self.tokenizer.pad_token_id}
         gens = []
-        for row in new.tolist():
+        for row in new:
             n_tokens = next((i for i, t in enumerate(row) if t in eos), None)
             finished = n_tokens is not None
             tokens = row[:n_tokens] if finished else row
@@ -83,7 +100,7 @@ class TransformersBackend:
                     "stop" if finished else "length",
                 )
             )
-        return gens
+        return [gens[i : i + sampling.n] for i in range(0, len(gens), sampling.n)]
 
     def close(self) -> None:
         self.model = None

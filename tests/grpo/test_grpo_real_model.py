@@ -17,7 +17,6 @@ from evalkit.grpo import (
     GRPOTrainer,
     advantages,
     completion_width,
-    generate_groups,
     grpo_loss,
     sequence_logprobs,
     train,
@@ -277,8 +276,10 @@ def test_the_shared_prompt_pass_gives_the_full_pass_log_probs_and_gradients(smol
 
 def test_sampling_a_group_from_one_prompt_pass_writes_what_generate_writes(smollm2):
     """Sampling runs each prompt once and repeats its keys and values for the group: greedy, every
-    row is what `generate` writes from the whole prompt (a left-padded prompt included); sampled
-    with one seed, the same tokens as `generate(num_return_sequences=G)`."""
+    row is what `generate` writes from the whole prompt (a left-padded prompt included); sampled,
+    each row is what the same seed writes with the prompt run for that row alone."""
+    from evalkit.generation.batched import generate_rows
+
     model, tok = smollm2
     verifier = verifiers.get("game24", task_set="countdown-2", prompt_style="short")
     prompts = [verifier.prompt(t) for t in verifier.tasks("train")[:2]]
@@ -287,21 +288,23 @@ def test_sampling_a_group_from_one_prompt_pass_writes_what_generate_writes(smoll
     enc = tok(texts, return_tensors="pt", padding=True, add_special_tokens=False)
     assert not bool(enc["attention_mask"].all())
     ids, attn = enc["input_ids"], enc["attention_mask"]
-    greedy = dict(do_sample=False, max_new_tokens=10, pad_token_id=tok.pad_token_id)
+    ends = dict(max_new_tokens=10, pad_token_id=tok.pad_token_id, eos_token_id=tok.eos_token_id)
     with torch.no_grad():
         whole = model.generate(
-            input_ids=ids.repeat_interleave(3, 0), attention_mask=attn.repeat_interleave(3, 0), **greedy
+            input_ids=ids.repeat_interleave(3, 0),
+            attention_mask=attn.repeat_interleave(3, 0),
+            do_sample=False,
+            **ends,
         )
-    assert torch.equal(generate_groups(model, ids, attn, 3, **greedy), whole)
+    assert torch.equal(generate_rows(model, ids, attn, 3, None, temperature=0.0, top_p=1.0, **ends), whole)
 
-    sampled = dict(do_sample=True, temperature=1.0, top_p=1.0, max_new_tokens=10, pad_token_id=tok.pad_token_id)
-    torch.manual_seed(7)
-    with torch.no_grad():
-        expected = model.generate(**enc, num_return_sequences=4, **sampled)
-    torch.manual_seed(7)
-    got = generate_groups(model, ids, attn, 4, **sampled)
-    assert torch.equal(got, expected)
-    assert len({tuple(row.tolist()) for row in got[:4]}) > 1  # sampled: a group is not one answer repeated
+    seeds = list(range(100, 108))
+    shared = generate_rows(model, ids, attn, 4, seeds, temperature=1.0, top_p=1.0, **ends)
+    apart = generate_rows(
+        model, ids.repeat_interleave(4, 0), attn.repeat_interleave(4, 0), 1, seeds, temperature=1.0, top_p=1.0, **ends
+    )
+    assert torch.equal(shared, apart)
+    assert len({tuple(row.tolist()) for row in shared[:4]}) > 1  # sampled: a group is not one answer repeated
 
 
 def test_the_shots_configs_show_the_examples_eval_reads():

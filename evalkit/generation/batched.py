@@ -1,0 +1,158 @@
+"""Sampling many prompts in one transformers `generate` call, each row with its own seed.
+
+`generate`'s own sampling draws every row from one random stream, so what a prompt gets depends on
+which prompts share its batch. Here each row draws its token from softmax(logits / T) (top-p
+filtered) by inverse CDF with a uniform number that is a counter-based hash of the row's own seed
+and the step: a row's draws depend on its seed alone. On the CPU (float32) a prompt then samples the
+same tokens alone or in any batch; on a GPU the batch shape can move a probability in its last bits,
+which changes a token only where the row's number falls within that of a boundary.
+
+Rows sharing a prompt (a GRPO group, `n` samples) reuse one pass over the prompt: its keys and
+values are computed once and repeated for the group.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from .base import prompt_seed
+
+
+def _signed(value: int) -> int:
+    """A 64-bit constant as the signed integer torch stores (it has no uint64 arithmetic)."""
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+# splitmix64's constants, and an odd one that spreads the step over the counter
+_GOLDEN, _MIX1, _MIX2, _STEP = (
+    _signed(v) for v in (0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB, 0x632BE59BD9B4E019)
+)
+
+
+def row_seeds(base_seed: int, keys: Sequence[str]) -> list[int]:
+    """One seed per row from a key that names the row (its prompt and sample number, say)."""
+    return [prompt_seed(base_seed, key) for key in keys]
+
+
+def _shift(x: Any, bits: int) -> Any:
+    """Logical right shift of int64 values (torch's `>>` is arithmetic)."""
+    return (x >> bits) & ((1 << (64 - bits)) - 1)
+
+
+def row_uniforms(seeds: Any, step: int) -> Any:
+    """One float in (0, 1) per row, a pure function of (row seed, step): splitmix64 of a counter,
+    computed on the seeds' device in a few vectorised integer operations."""
+    import torch
+
+    constant = lambda value: torch.tensor(value, dtype=torch.int64, device=seeds.device)  # noqa: E731
+    x = (seeds + constant(step) * constant(_STEP)) * constant(_GOLDEN)
+    x = (x ^ _shift(x, 30)) * constant(_MIX1)
+    x = (x ^ _shift(x, 27)) * constant(_MIX2)
+    x = x ^ _shift(x, 31)
+    return (_shift(x, 11).double() + 0.5) / float(1 << 53)
+
+
+class RowSampler:
+    """A transformers logits processor that samples each row with its own seed (see the module
+    docstring), for use with greedy decoding: it leaves the sampled token the only finite score.
+    The draw is by inverse CDF: the first token whose cumulative probability passes the row's
+    uniform number for this step."""
+
+    def __init__(self, seeds: Sequence[int], prompt_width: int, temperature: float, top_p: float, device: Any) -> None:
+        import torch
+
+        self.seeds = torch.tensor(list(seeds), dtype=torch.int64, device=device)
+        self.prompt_width = prompt_width
+        self.temperature = temperature
+        self.top_p = top_p
+
+    def __call__(self, input_ids: Any, scores: Any) -> Any:
+        import torch
+
+        probs = (scores.float() / self.temperature).softmax(-1)
+        if self.top_p < 1.0:  # the smallest set of top tokens whose probability reaches top_p
+            ordered, order = torch.sort(probs, descending=True, dim=-1)
+            beyond = ordered.cumsum(-1) - ordered >= self.top_p  # the top token always stays
+            probs = probs.masked_fill(beyond.scatter(-1, order, beyond), 0.0)
+        cumulative = probs.double().cumsum(-1)
+        target = row_uniforms(self.seeds, input_ids.shape[1] - self.prompt_width) * cumulative[:, -1]
+        chosen = torch.searchsorted(cumulative, target[:, None]).clamp(max=scores.shape[-1] - 1)
+        out = torch.full_like(scores, float("-inf"))
+        return out.scatter(-1, chosen, 0.0)
+
+
+def generate_rows(
+    model: Any,
+    input_ids: Any,
+    attention_mask: Any,
+    group_size: int,
+    seeds: Sequence[int] | None,
+    *,
+    temperature: float,
+    top_p: float,
+    max_new_tokens: int,
+    pad_token_id: int,
+    eos_token_id: Any,
+    extra: dict[str, Any] | None = None,
+) -> Any:
+    """`group_size` continuations of each (left-padded) prompt, rows grouped by prompt; row r is
+    sampled with `seeds[r]` (greedy when `temperature` is 0). `extra`: other generation settings
+    (`repetition_penalty`, ...), applied before sampling. Returns prompt + completion ids."""
+    import torch
+    from transformers import GenerationConfig, LogitsProcessorList
+
+    taken = sorted(set(extra or {}) & {"do_sample", "temperature", "top_p", "top_k", "num_return_sequences"})
+    if taken:
+        raise ValueError(f"set {taken} through the sampling settings, not as extra generation settings")
+    greedy = temperature <= 0
+    config = GenerationConfig(
+        do_sample=False,
+        max_new_tokens=max_new_tokens,
+        pad_token_id=pad_token_id,
+        eos_token_id=eos_token_id,
+        **(extra or {}),
+    )
+    processors = LogitsProcessorList()
+    if not greedy:
+        if seeds is None or len(seeds) != input_ids.shape[0] * group_size:
+            raise ValueError("sampling needs one seed per row")
+        processors.append(RowSampler(seeds, input_ids.shape[1], temperature, top_p, input_ids.device))
+    ids = input_ids.repeat_interleave(group_size, 0)
+    mask = attention_mask.repeat_interleave(group_size, 0)
+    with torch.no_grad():
+        if input_ids.shape[1] < 2 or group_size == 1:
+            return model.generate(
+                input_ids=ids, attention_mask=mask, generation_config=config, logits_processor=processors
+            )
+        # all but the last prompt token once per prompt: `generate` runs what its cache does not hold yet
+        cache = prompt_cache(model, input_ids[:, :-1], attention_mask[:, :-1], group_size)
+        return model.generate(
+            input_ids=ids,
+            attention_mask=mask,
+            past_key_values=cache,
+            generation_config=config,
+            logits_processor=processors,
+        )
+
+
+def token_positions(attention_mask: Any) -> Any:
+    """Each token's position counting real tokens only (a left-padded row starts at 0), as `generate` counts them."""
+    return (attention_mask.long().cumsum(-1) - 1).clamp(min=0)
+
+
+def prompt_pass(model: Any, input_ids: Any, attention_mask: Any, group_size: int) -> Any:
+    """One pass over each prompt (its last position's logits kept), its keys and values then
+    repeated `group_size` times in place, ready for the group's rows to continue from."""
+    out = model(
+        input_ids=input_ids,
+        attention_mask=attention_mask,
+        position_ids=token_positions(attention_mask),
+        use_cache=True,
+        logits_to_keep=1,
+    )
+    out.past_key_values.batch_repeat_interleave(group_size)
+    return out
+
+
+def prompt_cache(model: Any, input_ids: Any, attention_mask: Any, group_size: int) -> Any:
+    return prompt_pass(model, input_ids, attention_mask, group_size).past_key_values

