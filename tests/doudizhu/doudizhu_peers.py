@@ -89,3 +89,47 @@ def random_positions(count: int, seed: int, peer) -> list[tuple[Hand, Hand | Non
         if leads:
             out.append((mine, rng.choice(leads)))
     return out
+
+
+def airplane_positions(count: int, seed: int, peers: tuple = ()) -> list[tuple[Hand, Hand]]:
+    """`count` (hand, airplane with single wings to beat) positions in which a trio sits among wings:
+    an airplane of 3 or 4 trios whose wings hold a whole trio, on one side or both, so that the
+    airplane's own trios and its highest trio (wings included) rank the plays differently. Random
+    deals almost never hold these. The play to beat is one each of `peers` would let its hand lead."""
+    rng = random.Random(seed)
+
+    def airplane(left: list[int], links: int, trio_wing: bool) -> list[int] | None:
+        start = rng.randint(0, 12 - links)  # chains stop at A
+        body = [r for r in range(start, start + links) for _ in range(3)]
+        spare = [r for r in range(13) if not start <= r < start + links]
+        wings: list[int] = []
+        if trio_wing:
+            wing = rng.choice(spare)
+            wings = [wing] * 3
+        while len(wings) < links:
+            wings.append(rng.choice([r for r in range(15) if not start <= r < start + links]))
+        cards = body + wings
+        if any(cards.count(r) > left[r] for r in set(cards)) or (13 in cards and 14 in cards):
+            return None
+        return cards
+
+    out: list[tuple[Hand, Hand]] = []
+    while len(out) < count:
+        links = rng.choice((3, 4))
+        left = [4] * 13 + [1, 1]
+        theirs = airplane(left, links, trio_wing=rng.random() < 0.7)
+        if theirs is None:
+            continue
+        for r in theirs:
+            left[r] -= 1
+        mine = airplane(left, links, trio_wing=rng.random() < 0.7)
+        if mine is None:
+            continue
+        for r in mine:
+            left[r] -= 1
+        extra = [r for r, n in enumerate(left) for _ in range(n)]
+        rng.shuffle(extra)
+        lead = counts_of(theirs)
+        if all(lead in peer(lead, None) for peer in peers):
+            out.append((counts_of(mine + extra[: rng.randint(0, 4)]), lead))
+    return out

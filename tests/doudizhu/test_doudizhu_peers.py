@@ -4,7 +4,7 @@ and following, the plays legal under the preset are exactly the peer's; and each
 sets is seen to matter (flipping it makes a difference on positions built to show it)."""
 
 import pytest
-from doudizhu_peers import douzero_plays, random_positions, rlcard_plays
+from doudizhu_peers import airplane_positions, douzero_plays, random_positions, rlcard_plays
 
 import verifiers
 from pytest_plugin.parts import require_part
@@ -59,11 +59,25 @@ def test_the_preset_matches_the_peers_move_generator(peer):
     assert _differences(peer, _rules(peer), positions) == []
 
 
+def test_the_douzero_preset_ranks_airplanes_with_a_trio_among_their_wings_as_douzero_does():
+    """DouZero ranks an airplane with single wings by the highest rank it holds three of, wings
+    included; rlcard by the airplane's own trios. Generated positions where the two disagree."""
+    _need("douzero")
+    _need("rlcard")
+    positions = airplane_positions(300, seed=7, peers=(douzero_plays, rlcard_plays))
+    decided = sum(_ours(h, b, _rules("douzero")) != _ours(h, b, _rules("rlcard")) for h, b in positions)
+    assert decided >= 30  # the ranking decides many of these positions
+    assert _differences("douzero", _rules("douzero"), positions) == []
+    assert _differences("rlcard", _rules("rlcard"), positions) == []
+
+
 # positions built to show each switch: (peer, hand, to beat, the play only that switch decides)
 SWITCHES = [
     ("douzero", "rocket_as_kickers", "8888 B R 3", None, "8888 B R"),
     ("douzero", "bomb_as_wings", "333 444 555 666 7777", None, "333 444 555 666 7777"),
     ("rlcard", "adjacent_trio_wings", "444 555 666 777 9", "333 444 555 7 8 9", "444 555 666 777"),
+    ("douzero", "douzero_airplanes", "3 8 999 TTT JJJ 2", "666 777 888 KKK", "3 8 999 TTT JJJ 2"),
+    ("douzero", "douzero_airplanes", "333 444 555 KKK", "7 999 TTT JJJ Q 2", "333 444 555 KKK"),
 ]
 
 

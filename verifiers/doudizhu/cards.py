@@ -17,7 +17,12 @@ each peer's own move generator on random positions (tests/doudizhu/test_doudizhu
 - `BAN_ADJACENT_TRIO_WINGS`: three cards of a rank next to the airplane (2s excepted) among its
   single wings, e.g. 333444555 with 666, are refused. rlcard refuses them; DouZero (and our
   default) allows them, so this one switch is a ban: the empty rule set stays our default.
-The presets `rlcard` and `douzero` of the verifier set the four to match each peer.
+- `DOUZERO_AIRPLANES`: an airplane with single wings, as the play to beat, is read as DouZero reads
+  it: ranked by the highest rank it holds exactly three of, wings included (666777888 with KKK ranks
+  as K, so 999TTTJJJ with wings may not follow it), and where DouZero's reader cannot place it at
+  all (four of a rank among its wings, a trio among the wings of an airplane of four or more trios)
+  only a bomb or the rocket follows it. rlcard (and our default) rank it by its own trios.
+The presets `rlcard` and `douzero` of the verifier set the five to match each peer.
 """
 
 from __future__ import annotations
@@ -65,7 +70,9 @@ ALLOW_ROCKET_KICKERS = "allow:rocket_kickers"
 ALLOW_BOMB_WINGS = "allow:bomb_wings"
 ALLOW_EQUAL_PAIRS = "allow:equal_pairs"
 BAN_ADJACENT_TRIO_WINGS = "ban:adjacent_trio_wings"
-PERMISSIONS = (ALLOW_ROCKET_KICKERS, ALLOW_BOMB_WINGS, ALLOW_EQUAL_PAIRS, BAN_ADJACENT_TRIO_WINGS)  # rule switches
+DOUZERO_AIRPLANES = "read:douzero_airplanes"
+# rule switches
+PERMISSIONS = (ALLOW_ROCKET_KICKERS, ALLOW_BOMB_WINGS, ALLOW_EQUAL_PAIRS, BAN_ADJACENT_TRIO_WINGS, DOUZERO_AIRPLANES)
 _KICKED = frozenset(
     {"four_two_singles", "four_two_pairs", "airplane_singles", "airplane_pairs", "trio_single", "trio_pair"}
 )
@@ -87,14 +94,45 @@ class Combo:
         name = self.kind.replace("_", " ")
         return f"{name} of {self.length}" if self.length > 1 else name
 
-    def beats(self, other: "Combo") -> bool:
+    def beats(self, other: "Combo", douzero_airplanes: bool = False) -> bool:
+        """Whether this play may follow `other`; with `douzero_airplanes`, an airplane with single
+        wings to beat is read as DouZero reads it (see the module docstring)."""
         if self.kind == "rocket":
             return True
         if other.kind == "rocket":
             return False
         if self.kind == "bomb":
             return other.kind != "bomb" or self.rank > other.rank
-        return self.kind == other.kind and self.length == other.length and self.rank > other.rank
+        if not (self.kind == other.kind and self.length == other.length):
+            return False
+        if douzero_airplanes and self.kind == "airplane_singles":
+            return douzero_readable(other) and self.top_trio() > other.top_trio()
+        return self.rank > other.rank
+
+    def top_trio(self) -> int:
+        """The highest rank this play holds exactly three of."""
+        return max(r for r, n in enumerate(self.cards) if n == 3)
+
+
+def douzero_readable(combo: Combo) -> bool:
+    """Whether DouZero's move reader places this airplane with single wings as one: its trios (wings
+    included) in a row, as many as its other cards, or four trios of which three are in a row; no
+    four of a rank, and not only trios in a row (those it reads as an airplane without wings). A 2
+    is never in a row."""
+    counts = combo.cards
+    if 4 in counts:
+        return False
+    trios = [r for r, n in enumerate(counts) if n == 3]
+    others = sum(n for n in counts if n in (1, 2))
+
+    def in_a_row(ranks: list[int]) -> bool:
+        return all(r < TWO for r in ranks) and ranks == list(range(ranks[0], ranks[0] + len(ranks)))
+
+    if not others and in_a_row(trios):  # it reads these as an airplane without wings first
+        return False
+    if in_a_row(trios) and len(trios) == others:
+        return True
+    return len(trios) == 4 and (in_a_row(trios[1:]) or in_a_row(trios[:-1]))
 
 
 def normalise_banned(names: tuple[str, ...] | list[str] | frozenset[str]) -> frozenset[str]:
@@ -241,7 +279,7 @@ def legal_moves(hand: Hand, to_beat: Combo | None, banned: frozenset[str] = froz
     available = [c for c in combos(hand) if allowed(c, banned)]
     if to_beat is None:
         return available
-    return [c for c in available if c.beats(to_beat)] + [None]
+    return [c for c in available if c.beats(to_beat, DOUZERO_AIRPLANES in banned)] + [None]
 
 
 def minus(hand: Hand, cards: Hand) -> Hand:

@@ -13,7 +13,7 @@ import random
 from functools import lru_cache
 from typing import Callable
 
-from .cards import KINDS, PERMISSIONS, Combo, Hand, allowed, combos
+from .cards import DOUZERO_AIRPLANES, KINDS, PERMISSIONS, Combo, Hand, allowed, combos
 
 BITS = 3
 HAND_BITS = 15 * BITS
@@ -99,7 +99,8 @@ class Rules:
                 found = lead
             else:
                 target = _combos[beat]
-                found = tuple(m for m in lead if _combos[m[0]].beats(target)) + ((PASS, hand),)
+                douzero = DOUZERO_AIRPLANES in self.banned
+                found = tuple(m for m in lead if _combos[m[0]].beats(target, douzero)) + ((PASS, hand),)
             self._moves[key] = found
         return found
 

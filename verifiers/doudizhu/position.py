@@ -11,6 +11,7 @@ from .cards import (
     ALLOW_ROCKET_KICKERS,
     BAN_ADJACENT_TRIO_WINGS,
     DECK_COPIES,
+    DOUZERO_AIRPLANES,
     PERMISSIONS,
     allowed,
     cards_text,
@@ -74,7 +75,13 @@ def kicker_rules_text(rules: frozenset[str]) -> str:
         if BAN_ADJACENT_TRIO_WINGS in rules
         else ""
     )
-    return f"{rocket}; {four}{adjacent}"
+    ranking = (
+        "; an airplane with single wings ranks by the highest rank it holds three of, wings included, and one "
+        "with four of a rank, or with a trio among the wings of four or more trios, is followed by bombs only"
+        if DOUZERO_AIRPLANES in rules
+        else ""
+    )
+    return f"{rocket}; {four}{adjacent}{ranking}"
 
 
 def describe(state: State, banned: frozenset[str] = frozenset()) -> str:

@@ -14,10 +14,13 @@ Rules: kinds in `banned` (per verifier or per task) are not allowed. Kicker rule
 prompt (see `cards.py`): by default the rocket (B R) may not be the two single kickers of
 four-with-two or airplane wings (`rocket_as_kickers`), four cards of one rank may not be an
 airplane's single wings (`bomb_as_wings`) nor two pairs of one rank pair kickers
-(`equal_pairs_as_kickers`), and three cards of a rank next to an airplane may be among its single
-wings (`adjacent_trio_wings`). The presets `rlcard` and `douzero` (`preset="rlcard"`) reproduce
-each peer's legal-move generator: rlcard refuses all four, DouZero allows the rocket, the bomb
-among single wings and the adjacent trio, but not equal pairs.
+(`equal_pairs_as_kickers`), three cards of a rank next to an airplane may be among its single
+wings (`adjacent_trio_wings`), and an airplane with single wings is ranked by its own trios, not by
+a trio among its wings (`douzero_airplanes` reads it as DouZero does). The presets `rlcard` and `douzero`
+(`preset="rlcard"`) reproduce each peer's legal-move generator: rlcard refuses all four
+permissions, DouZero allows the rocket, the bomb among single wings and the adjacent trio, but not
+equal pairs, and reads such an airplane as its own move reader does (ranked by its highest trio,
+wings included; one it cannot read is followed by bombs only).
 
 Verdicts: INVALID for a missing, unreadable or illegal play. When the task lists
 `winning_moves` for the same rules (the built-in tasks do, for the default rules), CORRECT for a
@@ -44,6 +47,7 @@ from .cards import (
     ALLOW_EQUAL_PAIRS,
     ALLOW_ROCKET_KICKERS,
     BAN_ADJACENT_TRIO_WINGS,
+    DOUZERO_AIRPLANES,
     RANKS,
     normalise_banned,
 )
@@ -86,9 +90,11 @@ class DoudizhuConfig:
     rocket_as_kickers: bool = setting(False, client="free")  # both jokers as the two single kickers / airplane wings
     bomb_as_wings: bool = setting(False, client="free")  # four cards of one rank among an airplane's single wings
     equal_pairs_as_kickers: bool = setting(False, client="free")  # two pairs of one rank as pair kickers / pair wings
-    adjacent_trio_wings: bool = setting(
-        True, client="free"
-    )  # three cards of a rank next to the airplane among its single wings
+    # three cards of a rank next to the airplane among its single wings
+    adjacent_trio_wings: bool = setting(True, client="free")
+    # an airplane with single wings to beat read as DouZero reads it: ranked by the highest rank it
+    # holds three of, wings included; followed by bombs only where DouZero's reader cannot place it
+    douzero_airplanes: bool = setting(False, client="free")
 
     def validate(self) -> None:
         if self.mode not in MODES:
@@ -114,12 +120,14 @@ class DoudizhuVerifier(Verifier):
             "bomb_as_wings": False,
             "equal_pairs_as_kickers": False,
             "adjacent_trio_wings": False,
+            "douzero_airplanes": False,
         },
         "douzero": {
             "rocket_as_kickers": True,
             "bomb_as_wings": True,
             "equal_pairs_as_kickers": False,
             "adjacent_trio_wings": True,
+            "douzero_airplanes": True,
         },
     }
     components = ("win_rate",)
@@ -132,6 +140,7 @@ class DoudizhuVerifier(Verifier):
             ALLOW_BOMB_WINGS: c.bomb_as_wings,
             ALLOW_EQUAL_PAIRS: c.equal_pairs_as_kickers,
             BAN_ADJACENT_TRIO_WINGS: not c.adjacent_trio_wings,
+            DOUZERO_AIRPLANES: c.douzero_airplanes,
         }
         self._banned = normalise_banned(self.config.banned) | {name for name, on in permissions.items() if on}
 
