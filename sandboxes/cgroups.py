@@ -118,15 +118,9 @@ class RunCgroup:
     def shared_memory_bytes(self) -> int | None:
         """Shared memory charged to the group (tmpfs files, SysV segments): what a job can leave
         behind in a warm sandbox. None where the memory controller's stats cannot be read."""
-        for d in self.dirs:
-            try:
-                for line in (d / "memory.stat").read_text().splitlines():
-                    key, _, value = line.partition(" ")
-                    if key == "shmem":
-                        return int(value)
-            except (OSError, ValueError):
-                continue
-        return None
+        from .runner import shared_memory_bytes  # the runner's own reading, of this group's file
+
+        return shared_memory_bytes([d / "memory.stat" for d in self.dirs])
 
     def remove(self) -> None:
         for d in self.dirs:

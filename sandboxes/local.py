@@ -39,9 +39,9 @@ from .base import Limits, RawRun, SandboxUnavailable
 from .cgroups import RunCgroup
 from .cleanup import process_alive, work_dir_prefix
 from .programs import PYTHON_FLAGS
+from .runner import SHARED_MEMORY_SLACK
 
 MAX_STDOUT = 64 << 20
-SHARED_MEMORY_SLACK_BYTES = 4 << 20  # as the runner's own check (runner.py)
 NAMESPACE_HELP = (
     "bubblewrap could not create namespaces here. Install it (bash scripts/setup-env.sh installs every "
     "part; apt-get install bubblewrap for this one), "
@@ -245,7 +245,7 @@ class _Sandbox:
         shared memory still charged to its cgroup (a job's segments the runner could not remove)
         would shrink every later job's memory, so such a sandbox is replaced."""
         shared = self.group.shared_memory_bytes() if self.group is not None else None
-        return shared is None or shared <= SHARED_MEMORY_SLACK_BYTES
+        return shared is None or shared <= SHARED_MEMORY_SLACK
 
     def _ended(self, out: bytes) -> RawRun:
         """The runner exited mid-job: the program killed it, or the sandbox never started."""

@@ -139,10 +139,14 @@ def remove_ipc():
         libc.semctl(ident, 0, IPC_RMID)
 
 
-def shared_memory_bytes():
-    """The sandbox's shared memory (tmpfs and SysV pages) from its memory cgroup, where the sandbox
-    can read it (a Docker container); None where it cannot (bubblewrap: the host checks instead)."""
-    for path in ("/sys/fs/cgroup/memory.stat", "/sys/fs/cgroup/memory/memory.stat"):
+CGROUP_STATS = ("/sys/fs/cgroup/memory.stat", "/sys/fs/cgroup/memory/memory.stat")  # cgroup v2, v1
+
+
+def shared_memory_bytes(stat_paths=CGROUP_STATS):
+    """Shared memory (tmpfs and SysV pages) from the first readable memory cgroup stats file: the
+    sandbox's own, inside a Docker container; None where none can be read (bubblewrap has no /sys,
+    so the host reads the sandbox's cgroup with this same function)."""
+    for path in stat_paths:
         try:
             with open(path) as fh:
                 for line in fh:

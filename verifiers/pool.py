@@ -24,10 +24,10 @@ import time
 import weakref
 from collections import deque
 from multiprocessing.connection import wait
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 from .deadline import Deadline
-from .protocol import Item, Scorer
+from .protocol import Item, Progress, Scorer
 from .score import Score
 
 Chunk = tuple[int, list[Item]]  # (sequence number, items)
@@ -250,11 +250,7 @@ class WorkerPool:
 
     # ------------------------------------------------------------------ callers
     def run(
-        self,
-        items: Sequence[Item],
-        timeout: float | None,
-        progress: Callable[[int], None],
-        deadline: Deadline | None = None,
+        self, items: Sequence[Item], timeout: float | None, progress: Progress, deadline: Deadline | None = None
     ) -> dict[int, Score]:
         """Score `items` (any thread); returns {index: Score}. Progress is reported in this thread.
         At `deadline` the job is cancelled: items not scored by then get the deadline's score, its

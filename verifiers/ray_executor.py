@@ -24,7 +24,7 @@ from collections import deque
 from typing import Any, Callable, Sequence
 
 from .deadline import Deadline
-from .protocol import Item, Scorer
+from .protocol import Item, Progress, Scorer
 from .score import Score
 
 RETRIES = 2  # times a chunk is retried after the actor scoring it died
@@ -109,11 +109,7 @@ class ActorGroup:
         return actor
 
     def run(
-        self,
-        items: Sequence[Item],
-        timeout: float | None,
-        progress: Callable[[int], None],
-        deadline: Deadline | None = None,
+        self, items: Sequence[Item], timeout: float | None, progress: Progress, deadline: Deadline | None = None
     ) -> dict[int, Score]:
         """Chunks to free actors; each reply must answer exactly its chunk's items (an actor that
         answers for others is replaced, its chunk retried). At `deadline` what is not scored gets

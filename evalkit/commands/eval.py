@@ -19,8 +19,10 @@ from typing import Any
 
 from evalkit.commands import CommandError
 from evalkit.commands.verifier_options import VerifierEntry, add_verifier_arguments, entries_from_file, merged
+from evalkit.generation.base import Sampling
 
 DEFAULT_LIMIT = 8
+SAMPLING = Sampling()  # each sampling option's default is the dataclass's
 BATCH_PROMPTS = {"transformers": 8, "vllm": 64, "openai": 16}  # transformers: 8 prompts x n samples a `generate`
 
 
@@ -55,11 +57,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"number of tasks, a seeded subset stratified by difficulty (default {DEFAULT_LIMIT} "
         "built-in tasks, or every task of --tasks)",
     )
-    parser.add_argument("-n", "--samples", type=int, default=4, help="samples per task")
-    parser.add_argument("--temperature", type=float, default=0.7)
-    parser.add_argument("--top-p", type=float, default=0.9)
-    parser.add_argument("--max-tokens", type=int, default=256)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("-n", "--samples", type=int, default=SAMPLING.n, help="samples per task")
+    parser.add_argument("--temperature", type=float, default=SAMPLING.temperature, help="0: greedy")
+    parser.add_argument("--top-p", type=float, default=SAMPLING.top_p)
+    parser.add_argument("--max-tokens", type=int, default=SAMPLING.max_tokens)
+    parser.add_argument("--seed", type=int, default=SAMPLING.seed)
     parser.add_argument("--system-prompt", default=None, help="system message before every prompt (text, or @FILE)")
     parser.add_argument(
         "--few-shot",
@@ -132,7 +134,6 @@ def run(args: argparse.Namespace) -> int:
     from evalkit.quiet import quiet_third_party
 
     quiet_third_party(args.verbose)
-    from evalkit.generation import Sampling
     from evalkit.models import DEFAULT_MODEL
     from evalkit.pipeline import PromptTemplate
 
@@ -145,16 +146,17 @@ def run(args: argparse.Namespace) -> int:
     if args.response_prefix and args.backend != "transformers":
         raise CommandError("--response-prefix needs --backend transformers (it starts the assistant turn)")
     _check_placement(args)
-    sampling = Sampling(
-        n=args.samples,
-        temperature=args.temperature,
-        top_p=args.top_p,
-        max_tokens=args.max_tokens,
-        seed=args.seed,
-        extra=_json_object(args.gen_kwargs, "--gen-kwargs"),
-    )
-    if args.samples < 1 or args.max_tokens < 1:
-        raise CommandError("-n and --max-tokens must be at least 1")
+    try:
+        sampling = Sampling(
+            n=args.samples,
+            temperature=args.temperature,
+            top_p=args.top_p,
+            max_tokens=args.max_tokens,
+            seed=args.seed,
+            extra=_json_object(args.gen_kwargs, "--gen-kwargs"),
+        )
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
     model_name = args.model or ("default" if args.backend == "openai" else DEFAULT_MODEL)
     model_label = model_name.rstrip("/").split("/")[-1]
     name = "suite" if suite else entries[0].key

@@ -26,40 +26,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_verifier_arguments(parser, "a verifier to serve (repeatable)")
     parser.add_argument("--config-file", type=Path, help='JSON: {"KEY": {"verifier": NAME, "config": {...}}}')
     parser.add_argument("--allow-client-config", action="store_true", help="let requests set a verifier's config")
-    parser.add_argument(
-        "--max-client-configs", type=int, default=LIMITS.max_client_configs, help="client-config verifiers kept at once"
-    )
     parser.add_argument("--token", default=None, help="bearer token clients must send (default: $EVALKIT_TOKEN)")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8765)
-    parser.add_argument("--concurrency", type=int, default=LIMITS.concurrency, help="requests scored at once")
-    parser.add_argument(
-        "--max-waiting",
-        type=int,
-        default=LIMITS.max_waiting,
-        help="requests admitted beyond those (429 past it); at least the samples a one-request-per-sample client "
-        "has in flight",
-    )
-    parser.add_argument("--max-items", type=int, default=LIMITS.max_items, help="items per request (413 past it)")
-    parser.add_argument(
-        "--timeout",
-        type=float,
-        default=LIMITS.timeout,
-        help="seconds per request; items not scored by then come back as 'timeout' "
-        "(default: the batch's own deadline, its items' time budgets over the workers)",
-    )
-    parser.add_argument(
-        "--max-body-mb", type=float, default=LIMITS.max_body_bytes / (1 << 20), help="request size limit (413 beyond)"
-    )
-    parser.add_argument(
-        "--max-admitted-mb",
-        type=float,
-        default=LIMITS.max_admitted_bytes / (1 << 20),
-        help="request bodies held at once, waiting or scored (429 beyond)",
-    )
-    parser.add_argument(
-        "--body-seconds", type=float, default=LIMITS.body_seconds, help="to receive a request's body (408 beyond)"
-    )
+    mb = 1 << 20
+    # (option, type, default from ServerLimits, help): each default has one home, the dataclass
+    for option, kind, default, help_text in (
+        ("--concurrency", int, LIMITS.concurrency, "requests scored at once"),
+        (
+            "--max-waiting",
+            int,
+            LIMITS.max_waiting,
+            "requests admitted beyond those (429 past it); at least the "
+            "samples a one-request-per-sample client has in flight",
+        ),
+        ("--max-items", int, LIMITS.max_items, "items per request (413 past it)"),
+        (
+            "--timeout",
+            float,
+            LIMITS.timeout,
+            "seconds per request; items not scored by then come back as 'timeout' "
+            "(default: the batch's own deadline, its items' time budgets over the workers)",
+        ),
+        ("--max-body-mb", float, LIMITS.max_body_bytes / mb, "request size limit (413 beyond)"),
+        ("--max-admitted-mb", float, LIMITS.max_admitted_bytes / mb, "request bodies held at once (429 beyond)"),
+        ("--body-seconds", float, LIMITS.body_seconds, "to receive a request's body (408 beyond)"),
+        ("--max-client-configs", int, LIMITS.max_client_configs, "client-config verifiers kept at once"),
+    ):
+        parser.add_argument(option, type=kind, default=default, help=help_text)
     parser.add_argument("--workers", type=int, default=None, help="scoring worker processes per verifier")
 
 

@@ -15,9 +15,26 @@ class Sampling:
     n: int = 4
     temperature: float = 0.7
     top_p: float = 0.9
-    max_tokens: int = 512
+    max_tokens: int = 256
     seed: int = 0
     extra: dict[str, Any] = field(default_factory=dict)  # backend-specific settings, e.g. repetition_penalty
+
+    def __post_init__(self) -> None:
+        """Checked where it is made, so a bad value fails in one line before a model loads."""
+        whole = lambda v: isinstance(v, int) and not isinstance(v, bool)  # noqa: E731
+        real = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v == v  # noqa: E731
+        if not whole(self.n) or self.n < 1:
+            raise ValueError(f"samples (n) must be a positive integer, got {self.n!r}")
+        if not whole(self.max_tokens) or self.max_tokens < 1:
+            raise ValueError(f"max_tokens must be a positive integer, got {self.max_tokens!r}")
+        if not real(self.temperature) or not 0 <= self.temperature < float("inf"):
+            raise ValueError(f"temperature must be a number >= 0 (0: greedy), got {self.temperature!r}")
+        if not real(self.top_p) or not 0 < self.top_p <= 1:
+            raise ValueError(f"top_p must be in (0, 1], got {self.top_p!r}")
+        if not whole(self.seed):
+            raise ValueError(f"seed must be an integer, got {self.seed!r}")
+        if not isinstance(self.extra, dict):
+            raise ValueError(f"extra must be a JSON object of generation settings, got {self.extra!r}")
 
 
 @dataclass(frozen=True)

@@ -42,10 +42,7 @@ def plot_run(run_dir: Path) -> list[Path]:
     ax.set_ylabel("completion length (tokens)")
     ax.set_title("Output length distribution by step (cf. seed Figure 2)")
     ax.legend(loc="upper right")
-    fig.tight_layout()
-    made.append(run_dir / "lengths_by_step.png")
-    fig.savefig(made[-1], dpi=100)
-    plt.close(fig)
+    made.append(_save(plt, fig, run_dir / "lengths_by_step.png"))
 
     fig, ax = plt.subplots(figsize=(7, 4))
     for key, label, color in (
@@ -60,10 +57,7 @@ def plot_run(run_dir: Path) -> list[Path]:
     ax.set_xlabel("step")
     ax.set_title("Accuracy, incompletion and error rates (cf. seed Figure 3)")
     ax.legend()
-    fig.tight_layout()
-    made.append(run_dir / "rates_by_step.png")
-    fig.savefig(made[-1], dpi=100)
-    plt.close(fig)
+    made.append(_save(plt, fig, run_dir / "rates_by_step.png"))
 
     fig, ax = plt.subplots(figsize=(7, 4))
     ax.plot(xs, [r["reward_mean"] for r in steps], color="#bbbbbb", label="training batch mean reward")
@@ -85,10 +79,7 @@ def plot_run(run_dir: Path) -> list[Path]:
     ax.set_ylabel("reward")
     ax.set_title("Reward")
     ax.legend()
-    fig.tight_layout()
-    made.append(run_dir / "reward.png")
-    fig.savefig(made[-1], dpi=100)
-    plt.close(fig)
+    made.append(_save(plt, fig, run_dir / "reward.png"))
 
     if evals and all("eval_accuracy_low" in e for e in evals):
         made.append(_heldout(plt, evals, run_dir / "heldout.png"))
@@ -109,10 +100,7 @@ def plot_run(run_dir: Path) -> list[Path]:
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("step")
     fig.suptitle("Training dynamics")
-    fig.tight_layout()
-    made.append(run_dir / "dynamics.png")
-    fig.savefig(made[-1], dpi=100)
-    plt.close(fig)
+    made.append(_save(plt, fig, run_dir / "dynamics.png"))
     return made
 
 
@@ -139,6 +127,11 @@ def _heldout(plt: Any, evals: list[dict], path: Path) -> Path:
         ax.set_title(title, fontsize=10)
         ax.legend(loc="lower right")
     fig.suptitle(f"Held-out evaluation ({evals[-1].get('eval_samples', '?')} samples per point)")
+    return _save(plt, fig, path)
+
+
+def _save(plt: Any, fig: Any, path: Path) -> Path:
+    """Lay out, write and close one figure."""
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

@@ -13,10 +13,26 @@ the policy's. Both take one seed per row, so a prompt's samples never depend on 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Protocol, Sequence
 
 from evalkit.devices import autocast
 from evalkit.generation.batched import generate_rows
+
+
+@dataclass(frozen=True)
+class RolloutSettings:
+    """How every rollout source samples: G rows a prompt, at the trainer's precision."""
+
+    group_size: int
+    temperature: float
+    top_p: float
+    max_new_tokens: int
+    dtype: Any  # the compute dtype (torch)
+    response_prefix: str = ""  # put before each decoded completion (the assistant turn began with it)
+
+    def sampling(self) -> dict[str, Any]:
+        return {"temperature": self.temperature, "top_p": self.top_p, "max_new_tokens": self.max_new_tokens}
 
 
 class Rollouts(Protocol):
@@ -50,19 +66,18 @@ def assemble(
     completions: Any,
     lengths: Any,
     finished: Any,
-    group_size: int,
     tokenizer: Any,
-    response_prefix: str,
+    settings: RolloutSettings,
 ) -> dict[str, Any]:
     """The batch dict from left-padded prompts and right-padded completions with their lengths
     (end token included where a row finished)."""
     import torch
 
-    width = completions.shape[1]
+    width, group_size = completions.shape[1], settings.group_size
     completion_mask = (torch.arange(width, device=completions.device)[None, :] < lengths[:, None]).long()
     repeated_mask = prompt_mask.repeat_interleave(group_size, 0)
     texts = [
-        response_prefix + tokenizer.decode(row[: int(n)], skip_special_tokens=True)
+        settings.response_prefix + tokenizer.decode(row[: int(n)], skip_special_tokens=True)
         for row, n in zip(completions.tolist(), lengths.tolist())
     ]
     return {
@@ -80,19 +95,8 @@ class TransformersRollouts:
     """Sampling with the policy itself: one batched `generate` over every prompt, each prompt's
     keys and values computed once for its group, in the trainer's precision."""
 
-    def __init__(
-        self,
-        policy: Any,
-        tokenizer: Any,
-        group_size: int,
-        sampling: dict[str, Any],
-        dtype: Any,
-        response_prefix: str = "",
-    ) -> None:
-        self.policy, self.tokenizer, self.group_size = policy, tokenizer, group_size
-        self.sampling = sampling  # temperature, top_p, max_new_tokens
-        self.dtype = dtype
-        self.response_prefix = response_prefix
+    def __init__(self, policy: Any, tokenizer: Any, settings: RolloutSettings) -> None:
+        self.policy, self.tokenizer, self.settings = policy, tokenizer, settings
 
     def sample(self, prompts: Sequence[str], seeds: Sequence[int]) -> dict[str, Any]:
         import torch
@@ -100,32 +104,23 @@ class TransformersRollouts:
         tok, device = self.tokenizer, next(self.policy.parameters()).device
         enc = tok(list(prompts), return_tensors="pt", padding=True, add_special_tokens=False).to(device)
         self.policy.eval()
-        with autocast(device, self.dtype):
+        with autocast(device, self.settings.dtype):
             out = generate_rows(
                 self.policy,
                 enc["input_ids"],
                 enc["attention_mask"],
-                self.group_size,
+                self.settings.group_size,
                 seeds,
                 pad_token_id=tok.pad_token_id,
                 eos_token_id=tok.eos_token_id,
-                **self.sampling,
+                **self.settings.sampling(),
             )
         completion = out[:, enc["input_ids"].shape[1] :]
         is_end = completion == tok.eos_token_id
         finished = is_end.any(1)
         full = torch.full_like(finished, completion.shape[1], dtype=torch.long)
         lengths = torch.where(finished, is_end.float().argmax(1) + 1, full)  # up to and including the end token
-        return assemble(
-            enc["input_ids"],
-            enc["attention_mask"],
-            completion,
-            lengths,
-            finished,
-            self.group_size,
-            tok,
-            self.response_prefix,
-        )
+        return assemble(enc["input_ids"], enc["attention_mask"], completion, lengths, finished, tok, self.settings)
 
     def sync(self, policy: Any) -> None:
         """Nothing to do: the sampler is the policy."""

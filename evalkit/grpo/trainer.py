@@ -34,7 +34,7 @@ from verifiers.score import ITEM_TIMEOUT_SECONDS
 from .config import ConfigError, GRPOConfig
 from .logprobs import completion_width, logprob_parts, sequence_logprobs
 from .objective import RewardStats, advantages, counted, group_has_signal, grpo_loss, rewards_of
-from .rollouts import Rollouts, TransformersRollouts, take_rows
+from .rollouts import Rollouts, RolloutSettings, TransformersRollouts, take_rows
 
 
 class RolloutDrift(RuntimeError):
@@ -86,28 +86,16 @@ class GRPOTrainer:
 
     def _rollouts(self) -> Rollouts:
         cfg = self.cfg
-        sampling = {"temperature": cfg.temperature, "top_p": cfg.top_p, "max_new_tokens": cfg.max_new_tokens}
+        settings = RolloutSettings(
+            cfg.group_size, cfg.temperature, cfg.top_p, cfg.max_new_tokens, self.dtype, cfg.response_prefix
+        )
         if cfg.generation_backend == "transformers":
-            return TransformersRollouts(
-                self.policy, self.tokenizer, cfg.group_size, sampling, self.dtype, cfg.response_prefix
-            )
+            return TransformersRollouts(self.policy, self.tokenizer, settings)
         from evalkit.models import vllm_model_dir
 
         from .vllm_rollouts import VllmRollouts
 
-        return VllmRollouts(
-            str(vllm_model_dir(cfg.model)),
-            self.policy,
-            self.tokenizer,
-            cfg.group_size,
-            sampling,
-            self.dtype,
-            response_prefix=cfg.response_prefix,
-            gpu_memory_utilization=cfg.vllm_gpu_memory_utilization,
-            kv_cache_gb=cfg.vllm_kv_cache_gb,
-            sleep=cfg.vllm_sleep,
-            seed=cfg.seed,
-        )
+        return VllmRollouts(str(vllm_model_dir(cfg.model)), self.policy, self.tokenizer, settings, cfg)
 
     def _shots(self) -> tuple[tuple[str, str], ...]:
         shots = []

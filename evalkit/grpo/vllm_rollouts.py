@@ -21,7 +21,8 @@ import os
 import socket
 from typing import Any, Sequence
 
-from .rollouts import assemble
+from .config import GRPOConfig
+from .rollouts import RolloutSettings, assemble
 
 
 def _free_port() -> int:
@@ -31,21 +32,9 @@ def _free_port() -> int:
 
 
 class VllmRollouts:
-    def __init__(
-        self,
-        model_dir: str,
-        policy: Any,
-        tokenizer: Any,
-        group_size: int,
-        sampling: dict[str, Any],
-        dtype: Any,
-        *,
-        response_prefix: str = "",
-        gpu_memory_utilization: float = 0.3,
-        kv_cache_gb: float = 1.0,
-        sleep: bool = True,
-        seed: int = 0,
-    ) -> None:
+    def __init__(self, model_dir: str, policy: Any, tokenizer: Any, settings: RolloutSettings, cfg: GRPOConfig) -> None:
+        """An engine for `model_dir`'s architecture, loaded with `policy`'s weights; its memory and
+        sleep settings and its seed from `cfg` (vllm_gpu_memory_utilization, vllm_kv_cache_gb, vllm_sleep)."""
         import torch
         from vllm import LLM
 
@@ -55,23 +44,22 @@ class VllmRollouts:
         for key, value in (("RANK", "0"), ("LOCAL_RANK", "0"), ("WORLD_SIZE", "1"), ("MASTER_ADDR", "127.0.0.1")):
             os.environ.setdefault(key, value)
         os.environ.setdefault("MASTER_PORT", str(_free_port()))
-        self.tokenizer, self.group_size, self.sampling = tokenizer, group_size, sampling
-        self.response_prefix = response_prefix
+        self.tokenizer, self.settings = tokenizer, settings
         self.device = next(policy.parameters()).device
         on_gpu = self.device.type == "cuda"
-        self.sleeps = sleep and on_gpu
-        max_model_len = sampling["max_new_tokens"] + 2048
+        self.sleeps = cfg.vllm_sleep and on_gpu
+        max_model_len = settings.max_new_tokens + 2048
         threads = torch.get_num_threads()
         self.llm = LLM(
             model=model_dir,
-            dtype=str(dtype).removeprefix("torch."),
-            seed=seed,
+            dtype=str(settings.dtype).removeprefix("torch."),
+            seed=cfg.seed,
             max_model_len=max_model_len,
             distributed_executor_backend="external_launcher",
-            gpu_memory_utilization=gpu_memory_utilization,
+            gpu_memory_utilization=cfg.vllm_gpu_memory_utilization,
             enable_sleep_mode=self.sleeps,
             logprobs_mode="raw_logprobs",  # at temperature 1, before top-p: the weights' own numbers
-            **({} if on_gpu else cpu_settings(int(kv_cache_gb * (1 << 30)), max_model_len)),
+            **({} if on_gpu else cpu_settings(int(cfg.vllm_kv_cache_gb * (1 << 30)), max_model_len)),
         )
         torch.set_num_threads(threads)  # vLLM's CPU worker lowers it for serving; the update needs every core
         self.asleep: set[str] = set()  # what vLLM's sleep mode freed: "weights", "kv_cache"
@@ -97,7 +85,7 @@ class VllmRollouts:
         import torch
         from vllm import SamplingParams
 
-        tok, g = self.tokenizer, self.group_size
+        tok, g, settings = self.tokenizer, self.settings.group_size, self.settings
         if self.asleep:
             self.llm.wake_up(tags=sorted(self.asleep))
             self.asleep.clear()
@@ -109,9 +97,9 @@ class VllmRollouts:
         params = [
             SamplingParams(
                 n=1,
-                temperature=self.sampling["temperature"],
-                top_p=self.sampling["top_p"],
-                max_tokens=self.sampling["max_new_tokens"],
+                temperature=settings.temperature,
+                top_p=settings.top_p,
+                max_tokens=settings.max_new_tokens,
                 seed=seeds[r],
                 logprobs=0,
             )
@@ -129,9 +117,7 @@ class VllmRollouts:
             )
         lengths = torch.tensor([len(o.token_ids) for o in rows])
         finished = torch.tensor([o.finish_reason == "stop" for o in rows])
-        batch = assemble(
-            enc["input_ids"], enc["attention_mask"], completions, lengths, finished, g, tok, self.response_prefix
-        )
+        batch = assemble(enc["input_ids"], enc["attention_mask"], completions, lengths, finished, tok, settings)
         batch = {k: v.to(self.device) if isinstance(v, torch.Tensor) else v for k, v in batch.items()}
         batch["rollout_logp"] = logp.to(self.device)
         if self.sleeps:  # the update needs the memory; the next sync refills the weights

@@ -249,7 +249,8 @@ def test_nothing_of_a_job_survives_into_the_next_one(backend):
 
 def test_a_sandbox_whose_memory_is_not_back_is_replaced():
     """The local backend checks its cgroup's shared memory after each job (where it has a cgroup)."""
-    from sandboxes.local import SHARED_MEMORY_SLACK_BYTES, _Sandbox
+    from sandboxes.local import _Sandbox
+    from sandboxes.runner import SHARED_MEMORY_SLACK
 
     class Group:
         def __init__(self, shared):
@@ -259,7 +260,7 @@ def test_a_sandbox_whose_memory_is_not_back_is_replaced():
             return self.shared
 
     sandbox = object.__new__(_Sandbox)
-    sandbox.group = Group(SHARED_MEMORY_SLACK_BYTES + 1)
+    sandbox.group = Group(SHARED_MEMORY_SLACK + 1)
     assert not sandbox.clean()
     sandbox.group = Group(0)
     assert sandbox.clean()

