@@ -18,6 +18,11 @@ from verifiers.game24.expression import ExpressionError, parse
         ("（６－４）＊（４＋８）", 24, (6, 4, 4, 8)),  # full width, NFKC
         ("12 ÷ 3 · 6", 24, (12, 3, 6)),
         ("\\left(6-4\\right) \\times (4+8)", 24, (6, 4, 4, 8)),
+        ("٣*8*1*1", 24, (3, 8, 1, 1)),  # Arabic-Indic digits, as models print them
+        ("(6-4) ∙ (4+8)", 24, (6, 4, 4, 8)),
+        ("(6-4) ⨯ (4+8)", 24, (6, 4, 4, 8)),
+        ("(6-4) ✖️ (4\u200b+8)", 24, (6, 4, 4, 8)),  # an emoji times sign and a zero-width space
+        ("\\Big(6-4\\Big) \\ast \\bigl(4+8\\bigr)", 24, (6, 4, 4, 8)),
     ],
 )
 def test_accepts_well_formed_expressions(text, value, numbers):
@@ -35,7 +40,10 @@ def test_accepts_well_formed_expressions(text, value, numbers):
         ("08*3*1*1", "leading zero"),
         ("-(1-4)*8*1", "unary"),
         ("__import__('os').system('id')", "not allowed"),
-        ("٣*8*1*1", "not allowed"),  # Arabic-Indic digit: NFKC keeps it, the whitelist refuses it
+        ("3²*8", "superscript"),  # NFKC would read 3² as 32
+        ("4⁻¹*24", "superscript"),  # and 4⁻¹ as 4-1
+        ("½*48", "fraction character"),
+        ("x₂+1", "subscript"),
         ("1 = 2 = 3", "trailing"),
         ("3.0*8", "not allowed"),
         ("", "empty"),

@@ -21,7 +21,7 @@ HOSTILE = {
     "one megabyte": "Answer: " + "1+" * 500_000 + "1",
     "megabyte of steps": "4 + 8 = 12 (left: 4 6 12)\n" * 40_000,
     "100k nested parentheses": "Answer: " + "(" * 100_000 + "24" + ")" * 100_000,
-    "non-ASCII digits": "Answer: (٦-٤)*(٤+٨)",
+    "superscript digits": "Answer: (6-4)²*6 = 24",
     "code injection": "Answer: __import__('os').system('id')",
     "empty": "",
     "lone surrogate": "Answer: \ud800",

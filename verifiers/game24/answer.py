@@ -1,16 +1,23 @@
-"""A final answer as models write it: one expression, or a chain of equalities around it.
+"""A final answer as models write it: one expression, or a chain of equalities around it, and
+perhaps words after it.
 
 `20 - 10 + 21 = 31 = 31`, `= 10 - 20 + 21 = 11`, `**(6-4)*(4+8)** = 24`, `(6-4) x (4+8) = 24.0`,
-`(6-4)*(4+8), which equals 24`. The text is split at `=` into links; each link is parsed on its own
-by `expression.parse` (so every refusal keeps its reason), except that a link which is only a
-number may be a decimal (`24.0`): a stated value, never arithmetic. How the links are judged is the
-verifier's (`Game24Verifier._judge_chain`): correct iff some link is an expression over exactly the
-puzzle's numbers equal to the target and no link states another value.
+`(6-4)*(4+8), which equals 24`, `(6-4)*(4+8) → 24 (each number used once)`. The text is normalised
+(`expression.normalise`), words after a complete final link are dropped, and the rest is split at
+`=` into links; each link is parsed on its own by `expression.parse` (so every refusal keeps its
+reason), except that a link which is only a number is a stated value: it may be a decimal (`24.0`),
+signed (`-5`, a negative target) or grouped in thousands (`1,999`), and it is never arithmetic. How
+the links are judged is the verifier's (`Game24Verifier._judge_chain`): correct iff some link is an
+expression over exactly the puzzle's numbers equal to the target and no link states another value.
 
-The only rewrites are the ones listed here; none adds arithmetic:
+The only rewrites are the ones listed here and in `normalise`; none adds arithmetic:
 - `x` or `X` between two operands (a digit or `)` before it, a digit or `(` after) is `*`;
-- a trailing clause `, which equals N` (also `which is`, `that equals`, `giving`) is the link `= N`;
-- markdown bold around any one link is removed, as around the whole answer.
+- a clause `, which equals N` (also `which is (exactly)`, `that equals`, `giving`) is the link `= N`;
+- commentary is cut where it starts: at a word (after a space or a parenthesis: `14x` stays, and is
+  refused), a `;`, a comma or a dash followed by words, a parenthesis that opens words
+  (`(correct)`, `(left: 24)`), or a symbol that is not arithmetic (an emoji); what is left must
+  still be a complete answer;
+- Markdown emphasis around any one link is removed, as around the whole answer.
 """
 
 from __future__ import annotations
@@ -19,25 +26,30 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .expression import Evaluated, ExpressionError, normalise, parse, strip_bold
+from .expression import Evaluated, ExpressionError, normalise, parse_plain, strip_emphasis
 
 _TIMES = re.compile(r"(?<=[0-9)])\s*[xX]\s*(?=[0-9(])")
 _CLAUSE = re.compile(
-    r"\s*[,;]?\s*(?:which|that|this|it)?\s*(?:equals|is equal to|is|gives|giving|makes)\s+(?P<value>[0-9]+(?:\.[0-9]+)?)\s*$",
+    r"\s*[,;]?\s*(?:which|that|this|it)?\s*(?:equals|is equal to|is|gives|giving|makes)\s+(?:exactly\s+)?"
+    r"(?P<value>-?[0-9]+(?:\.[0-9]+)?)(?![0-9.])",
     re.IGNORECASE,
 )
-_DECIMAL = re.compile(r"[0-9]+\.[0-9]+")
-_LETTER = re.compile(r"[A-Za-z]")  # every clause word has one: most answers skip the clause search
+_COMMENTARY = re.compile(
+    r"\s*(?:;|,\s*(?=[^\d\s])|,\s*$|[(\[]\s*(?=[^\W\d_])|\s-{1,2}\s*(?=[^\W\d_])|(?<=[\s)])(?=[^\W\d_])"
+    r"|(?=[^\x00-\x7f]))"
+)
+_STATED = re.compile(r"-?\s*[0-9]{1,3}(?:,[0-9]{3})+|-?\s*[0-9]+(?:\.[0-9]+)?")
+_ARITHMETIC = re.compile(r"[0-9+\-*/()=. ]*")
 MAX_LINKS = 8
 
 
 @dataclass(frozen=True)
 class Link:
-    """One side of the chain: a parsed expression, or a stated decimal value; its value is num/den
+    """One side of the chain: a parsed expression, or a stated value; its value is num/den
     (not reduced: compared by cross-multiplication, never one Fraction per item)."""
 
     text: str
-    expression: Evaluated | None  # None for a stated decimal
+    expression: Evaluated | None  # None for a stated value
     num: int
     den: int
 
@@ -50,16 +62,26 @@ class Link:
         return self.num * den != num * self.den
 
 
+def without_commentary(plain: str) -> str:
+    """`plain` up to where words or symbols that are not arithmetic begin (see the module
+    docstring); a clause there that states a value (`, which is 25`) stays, as the link `= 25`."""
+    if _ARITHMETIC.fullmatch(plain):  # most answers: nothing to cut
+        return plain
+    if "x" in plain or "X" in plain:
+        plain = _TIMES.sub(" * ", plain)
+    cut = _COMMENTARY.search(plain)
+    if cut is None:
+        return plain
+    head = plain[: cut.start()].rstrip(" ,=(")
+    clause = _CLAUSE.match(plain, cut.start())
+    return f"{head} = {clause.group('value')}" if clause and head else head
+
+
 def read_chain(text: str, max_chars: int) -> list[Link]:
     """The answer's links, in order; raises ExpressionError (with the failing link's reason)."""
     if len(text) > 4 * max_chars:  # before normalising, so a megabyte never reaches NFKC
         raise ExpressionError(f"expression longer than {max_chars} characters")
-    plain = normalise(text)
-    clause = _CLAUSE.search(plain) if _LETTER.search(plain) else None
-    if clause and "=" not in plain[clause.start() :] and clause.start() > 0:
-        plain = f"{plain[: clause.start()]} = {clause.group('value')}"
-    if "x" in plain or "X" in plain:
-        plain = _TIMES.sub(" * ", plain)
+    plain = without_commentary(normalise(text))
     parts = [p.strip() for p in plain.split("=")]
     if parts and not parts[0] and len(parts) > 1:  # "= 10 - 20 + 21 = 11": a leading "=" opens nothing
         parts = parts[1:]
@@ -69,11 +91,11 @@ def read_chain(text: str, max_chars: int) -> list[Link]:
     for part in parts:
         if not part:
             raise ExpressionError("an '=' with nothing on one side")
-        bare = strip_bold(part)
-        if _DECIMAL.fullmatch(bare):
-            value = Fraction(bare)
+        bare = strip_emphasis(part)
+        if _STATED.fullmatch(bare) and not bare.isdigit():  # a decimal, signed or grouped stated value
+            value = Fraction(bare.replace(",", "").replace(" ", ""))
             links.append(Link(bare, None, value.numerator, value.denominator))
             continue
-        expression = parse(bare, max_chars)
+        expression = parse_plain(bare, max_chars)
         links.append(Link(expression.text, expression, expression.num, expression.den))
     return links

@@ -22,30 +22,37 @@ from functools import lru_cache
 
 MAX_EXPRESSION_CHARS = 200
 
-# Operator look-alikes NFKC leaves alone; mapped explicitly.
+# Operator look-alikes NFKC leaves alone; mapped explicitly. Arrows state a value, as `=` does.
 _OPERATOR_MAP = str.maketrans(
     {
-        "×": "*",
-        "✕": "*",
-        "✖": "*",
-        "⋅": "*",
-        "·": "*",
-        "∗": "*",
-        "\u2062": "*",
-        "÷": "/",
-        "∕": "/",
-        "⁄": "/",
-        "−": "-",
-        "–": "-",
-        "—": "-",
-        "‒": "-",
-        "﹣": "-",
-        "‐": "-",
-        "‑": "-",
+        **dict.fromkeys("×✕✖⋅·∗∙⨯⨉\u2062", "*"),
+        **dict.fromkeys("÷∕⁄", "/"),
+        **dict.fromkeys("−–—‒﹣‐‑", "-"),
+        **dict.fromkeys("→⇒⟹⟶↦", "="),
+        # invisible: zero-width spaces and joiners, the byte-order mark, soft hyphens, emoji variation selectors
+        **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff\u00ad\ufe0e\ufe0f", ""),
     }
 )
-_LATEX = [(r"\times", "*"), (r"\cdot", "*"), (r"\div", "/"), (r"\left", ""), (r"\right", ""), ("{", "("), ("}", ")")]
+_LATEX = [
+    (r"\times", "*"),
+    (r"\cdot", "*"),
+    (r"\ast", "*"),
+    (r"\div", "/"),
+    (r"\left", ""),
+    (r"\right", ""),
+    ("{", "("),
+    ("}", ")"),
+]
+# LaTeX that only sizes, styles or spaces what it touches (`\Big(`, `\mathbf{24}`, `\quad`): removed;
+# `\text{...}` is words, not arithmetic: removed with its words
+_LATEX_WRAPPERS = re.compile(
+    r"\\text\s*\{[^{}]*\}|\\(?:[Bb]igg?[lr]?|displaystyle|textstyle|mathbf|mathrm|mathit|textbf|boldsymbol"
+    r"|operatorname|quad|qquad|checkmark|surd\b|,|;|:|!| )"
+)
+_HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]{0,60})?>")
+_NOT_ARITHMETIC = ("<super>", "<sub>", "<fraction>")  # compatibility forms NFKC would turn into digits
 _ALLOWED = re.compile(r"[0-9+\-*/() ]*")
+_PLAIN = re.compile(r"[0-9+\-*/()=.,; ]*")
 _TRAILING_EQUALS = re.compile(r"^(?P<lhs>[^=]*)=\s*(?P<rhs>[0-9]+)\s*$")
 
 
@@ -77,50 +84,88 @@ class Evaluated:
 
 
 def normalise(text: str) -> str:
-    """The answer as models write it, reduced to plain arithmetic: NFKC (full-width digits and
-    signs), the operator map, trailing check marks, markdown bold around the answer, LaTeX math
-    delimiters, `\\frac{a}{b}` and operators, whitespace folded. Every rewrite keeps the
-    arithmetic as written: nothing is added that could turn a wrong answer into a right one."""
+    """The answer as models write it, reduced to plain arithmetic (Markdown emphasis is each link's
+    own, `strip_emphasis`, taken off once words after the answer are cut): HTML tags and backticks out,
+    superscripts, subscripts and fraction characters refused (NFKC would read `3²` as `32` and
+    `4⁻¹` as `4-1`), any script's digits as ASCII, NFKC (full-width digits and signs), the operator
+    map (arrows state a value like `=`), invisible characters out, trailing check marks, LaTeX math delimiters, `\\frac{a}{b}`, operators, sizing and style
+    commands, `\\text{...}` words, whitespace folded. Every rewrite keeps the arithmetic as written:
+    nothing is added that could turn a wrong answer into a right one."""
+    if _PLAIN.fullmatch(text) and "*" not in (text[:1], text[-1:]):  # plain ASCII arithmetic: little to do
+        return " ".join(text.replace("==", "=").split()).rstrip(".")
+    if "<" in text:
+        text = _HTML_TAG.sub(" ", text)
+    text = text.replace("`", " ").replace("\\*", "*")
     if not text.isascii():
-        text = unicodedata.normalize("NFKC", text).translate(_OPERATOR_MAP).rstrip().rstrip(_CHECK_MARKS)
-    text = strip_bold(text.strip())
+        text = unicodedata.normalize("NFKC", _plain_digits(text)).translate(_OPERATOR_MAP)
+        text = text.rstrip().rstrip(_CHECK_MARKS)
+    text = text.strip()
     if "\\" in text or "{" in text:
         text = _LATEX_DELIMITERS.sub(" ", text)
+        text = _LATEX_WRAPPERS.sub(" ", text)
         for _ in range(8):  # nested fractions, innermost first
             text, replaced = _FRAC.subn(r"((\1)/(\2))", text)
             if not replaced:
                 break
         for latex, plain in _LATEX:
             text = text.replace(latex, plain)
-    text = text.replace("[", "(").replace("]", ")")
+    text = text.replace("[", "(").replace("]", ")").replace("==", "=").replace("=>", "=").replace("->", "=")
     return " ".join(text.replace("$", " ").split()).rstrip(".。")
 
 
+def _plain_digits(text: str) -> str:
+    """Digits of any script as ASCII; a superscript, subscript or fraction character refused."""
+    out = []
+    for ch in text:
+        if ch.isascii():
+            out.append(ch)
+            continue
+        if unicodedata.decomposition(ch).startswith(_NOT_ARITHMETIC):
+            raise ExpressionError(
+                f"{ch!r} is a superscript, subscript or fraction character: powers, indices and fractions "
+                "are not the game's arithmetic"
+            )
+        digit = unicodedata.decimal(ch, None)
+        out.append(str(digit) if digit is not None else ch)
+    return "".join(out)
+
+
 _CHECK_MARKS = " ✓✔✅☑"
-_LATEX_DELIMITERS = re.compile(r"\\[()\[\]]|\\[,;:! ]")
+_LATEX_DELIMITERS = re.compile(r"\\[()\[\]]")
 _FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
 
 
-def strip_bold(text: str) -> str:
-    """`**(6-4)*(4+8)**` or `** (6-4)*(4+8)` (the tail of `**Answer:**`): markdown bold is only ever a
-    doubled marker at either end; a single `*` is multiplication and is never touched."""
-    for marker in ("**", "__"):
-        if text.startswith(marker):
-            text = text[len(marker) :].lstrip()
-        if text.endswith(marker):
-            text = text[: -len(marker)].rstrip()
+def strip_emphasis(text: str) -> str:
+    """Markdown emphasis around the answer: the same run of `*` or `_` at both ends (`**…**`, `*…*`,
+    `***…***`, `_…_`), after a doubled one at either end alone (the tail of `**Answer:**` leaves
+    `** …`). A single `*` at one end only is left: `(6-4)*(4+8)*` is an unfinished product."""
+    text = text.strip()
+    if text[:1] not in ("*", "_") and text[-1:] not in ("*", "_"):  # most answers: no emphasis at all
+        return text
+    for _ in range(4):
+        run = len(text) - len(text.lstrip(text[:1])) if text[:1] in ("*", "_") else 0
+        if run and text.endswith(text[:run]) and len(text) > 2 * run:
+            stripped = text[run:-run].strip()
+        else:
+            stripped = text.removeprefix("**").removeprefix("__").removesuffix("**").removesuffix("__").strip()
+        if stripped == text:
+            break
+        text = stripped
     return text
 
 
-@lru_cache(maxsize=8192)
 def parse(text: str, max_chars: int = MAX_EXPRESSION_CHARS) -> Evaluated:
-    """Check and evaluate `text`; raises ExpressionError with a human reason if it is not allowed.
-
-    Cached: the G samples of one GRPO group often end in the very same answer line.
-    """
+    """Check and evaluate `text` as a model wrote it; raises ExpressionError with a human reason if
+    it is not allowed."""
     if len(text) > 4 * max_chars:  # before normalising, so a megabyte never reaches NFKC
         raise ExpressionError(f"expression longer than {max_chars} characters")
-    expr = normalise(text)
+    return parse_plain(strip_emphasis(normalise(text)), max_chars)
+
+
+@lru_cache(maxsize=8192)
+def parse_plain(expr: str, max_chars: int = MAX_EXPRESSION_CHARS) -> Evaluated:
+    """Check and evaluate `expr`, already normalised (`normalise`). Cached: the G samples of one
+    GRPO group often end in the very same answer."""
     if not expr:
         raise ExpressionError("empty expression")
     match = _TRAILING_EQUALS.match(expr)

@@ -1,8 +1,19 @@
-"""Find the final answer in free text: `Answer: … = 24`, `<answer>…</answer>`, `\\boxed{…}`.
+"""Find the final answer in free text: every place a model puts it, the last one winning.
 
-The last answer in the text wins, whichever format it has (models often restate or correct
-themselves). Every scan is linear in the text length: a megabyte of adversarial text costs
-milliseconds, never a regex backtracking blow-up.
+Where an answer sits (each found wherever it is, the last in the text wins, since models restate or
+correct themselves):
+- `<answer>…</answer>` (any case) and `\\boxed{…}`;
+- a line that opens with an answer marker, after any heading, list, quote or bold markers:
+  `Answer:`, `Final answer -`, `Answer (expression):`, `The answer is`, `So my final answer is:`,
+  `Therefore, the answer is`, `Solution:`; the expression follows on the same line, or, where the
+  marker is a heading of its own (`## Answer`, `**Final Answer**`), on the lines after it: a `$$ … $$`
+  or `\\[ … \\]` block, a code fence, a list item or a plain line;
+- an expression that ends in an operator or an open parenthesis goes on to the next line (an
+  expression split over two lines).
+
+`final_answers` returns them all, in order, so that the verifier can let the bare target stated
+after a right expression (`… = 24` then `\\boxed{24}`) defer to that expression. Every scan is linear
+in the text length: a megabyte of adversarial text costs milliseconds.
 """
 
 from __future__ import annotations
@@ -10,41 +21,79 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable
 
-_ANSWER_LINE = re.compile(
-    r"^[ \t*#>_-]*(?:final[ \t]+)?answer[ \t*_]*[:：][ \t]*(?P<expr>[^\n]*)$", re.IGNORECASE | re.MULTILINE
+from .expression import strip_emphasis
+
+_MARKER = re.compile(
+    r"^[ \t>#*_+\-\d.)]*"  # heading, quote, list and bold markers before it
+    r"(?:(?:so|therefore|thus|hence|in conclusion)[ \t,]+)?"
+    r"(?:(?:my|the|our)[ \t]+)?(?:final[ \t]+)?(?:answer|solution)"
+    r"(?:[ \t]*\([^()\n]{0,40}\))?[ \t*_]*"  # `Answer (expression):`
+    r"(?:(?:[:：]|is\b[ \t]*:?|[-–—](?=[ \t]))[ \t]*(?P<expr>[^\n]*)|(?P<heading>[ \t*_#:]*)$)",
+    re.IGNORECASE | re.MULTILINE,
 )
+_OPENERS = (("$$", "$$"), ("\\[", "\\]"), ("```", "```"))
+_LIST_ITEM = re.compile(r"^\s*(?:[-+•]|\*(?=\s)|\d{1,2}[.)])\s+")
+_CONTINUES = re.compile(r"[-+*/×÷−(]\s*$")
+MAX_LINES = 6  # lines one answer may span
 
 
-def _last_answer_line(text: str) -> tuple[int, str] | None:
-    """The last `Answer: …` line; when nothing follows the colon (`**Final answer:**` on a line of
-    its own), the next non-empty line is the answer."""
+def _answer_lines(text: str) -> list[tuple[int, str]]:
+    """The last two answers marked by a line (see the module docstring), with where they start:
+    the last, and the one a bare target after it may defer to."""
+    last: list[re.Match[str]] = []
+    for match in _MARKER.finditer(text):
+        last = [*last[-1:], match]
+    return [
+        (m.start(), _with_following(m.group("expr") if m.group("heading") is None else "", text, m.end())) for m in last
+    ]
+
+
+def _with_following(first: str, text: str, after: int) -> str:
+    """The answer that starts with `first` on the marker's line: with the lines after it when it
+    is empty or opens a block, and with the next line when it ends mid-expression."""
+    lines = text[after : after + 8192].split("\n", MAX_LINES + 1)[1 : MAX_LINES + 1]
+    taken = first.strip()
+    if not taken.strip("*_ "):  # a heading: the answer is on the next non-empty line, perhaps a list item
+        lines = [line for line in lines if line.strip()]
+        taken = _LIST_ITEM.sub("", lines.pop(0)).strip() if lines else ""
+    for opener, closer in _OPENERS:  # a block: up to its closing line
+        if taken.startswith(opener):
+            body = taken[len(opener) :]
+            while closer not in body and lines:
+                body += " " + lines.pop(0).strip()
+            return opener + body
+    while _CONTINUES.search(strip_emphasis(taken)) or taken.count("(") > taken.count(")"):
+        if not lines or not lines[0].strip():
+            break
+        taken += " " + lines.pop(0).strip()
+    return taken
+
+
+def _last_tag(text: str) -> list[tuple[int, str]]:
+    """The last `<answer>…</answer>`, tags in any case (positions come from the text itself, never
+    from a case-folded copy, whose length may differ: `İ` folds to two characters)."""
+    if "<" not in text:
+        return []
+    close = _last(re.finditer(r"</answer\s*>", text, re.IGNORECASE))
+    if close is None:
+        return []
+    opening = _last(re.finditer(r"<answer\s*>", text[: close.start()], re.IGNORECASE))
+    if opening is None:
+        return []
+    return [(opening.start(), text[opening.end() : close.start()])]
+
+
+def _last(matches: Iterable[re.Match[str]]) -> re.Match[str] | None:
     found = None
-    for match in _ANSWER_LINE.finditer(text):
-        found = (match.start(), match.group("expr"))
-    if found is not None and not found[1].strip(" \t*_"):
-        rest = text[text.find("\n", found[0]) + 1 :] if "\n" in text[found[0] :] else ""
-        following = next((line for line in rest.splitlines() if line.strip()), "")
-        found = (found[0], following)
+    for found in matches:  # noqa: B007 (the loop keeps the last)
+        pass
     return found
 
 
-def _last_tag(text: str, open_tag: str = "<answer>", close_tag: str = "</answer>") -> tuple[int, str] | None:
-    if "<" not in text:  # no tag at all: skip lower-casing the whole text
-        return None
-    lower = text.lower()
-    end = lower.rfind(close_tag)
-    if end < 0:
-        return None
-    start = lower.rfind(open_tag, 0, end)
-    if start < 0:
-        return None
-    return start, text[start + len(open_tag) : end]
-
-
-def _last_boxed(text: str) -> tuple[int, str] | None:
+def _last_boxed(text: str) -> list[tuple[int, str]]:
     start = text.rfind("\\boxed{")
     if start < 0:
-        return None
+        return []
     depth, i = 0, start + len("\\boxed")
     for j in range(i, len(text)):
         if text[j] == "{":
@@ -52,25 +101,25 @@ def _last_boxed(text: str) -> tuple[int, str] | None:
         elif text[j] == "}":
             depth -= 1
             if depth == 0:
-                return start, text[i + 1 : j]
-    return None
+                return [(start, text[i + 1 : j])]
+    return []
 
 
-EXTRACTORS: dict[str, Callable[[str], tuple[int, str] | None]] = {
-    "answer_line": _last_answer_line,
+EXTRACTORS: dict[str, Callable[[str], list[tuple[int, str]]]] = {
+    "answer_line": _answer_lines,
     "answer_tag": _last_tag,
     "boxed": _last_boxed,
 }
 
 
+def final_answers(text: str, formats: Iterable[str] = ("answer_line", "answer_tag", "boxed")) -> list[str]:
+    """Every final answer in `text` in any of `formats`, in the order they appear, stripped; empty ones dropped."""
+    found = sorted(place for name in formats for place in EXTRACTORS[name](text))
+    answers = [answer.strip().strip("`").strip() for _, answer in found]
+    return [a for a in answers if a]
+
+
 def final_answer(text: str, formats: Iterable[str] = ("answer_line", "answer_tag", "boxed")) -> str | None:
-    """The last final answer in `text` in any of `formats`, stripped; None if there is none."""
-    best: tuple[int, str] | None = None
-    for name in formats:
-        found = EXTRACTORS[name](text)
-        if found is not None and (best is None or found[0] > best[0]):
-            best = found
-    if best is None:
-        return None
-    answer = best[1].strip().strip("`").strip()
-    return answer or None
+    """The last final answer in `text` in any of `formats`; None if there is none."""
+    answers = final_answers(text, formats)
+    return answers[-1] if answers else None

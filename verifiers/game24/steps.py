@@ -15,7 +15,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Iterator
 
-from .expression import normalise
+from .expression import ExpressionError, normalise
 
 _NUM = r"-?\d+(?:\.\d+)?(?:/\d+)?"
 STEP_LINE = re.compile(
@@ -85,7 +85,10 @@ def step_lines(text: str) -> Iterator[re.Match[str]]:
     for line in text.splitlines():
         if len(line) > MAX_LINE_CHARS or "=" not in line or not _MAY_BE_STEP.match(line):
             continue
-        match = STEP_LINE.match(normalise(line))
+        try:
+            match = STEP_LINE.match(normalise(line))
+        except ExpressionError:  # a superscript (a power): no step of the game
+            continue
         if match:
             yield match
 

@@ -39,7 +39,7 @@ from ..text import strip_special_tokens
 from .answer import Link, read_chain
 from .countdown import TASK_SETS
 from .expression import Evaluated, ExpressionError
-from .extract import EXTRACTORS, final_answer
+from .extract import EXTRACTORS, final_answers
 from .steps import check_steps
 from .tasks import load_tasks, prompt_text
 
@@ -122,6 +122,15 @@ def _main_expression(links: list[Link], numbers: list[int]) -> Evaluated | None:
     return chosen.expression if chosen is not None else None
 
 
+def _states_only(answer: str, target: int, max_chars: int) -> bool:
+    """Is `answer` the target alone (no arithmetic), as a model restates its result?"""
+    try:
+        links = read_chain(answer, max_chars)
+    except ExpressionError:
+        return False
+    return all(not link.has_operator and not link.differs_from(target, 1) for link in links)
+
+
 @register("game24")
 class Game24Verifier(Verifier):
     """Exact, safe scoring of 24-point answers and of the reasoning steps that lead to them."""
@@ -143,7 +152,7 @@ class Game24Verifier(Verifier):
         info: dict[str, Any] = {"steps": steps.total_lines, "steps_valid": steps.n_valid}
         if steps.total_lines:
             info["step_problems"] = [f"step {i + 1}: {r}" for i, r in enumerate(steps.reasons) if r != "ok"][:10]
-        raw = final_answer(completion, cfg.answer_formats)
+        raw = self._final(final_answers(completion, cfg.answer_formats), numbers, target)
         answer = None
         r_l = 0.0  # paid only with a final expression (see the module docstring)
         if raw is None:
@@ -177,6 +186,18 @@ class Game24Verifier(Verifier):
             reason,
             info,
         )
+
+    def _final(self, answers: list[str], numbers: list[int], target: int) -> str | None:
+        """The last answer, except that the bare target stated after a right expression (`… = 24`
+        and then `\\boxed{24}` or `Final answer: 24`) defers to that expression."""
+        if len(answers) < 2 or not _states_only(answers[-1], target, self.config.max_expression_chars):
+            return answers[-1] if answers else None
+        try:
+            ev = _main_expression(read_chain(answers[-2], self.config.max_expression_chars), numbers)
+        except ExpressionError:
+            return answers[-1]
+        right = ev is not None and ev.uses_exactly(numbers) and ev.equals(target)
+        return answers[-2] if right else answers[-1]
 
     def _judge(self, ev: Evaluated, used: str, numbers: list[int], target: int) -> tuple[Verdict, float, str]:
         """Verdict, r_oc and reason for a well-formed final expression (`used`: its sorted numbers)."""
