@@ -250,7 +250,6 @@ def _rescore_errors(
 
 
 def _drop_tasks(run_dir: Path, task_ids: set[str]) -> None:
+    """Rewrite the samples without those of `task_ids` (a task left half-done is generated again whole)."""
     keep = [r for r in load_samples(run_dir) if r["task_id"] not in task_ids]
-    tmp = run_dir / (SAMPLES + ".tmp")
-    tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in keep))
-    tmp.replace(run_dir / SAMPLES)
+    write_atomically(run_dir / SAMPLES, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in keep))

@@ -9,7 +9,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-PACKAGES = ("evalkit", "torch", "transformers", "vllm", "numpy", "open_clip_torch", "cairosvg")
+PACKAGES = ("evalkit-rl", "torch", "transformers", "vllm", "numpy", "open_clip_torch", "cairosvg")
 
 
 def versions() -> dict[str, str | None]:

@@ -14,7 +14,6 @@ it, as in R1, where the RL stage's reference is the cold-start checkpoint.
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any, Callable, Sequence
 
 from evalkit.pipeline import PromptTemplate, shot_pair
 from verifiers import Verifier
+from verifiers.records import json_lines
 
 
 def warmup_pairs(records: Sequence[dict[str, Any]], verifier: Verifier, response_prefix: str) -> list[tuple[str, str]]:
@@ -48,21 +48,14 @@ def refuse_held_out(pairs: Sequence[tuple[str, str]], held_out: dict[str, str]) 
 
 def read_records(path: str | Path) -> list[dict[str, Any]]:
     """The JSON objects of a JSONL file, one a line; a file or line that cannot be read raises ValueError."""
+    records = []
     try:
-        text = Path(path).read_text()
+        for line_no, record in json_lines(path):
+            if not isinstance(record, dict):
+                raise ValueError(f"{path}:{line_no}: a warm-up example must be a JSON object")
+            records.append(record)
     except OSError as exc:
         raise ValueError(f"cannot read the warm-up examples: {exc}") from None
-    records = []
-    for line_no, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:{line_no}: not JSON ({exc.msg})") from None
-        if not isinstance(record, dict):
-            raise ValueError(f"{path}:{line_no}: a warm-up example must be a JSON object")
-        records.append(record)
     return records
 
 

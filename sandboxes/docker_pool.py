@@ -49,7 +49,7 @@ class DockerBackend:
         except ImportError:
             raise SandboxUnavailable(
                 "the Docker backend needs the docker package: bash scripts/setup-env.sh installs every part "
-                "(pip install 'evalkit[code]' for this one)"
+                "(pip install 'evalkit-rl[code]' for this one)"
             ) from None
         try:
             self.client = docker.from_env(timeout=60)
@@ -189,18 +189,7 @@ class DockerBackend:
 
     def _exec(self, container: Any, job: bytes, nonce: str, limits: Limits) -> RawRun:
         api = self.client.api
-        exec_id = api.exec_create(
-            container.id,
-            ["python3", *programs.PYTHON_FLAGS, "-c", programs.RUNNER],
-            stdin=True,
-            stdout=True,
-            stderr=True,
-            user=SANDBOX_UID,
-            workdir="/work",
-            environment={"HOME": "/work"},
-        )["Id"]
-        sock = api.exec_start(exec_id, socket=True)
-        raw_sock = getattr(sock, "_sock", sock)
+        exec_id, raw_sock = _start_runner(api, container.id)
         deadline = time.monotonic() + limits.wall_seconds
         try:
             raw_sock.sendall(job + nonce.encode() + b"\n")  # a fresh container: its /work is the run's
@@ -242,18 +231,7 @@ class _Session:
     every other sandbox-user process, emptied /work, /tmp and /dev/shm)."""
 
     def __init__(self, api: Any, container_id: str) -> None:
-        exec_id = api.exec_create(
-            container_id,
-            ["python3", *programs.PYTHON_FLAGS, "-c", programs.RUNNER, "--serve"],
-            stdin=True,
-            stdout=True,
-            stderr=True,
-            user=SANDBOX_UID,
-            workdir="/work",
-            environment={"HOME": "/work"},
-        )["Id"]
-        sock = api.exec_start(exec_id, socket=True)
-        self.sock = getattr(sock, "_sock", sock)
+        _exec_id, self.sock = _start_runner(api, container_id, "--serve")
         self.frames = _Frames()
 
     def run(self, job: bytes, nonce: str, wall_seconds: float) -> tuple[RawRun, bool]:
@@ -283,6 +261,22 @@ class _Session:
             self.sock.close()
         except OSError:
             pass
+
+
+def _start_runner(api: Any, container_id: str, *args: str) -> tuple[str, Any]:
+    """The runner started in the container as the sandbox user, in /work: (exec id, its raw socket)."""
+    exec_id = api.exec_create(
+        container_id,
+        ["python3", *programs.PYTHON_FLAGS, "-c", programs.RUNNER, *args],
+        stdin=True,
+        stdout=True,
+        stderr=True,
+        user=SANDBOX_UID,
+        workdir="/work",
+        environment={"HOME": "/work"},
+    )["Id"]
+    sock = api.exec_start(exec_id, socket=True)
+    return exec_id, getattr(sock, "_sock", sock)
 
 
 class _Frames:

@@ -9,5 +9,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-env.sh main
 exec "${PYTHON:-python3}" -m evalkit eval --verifier game24 --config '{"task_set": "mix", "prompt_style": "short"}' \
-  --few-shot docs/countdown_shots.jsonl --response-prefix Answer: --limit 32 -n 2 --max-tokens 24 \
+  --few-shot experiments/countdown_shots.jsonl --response-prefix Answer: --limit 32 -n 2 --max-tokens 24 \
   --run-dir runs/main "$@"

@@ -159,6 +159,8 @@ class Verifier(abc.ABC):
     components: ClassVar[tuple[str, ...]] = ()
     #: Named sets of settings, chosen with `preset=NAME` (settings given beside it win).
     presets: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    #: Old preset names -> their new ones, still accepted with a DeprecationWarning for one release.
+    deprecated_presets: ClassVar[Mapping[str, str]] = {}
     #: For verifiers whose score is pure computation, bounded and linear in the input (no I/O, no
     #: native code that can hang): a completion of at most this many characters is scored in the
     #: caller's thread, which costs less than any worker round trip; longer ones go to the worker
@@ -167,6 +169,16 @@ class Verifier(abc.ABC):
 
     def __init__(self, **config: Any) -> None:
         preset = config.pop("preset", None)
+        if preset in self.deprecated_presets:
+            import warnings
+
+            new = self.deprecated_presets[preset]
+            warnings.warn(
+                f"preset {preset!r} is now {new!r}; the old name goes in the next release",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            preset = new
         if preset is not None:
             if preset not in self.presets:
                 raise ValueError(
@@ -351,6 +363,13 @@ class Verifier(abc.ABC):
         from .testing import Strategies
 
         return Strategies.from_tasks(self)
+
+    def __enter__(self) -> "Verifier":
+        """`with verifiers.get("code") as v:`: the verifier closes when the block ends."""
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def close(self) -> None:
         """Stop the worker pools batch scoring started for this verifier; subclasses that hold more

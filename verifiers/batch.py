@@ -58,11 +58,6 @@ def _close_by_id(key: int) -> None:
         pool.close()
 
 
-def item_key(spec_json: str, completion: str, task: Mapping[str, Any]) -> str:
-    """Content hash of one scoring job: same verifier config, completion and task -> same key."""
-    return _digest(hashlib.blake2b(spec_json.encode(), digest_size=16).digest(), completion, _task_json(task))
-
-
 def _task_json(task: Mapping[str, Any]) -> str:
     return json.dumps(task, sort_keys=True, ensure_ascii=False, default=str)
 

@@ -12,7 +12,7 @@ from .score import Score
 
 
 class ScoreCache:
-    """Maps `batch.item_key` hashes to scores. Safe to share between threads of one process."""
+    """Maps item hashes (`batch._identities`) to scores. Safe to share between threads of one process."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)

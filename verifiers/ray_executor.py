@@ -249,7 +249,7 @@ def run_on_actors(
     try:
         import ray
     except ImportError:
-        raise RuntimeError("executor='ray' needs Ray: pip install 'evalkit[ray]'") from None
+        raise RuntimeError("executor='ray' needs Ray: pip install 'evalkit-rl[ray]'") from None
     if not ray.is_initialized():
         ray.init(ignore_reinit_error=True, include_dashboard=False, log_to_driver=False)
     size = max(1, workers or int(ray.cluster_resources().get("CPU", 1)))

@@ -15,7 +15,6 @@ executor swallows any Exception from a reward function).
 
 from __future__ import annotations
 
-import json
 import os
 from functools import lru_cache
 from typing import Any, Sequence
@@ -23,6 +22,7 @@ from typing import Any, Sequence
 from evalkit.adapters.core import cached_verifier, response_text, score_labelled
 from evalkit.adapters.errors import ErrorPolicy, ErrorRateExceeded, StopTraining, log, max_rate_from_env
 from verifiers import Verifier
+from verifiers.records import json_object
 
 ERROR_POLICY = ErrorPolicy(value=0.0, max_rate=max_rate_from_env())
 
@@ -61,12 +61,7 @@ def file_route_settings() -> tuple[str, dict[str, Any]]:
 def _settings(name: str, text: str) -> tuple[str, dict[str, Any]]:
     import verifiers
 
-    try:
-        config = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"EVALKIT_VERIFIER_CONFIG is not JSON ({exc}): {text[:80]!r}") from None
-    if not isinstance(config, dict):
-        raise ValueError(f"EVALKIT_VERIFIER_CONFIG must be a JSON object, got {text[:80]!r}")
+    config = json_object(text, "EVALKIT_VERIFIER_CONFIG")
     try:
         name = verifiers.resolve(name)
         verifiers.get(name, config).close()

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from evalkit.commands import CommandError
+from verifiers.records import json_lines
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,15 +43,16 @@ def run(args: argparse.Namespace) -> int:
     if not args.input.is_file():
         raise CommandError(f"input file {args.input} does not exist")
     completions, tasks = [], []
-    for number, line in enumerate(args.input.read_text().splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            completion, task = split_record(json.loads(line))
-        except ValueError as exc:  # json.JSONDecodeError is a ValueError
-            raise CommandError(f"{args.input}:{number}: {exc}") from None
-        completions.append(completion)
-        tasks.append(task)
+    try:
+        for number, record in json_lines(args.input):
+            try:
+                completion, task = split_record(record)
+            except ValueError as exc:
+                raise CommandError(f"{args.input}:{number}: {exc}") from None
+            completions.append(completion)
+            tasks.append(task)
+    except ValueError as exc:  # a line that is not JSON: the helper names it
+        raise CommandError(str(exc)) from None
     if not completions:
         raise CommandError(f"{args.input} holds no items")
     for value in [full, *values]:  # a bad knob or value fails before any scoring

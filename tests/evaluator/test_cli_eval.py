@@ -77,7 +77,7 @@ def test_own_tasks_prompt_template_results_and_keyed_resume(server, tmp_path):
     samples = [json.loads(x) for x in (run / "samples.jsonl").read_text().splitlines()]
     assert sorted({s["task_id"] for s in samples}) == ["a", "b"] and len(samples) == 4
     results = json.loads((run / "results.json").read_text())
-    assert results["versions"]["evalkit"] and "git_commit" in results and results["date"]
+    assert results["versions"]["evalkit-rl"] and "git_commit" in results and results["date"]
     assert results["sampling"]["n"] == 2 and results["backend"] == "openai" and results["timings"]["tokens_per_s"] > 0
     assert 0 <= results["metrics"]["accuracy_stderr"] <= 1 and results["prompt_template"]["system"] == "Be brief."
 

@@ -74,3 +74,17 @@ def test_the_commands_refuse_bad_values_in_one_line(tmp_path):
     ):
         done = subprocess.run([sys.executable, "-m", "evalkit", *args], capture_output=True, text=True, timeout=120)
         assert done.returncode == 2 and words in done.stderr and done.stderr.count("\n") == 1, done.stderr
+
+
+def test_an_old_preset_name_still_works_with_a_warning_and_a_verifier_closes_itself():
+    import verifiers
+
+    with pytest.warns(DeprecationWarning, match="'seed' is now 'published_formula'"):
+        old = verifiers.get("game24", preset="seed")
+    assert old.config == verifiers.get("game24", preset="published_formula").config
+    with verifiers.get("game24") as v:
+        v.score_batch(["Answer: (6-4)*(4+8)" + " " * 20_000], [{"numbers": [4, 4, 6, 8]}], workers=1)
+        from verifiers.batch import pools_for
+
+        assert pools_for(v)
+    assert not pools_for(v)  # closed with the block

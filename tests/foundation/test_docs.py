@@ -24,3 +24,15 @@ def test_block_moves_headings_under_the_page_title(tmp_path):
         and text.startswith(readme.START)
         and text.endswith(readme.END)
     )
+
+
+def test_the_authors_guide_names_every_hook_of_verifier():
+    """docs/adding-a-verifier.md lists each public name a verifier author meets on `Verifier`."""
+    from pathlib import Path
+
+    from verifiers import Verifier
+
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "adding-a-verifier.md").read_text()
+    public = {n for n in dir(Verifier) if not n.startswith("_")} | {"__enter__", "__exit__"}
+    missing = sorted(n for n in public if f"`{n}" not in guide)
+    assert missing == []

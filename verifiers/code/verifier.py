@@ -32,6 +32,7 @@ from .formats import prepare, sample_tests
 from .tasks import PROBLEMS, prompt_for
 
 REWARDS = ("continuous", "discrete", "code_r1")
+SANDBOX = Limits()
 SANDBOX_START_SECONDS = 30.0  # a cold Docker container or bubblewrap start on a loaded host
 BACKENDS = ("auto", "docker", "local", "unconfined")
 CODE_BLOCKS = ("last", "first", "longest")
@@ -43,12 +44,13 @@ class CodeConfig:
     max_tests: int | None = setting(None, client="at_most")  # None: every test
     backend: str = setting("auto")
     pool_size: int = setting(2, client="at_most")
-    cpu_seconds: float = setting(2.0, client="at_most")
-    memory_mb: int = setting(512, client="at_most")
-    wall_seconds: float = setting(60.0, client="at_most")  # the whole run of one solution, a hard backstop
-    # seconds one solution may spend in tests that time out; the rest then fail
-    timeout_budget_seconds: float = setting(4.0, client="at_most")
-    max_processes: int = setting(64, client="at_most")
+    # the sandbox's limits, their defaults Limits' own (sandboxes/base.py): per test CPU and memory,
+    # the whole run's wall clock, the seconds one solution may spend in tests that time out, processes
+    cpu_seconds: float = setting(SANDBOX.cpu_seconds, client="at_most")
+    memory_mb: int = setting(SANDBOX.memory_mb, client="at_most")
+    wall_seconds: float = setting(SANDBOX.wall_seconds, client="at_most")
+    timeout_budget_seconds: float = setting(SANDBOX.timeout_budget_seconds, client="at_most")
+    max_processes: int = setting(SANDBOX.max_processes, client="at_most")
     code_block: str = setting("last", client="free")  # "last", "first" or "longest" fenced block
     # pure-Python packages the program may import, as LeetCode's judge offers them; nothing else
     # outside the standard library is importable (see sandboxes/libraries.py)

@@ -11,7 +11,8 @@ present. Otherwise an empty completion (l = 0 ≤ t) would earn 0.15 for saying 
 What a format-only answer earns: by default the 0.35 credit is paid only to an expression over
 exactly the puzzle's numbers (`credit_needs_numbers=True`), so `Answer: 24` alone, `Answer: 1 + 1`
 or the prompt echoed back earn r_l only: 0.15, against 0.70 for a correct answer without steps.
-The seed's literal formula is the preset `seed` (`verifiers.get("game24", preset="seed")`): there
+The seed's literal formula is the preset `published_formula` (`verifiers.get("game24",
+preset="published_formula")`; `seed`, its old name, still works with a warning): there
 every well-formed final expression earns the credit, so those format-only answers get
 0.55·0.35 + 0.15 = 0.3425, and the plugin's reward-hacking probes flag it.
 
@@ -138,7 +139,8 @@ class Game24Verifier(Verifier):
     Config = Game24Config
     verdicts_order_rewards = True
     aliases = ("24game", "countdown24", "countdown")
-    presets = {"seed": {"credit_needs_numbers": False}}  # the seed report's formula, to the letter
+    presets = {"published_formula": {"credit_needs_numbers": False}}  # the seed report's formula, to the letter
+    deprecated_presets = {"seed": "published_formula"}
     components = ("outcome", "process", "length")
     # exact arithmetic on capped expressions and step lines: about 0.02 ms an item in this thread
     # against 0.27 ms for a round trip to a worker; long (possibly hostile) completions go to the pool

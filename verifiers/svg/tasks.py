@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..base import TaskError
+from ..records import json_lines
 
 TASKS_FILE = Path(__file__).with_name("tasks.json")
 
@@ -44,13 +45,16 @@ def builtin_tasks() -> tuple[dict[str, Any], ...]:
 def load_tasks(path: str | Path) -> list[dict[str, Any]]:
     """User tasks from JSONL, one task per line; a line that is not a valid task raises TaskError."""
     tasks = []
-    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
+    lines = json_lines(path)
+    while True:
         try:
-            task = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise TaskError(f"{path}:{n}: not JSON ({exc.msg})") from None
+            n, task = next(lines)
+        except StopIteration:
+            break
+        except ValueError as exc:
+            raise TaskError(str(exc)) from None
+        if not isinstance(task, dict):
+            raise TaskError(f"{path}:{n}: a task must be a JSON object")
         task.setdefault("id", f"line-{n}")
         try:
             validate(task)

@@ -1,7 +1,7 @@
 """The GRPO study: the seed's momentum advantage beside group and Dr. GRPO, and how the accuracy of
 the reward changes what is learned (the seed's 003 question, small).
 
-Every run is the demo's setting (docs/grpo_demo.json: SmolLM2-135M on countdown-2, 4 prompts x 8
+Every run is the demo's setting (experiments/grpo_demo.json: SmolLM2-135M on countdown-2, 4 prompts x 8
 samples, lr 3e-5, outcome reward) shortened to STEPS steps, evaluated on the same 40 held-out puzzles
 x 2 samples every EVAL_EVERY steps:
 - advantages: "group", "momentum" (the seed's schedule: momentum rising by 0.02 a step to 0.2) and
@@ -10,8 +10,8 @@ x 2 samples every EVAL_EVERY steps:
   a flipped reward is `low + high - reward`, the same mistake for the same completion; verdicts stay
   the truth, so held-out accuracy is measured with the real reward). p = 0 is the "group" run.
 
-    python docs/grpo_study.py                 # every run, then docs/grpo_study/{results.json,*.png}
-    python docs/grpo_study.py --report-only   # tables and plots from the runs already made
+    python experiments/grpo_study.py                 # every run, then experiments/grpo_study/{results.json,*.png}
+    python experiments/grpo_study.py --report-only   # tables and plots from the runs already made
 
 Runs go to runs/grpo-study/NAME and resume where they stopped (each is an `evalkit grpo` run); a
 finished run keeps its log, held-out samples and model (RUN/model, 0.5 GB), and drops its checkpoint

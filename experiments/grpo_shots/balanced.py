@@ -3,7 +3,7 @@
 Why: + solves half of countdown-2's training puzzles (+ 80, × 48, − 28), and in every run + rises
 first while − falls to 0. Repeating the × puzzles twice and the − puzzles three times draws each
 operation about equally often; if the drift comes from that imbalance, − should hold here.
-Usage: python docs/grpo_shots/balanced.py RUN_DIR   (then: python scripts/countdown_ops.py RUN_DIR)
+Usage: python experiments/grpo_shots/balanced.py RUN_DIR   (then: python scripts/countdown_ops.py RUN_DIR)
 """
 
 from __future__ import annotations
