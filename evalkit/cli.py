@@ -49,7 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"evalkit {args.command}: {exc}", file=sys.stderr)
         return 2
     except ModuleNotFoundError as exc:  # an optional part the set-up left out: one line, how to get it
-        from evalkit.parts import missing_part
+        from evalkit.install_hints import missing_part
 
         message = missing_part(exc)
         if message is None:

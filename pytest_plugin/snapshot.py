@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from verifiers import Score, Verifier
 
-from .parts import in_ci
+from .required_parts import in_ci
 
 
 class RewardSnapshot:

@@ -269,7 +269,7 @@ def _generate_and_report(
         except (ModelUnavailable, ImportError, OSError, ValueError) as exc:
             for job in jobs:
                 job.verifier.close()
-            from evalkit.parts import missing_part
+            from evalkit.install_hints import missing_part
 
             why = missing_part(exc) or _one_line(exc)
             raise CommandError(f"cannot load model {model_label!r} with {args.backend}: {why}") from None

@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
             config = verifiers.verifier_class(name).default_config()
             rows.append((name, config, ""))
         except Exception as exc:  # one broken plugin must not hide the others
-            from evalkit.parts import missing_part
+            from evalkit.install_hints import missing_part
 
             rows.append((name, None, f"cannot load: {missing_part(exc) or f'{type(exc).__name__}: {exc}'}"))
     if args.json:

@@ -9,7 +9,7 @@ import tempfile
 import pytest
 
 import verifiers
-from pytest_plugin.parts import require_module
+from pytest_plugin.required_parts import require_module
 from verifiers.batch import pools_for
 
 
@@ -138,7 +138,7 @@ def test_a_killed_actor_and_an_ending_driver_leave_no_sandbox_behind(tmp_path, b
 
     require_module("ray", "pip install 'evalkit-rl[ray]'")
     if backend == "docker":
-        from pytest_plugin.parts import require_part
+        from pytest_plugin.required_parts import require_part
 
         require_part(
             lambda: subprocess.run(["docker", "info"], capture_output=True).returncode == 0,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_plugin.parts import require_part
+from pytest_plugin.required_parts import require_part
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_PYTHON = ROOT / ".venv-frameworks" / "bin" / "python"

@@ -198,7 +198,7 @@ def test_sigterm_closes_every_verifier_the_server_built(tmp_path):
     import subprocess
     import sys
 
-    from pytest_plugin.parts import require_part
+    from pytest_plugin.required_parts import require_part
 
     def docker_ready():
         from sandboxes.image import IMAGE

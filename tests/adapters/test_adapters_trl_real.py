@@ -2,7 +2,7 @@
 
 import pytest
 
-from pytest_plugin.parts import require_module
+from pytest_plugin.required_parts import require_module
 
 
 @pytest.mark.slow

@@ -3,7 +3,7 @@ import subprocess
 
 import pytest
 
-from pytest_plugin.parts import require_part
+from pytest_plugin.required_parts import require_part
 
 
 def _docker_ready() -> bool:

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 import verifiers
-from pytest_plugin.parts import require_part
+from pytest_plugin.required_parts import require_part
 
 
 def _public_set(name):

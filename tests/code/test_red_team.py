@@ -161,7 +161,7 @@ def test_no_standard_module_a_test_reads_can_be_shadowed(local_code, module, att
 def local_code():
     import shutil
 
-    from pytest_plugin.parts import require_part
+    from pytest_plugin.required_parts import require_part
 
     require_part(lambda: shutil.which("bwrap") is not None, "bubblewrap", "apt-get install bubblewrap")
     v = verifiers.get("code", backend="local")

@@ -7,7 +7,7 @@ import pytest
 from doudizhu_peers import airplane_positions, douzero_plays, random_positions, rlcard_plays
 
 import verifiers
-from pytest_plugin.parts import require_part
+from pytest_plugin.required_parts import require_part
 from verifiers.doudizhu.cards import allowed, cards_text, hand_from_text, legal_moves, shapes
 
 PEERS = {"rlcard": rlcard_plays, "douzero": douzero_plays}

@@ -9,7 +9,7 @@ from fake_openai import FakeOpenAI
 
 import evalkit.models as models
 from evalkit.cli import main
-from pytest_plugin.parts import require_module
+from pytest_plugin.required_parts import require_module
 
 GAME24 = '{"task_set": "mix", "prompt_style": "short"}'
 

@@ -14,7 +14,7 @@ import pytest
 import verifiers
 from evalkit.generation import Sampling, make_backend
 from evalkit.pipeline import evaluate, load_samples
-from pytest_plugin.parts import require_module
+from pytest_plugin.required_parts import require_module
 
 TASKS = verifiers.get("game24").tasks("test", limit=2)
 

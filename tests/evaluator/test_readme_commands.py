@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from evalkit.cli import build_parser
-from pytest_plugin.parts import require_module
+from pytest_plugin.required_parts import require_module
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -12,7 +12,7 @@ import verifiers
 from evalkit.generation import Sampling, make_backend
 from evalkit.pipeline import evaluate
 from evalkit.report import build
-from pytest_plugin.parts import require_part
+from pytest_plugin.required_parts import require_part
 
 TASKS = [
     {"id": "right", "numbers": [1, 2, 3, 18], "difficulty": "easy"},  # 1+2+3+18: correct

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pytest_plugin.parts import require_module
+from pytest_plugin.required_parts import require_module
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -3,7 +3,7 @@
 import subprocess
 from pathlib import Path
 
-from pytest_plugin.parts import require_part
+from pytest_plugin.required_parts import require_part
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 1 << 20

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import verifiers
-from pytest_plugin.parts import require_part
+from pytest_plugin.required_parts import require_part
 from verifiers import Score, Verdict
 from verifiers.game24 import length_reward, solutions, solvable
 from verifiers.game24.solver import build_task_set, load_task_set

@@ -15,7 +15,7 @@ import pytest
 import torch
 
 from evalkit.grpo import GRPOConfig, GRPOTrainer, RolloutDrift, advantages, grpo_loss
-from pytest_plugin.parts import require_module
+from pytest_plugin.required_parts import require_module
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ from evalkit.grpo import (
     sequence_logprobs,
     train,
 )
-from pytest_plugin.parts import require_module
+from pytest_plugin.required_parts import require_module
 
 
 def test_one_step_changes_the_weights_and_lowers_the_loss_on_its_batch(tiny, smollm2, tmp_path):

@@ -1,7 +1,7 @@
 import pytest
 from svg_docs import HOW
 
-from pytest_plugin.parts import require_module
+from pytest_plugin.required_parts import require_module
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,7 @@ import math
 import pytest
 from svg_docs import HOW, svg
 
-from pytest_plugin.parts import require_module
+from pytest_plugin.required_parts import require_module
 from verifiers import TaskError
 from verifiers.svg.checks import CHECKS, run_checks
 from verifiers.svg.drawing import drawing_from_svg

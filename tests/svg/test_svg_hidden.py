@@ -5,7 +5,7 @@ earns nothing, on each of the four checks that read the SVG's geometry."""
 import pytest
 from svg_docs import HOW, svg
 
-from pytest_plugin.parts import require_module
+from pytest_plugin.required_parts import require_module
 from verifiers.svg.checks import run_checks
 from verifiers.svg.drawing import drawing_from_svg
 

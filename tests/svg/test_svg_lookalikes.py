@@ -6,7 +6,7 @@ import pytest
 from svg_docs import HOW, svg
 from test_svg_checks import AXES, CROSS, battery, city, clock, ground, polar, polygon, pts, rating, star_points, wifi
 
-from pytest_plugin.parts import require_module
+from pytest_plugin.required_parts import require_module
 from verifiers.svg.checks import run_checks
 from verifiers.svg.drawing import drawing_from_svg
 from verifiers.svg.tasks import builtin_tasks

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from svg_docs import HOW, ORDINARY, svg, use_fanout
 
-from pytest_plugin.parts import require_module
+from pytest_plugin.required_parts import require_module
 from verifiers.svg.drawing import image_from_png
 from verifiers.svg.render import Rendered, RenderPool, render_png
 

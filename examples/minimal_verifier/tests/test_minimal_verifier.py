@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import verifiers
 from pytest_plugin import assert_not_hackable, check_verifier
-from pytest_plugin.parts import require_part
+from pytest_plugin.required_parts import require_part
 from pytest_plugin.strategies import correct_completions, hostile_text, tasks, wrong_completions
 
 
