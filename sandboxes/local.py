@@ -135,11 +135,10 @@ class LocalBackend:
             return self._run_unconfined(job, nonce, limits)
         sandbox = self._take(limits)
         raw, healthy = sandbox.run(job, nonce, limits.wall_seconds)
-        if healthy and not sandbox.clean():
-            healthy = False
+        if healthy and sandbox.clean():  # warm for the next job
             with self._lock:
                 self._idle.setdefault(limits, []).append(sandbox)
-        else:
+        else:  # the runner died or stopped serving, or memory is still charged: replaced
             sandbox.close()
             with self._lock:
                 self._open.discard(sandbox)

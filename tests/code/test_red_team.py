@@ -247,23 +247,24 @@ def test_nothing_of_a_job_survives_into_the_next_one(backend):
     assert verdicts == dict.fromkeys(verdicts, "correct")
 
 
-def test_a_sandbox_whose_memory_is_not_back_is_replaced():
-    """The local backend checks its cgroup's shared memory after each job (where it has a cgroup)."""
-    from sandboxes.local import _Sandbox
-    from sandboxes.runner import SHARED_MEMORY_SLACK
+def test_a_clean_sandbox_serves_the_next_job_and_one_whose_memory_is_not_back_is_replaced(monkeypatch):
+    """The local backend keeps a sandbox warm only when its runner is serving and its cgroup's shared
+    memory is back at the baseline (a check that once kept the dirty ones and replaced the clean)."""
+    from sandboxes.local import LocalBackend, _Sandbox
+    from sandboxes.suite import Test, run_tests
 
-    class Group:
-        def __init__(self, shared):
-            self.shared = shared
-
-        def shared_memory_bytes(self):
-            return self.shared
-
-    sandbox = object.__new__(_Sandbox)
-    sandbox.group = Group(SHARED_MEMORY_SLACK + 1)
-    assert not sandbox.clean()
-    sandbox.group = Group(0)
-    assert sandbox.clean()
+    local = LocalBackend()
+    tests = [Test("call", "f(1)", 2)]
+    try:
+        for _ in range(3):
+            assert run_tests(local, "def f(x):\n    return x + 1", tests, entry_point="f").passed == 1
+        assert len(local._open) == 1  # one sandbox served all three jobs
+        warm = next(iter(local._open))
+        monkeypatch.setattr(_Sandbox, "clean", lambda self: False)  # as if a job's segments stayed charged
+        assert run_tests(local, "def f(x):\n    return x + 1", tests, entry_point="f").passed == 1
+        assert warm.closed and warm not in local._open and not any(local._idle.values())
+    finally:
+        local.close()
 
 
 # ---------------------------------------------------------------------------------------------------- 4. text is data

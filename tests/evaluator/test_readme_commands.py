@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from evalkit.cli import build_parser
+from evalkit.generation import Sampling
 from pytest_plugin.required_parts import require_module
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,7 +59,13 @@ def test_readme_vllm_eval_report_and_compare_run_as_written(tmp_path):
     assert r.returncode == 0, r.stderr[-3000:]
     assert "Traceback" not in r.stderr and r.stdout.count("INFO") == 0  # quiet by default
     run_dir = tmp_path / "runs" / "game24-smollm2-135m-instruct-vllm"
-    assert len((run_dir / "samples.jsonl").read_text().splitlines()) == 32 * 8
+    records = [json.loads(line) for line in (run_dir / "samples.jsonl").read_text().splitlines()]
+    # 32 prompts x 8 samples is more prompt tokens than one engine step takes: with chunked prefill
+    # this killed the engine on the CPU ("CPU Generator does not use offset")
+    assert len(records) == 32 * 8
+    max_tokens = Sampling().max_tokens
+    assert all(0 < r["tokens"] <= max_tokens and r["finish_reason"] in ("stop", "length") for r in records)
+    assert all(isinstance(r["completion"], str) and r["score"]["verdict"] != "error" for r in records)
     assert _run(report, tmp_path, 300).returncode == 0
     compare = next(c for c in readme_commands() if c.startswith("evalkit compare"))
     r = _run(compare.replace("RUN_A", str(run_dir)).replace("RUN_B", str(run_dir)), tmp_path, 300)
