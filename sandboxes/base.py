@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 
 class TestVerdict(str, Enum):
@@ -23,6 +23,7 @@ class TestVerdict(str, Enum):
     OUTPUT_LIMIT = "output_limit"
     SANDBOX_ERROR = "sandbox_error"
     TASK_ERROR = "task_error"  # the task's own tests are broken (a name nothing provides): never the model's fault
+    NOT_RUN = "not_run"  # an earlier test had decided the reward (a pass/fail reward stops at its first failure)
 
 
 @dataclass(frozen=True)
@@ -110,11 +111,17 @@ class SandboxUnavailable(RuntimeError):
     """The backend cannot run here; the message says how to fix that."""
 
 
+Watch = Callable[[bytes], bool]  # fed the runner's stdout as it comes; True: the verdict is decided, stop
+STOP = b"stop\n"  # what the host writes to a serving runner then (runner.py ends the judge)
+MAX_STDOUT = 64 << 20  # bytes of a runner's stdout kept by every backend
+
+
 class Backend(Protocol):
     name: str
 
-    def run(self, job: bytes, nonce: str, limits: Limits) -> RawRun:
-        """Run the runner with `job` then `nonce` on its stdin; return its stdout."""
+    def run(self, job: bytes, nonce: str, limits: Limits, watch: Watch | None = None) -> RawRun:
+        """Run the runner with `job` then `nonce` on its stdin; return its stdout. A warm sandbox
+        sends the runner `stop` the first time `watch` says so; a one-shot run runs every test."""
 
     def library_paths(self, packages: tuple[str, ...]) -> list[str]:
         """Where, inside this backend's sandbox, each allowed package's directory is."""

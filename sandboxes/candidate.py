@@ -1,5 +1,6 @@
 """The candidate server: the only process that runs the model's code (shipped into the sandbox as
-source text after `wire.py`; run as `python3 -I -c <source>` with the channel on fds 3 and 4).
+source text after `wire.py`, `rlimits.py` and `zygote.py`; forked by the sandbox's zygote, or run
+as `python3 -I -S -c <source>`, with the channel on fds 3 and 4).
 
 It loads the program, then answers the judge's requests: fetch a global, call a function, read an
 attribute, iterate, take a length. Values go back as plain data; any other object stays here and
@@ -159,4 +160,6 @@ def _flush():
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--zygote"]:
+        fork_candidates()  # returns only in a fork, set up as a candidate (zygote.py)
     serve()

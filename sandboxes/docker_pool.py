@@ -23,13 +23,12 @@ import weakref
 from typing import Any
 
 from . import libraries, programs
-from .base import Limits, RawRun, SandboxUnavailable
+from .base import MAX_STDOUT, STOP, Limits, RawRun, SandboxUnavailable, Watch
 from .cleanup import process_alive
 from .image import IMAGE
 
 SANDBOX_UID = "10001"
 LABEL = "evalkit.sandbox.owner"
-MAX_STDOUT = 64 << 20
 
 _pools: "weakref.WeakSet[DockerBackend]" = weakref.WeakSet()
 
@@ -134,7 +133,7 @@ class DockerBackend:
         return _reap_orphans(self.client)
 
     # ------------------------------------------------------------------ runs
-    def run(self, job: bytes, nonce: str, limits: Limits) -> RawRun:
+    def run(self, job: bytes, nonce: str, limits: Limits, watch: Watch | None = None) -> RawRun:
         if self.pool_size == 0:
             return self._run_fresh(job, nonce, limits)
         try:
@@ -144,7 +143,7 @@ class DockerBackend:
         healthy = False
         try:
             session = self._sessions.get(container.id) or self._open_session(container)
-            raw, healthy = session.run(job, nonce, limits.wall_seconds)  # the runner works in its cwd, /work
+            raw, healthy = session.run(job, nonce, limits.wall_seconds, watch)  # the runner works in /work
         except Exception as exc:
             raw = RawRun(b"", None, error=f"docker exec failed: {type(exc).__name__}: {exc}")
         finally:
@@ -234,7 +233,7 @@ class _Session:
         _exec_id, self.sock = _start_runner(api, container_id, "--serve")
         self.frames = _Frames()
 
-    def run(self, job: bytes, nonce: str, wall_seconds: float) -> tuple[RawRun, bool]:
+    def run(self, job: bytes, nonce: str, wall_seconds: float, watch: Watch | None = None) -> tuple[RawRun, bool]:
         """(what came back, whether the session can serve another job)."""
         done = f'EVALKIT-{nonce} {{"done": true}}\n'.encode()
         deadline = time.monotonic() + wall_seconds
@@ -252,8 +251,11 @@ class _Session:
                 return RawRun(bytes(stdout), None, timed_out=True), False
             if not chunk:  # the runner died mid-job (the program killed it): what it said still counts
                 return RawRun(bytes(stdout), None), False
+            piece = self.frames.stdout_of(chunk)
             if len(stdout) < MAX_STDOUT:
-                stdout += self.frames.stdout_of(chunk)
+                stdout += piece
+            if watch is not None and watch(piece):
+                self.sock.sendall(STOP)
         return RawRun(bytes(stdout), 0), True
 
     def close(self) -> None:

@@ -183,6 +183,8 @@ class Judge:
         self.warm_err = os.path.join(work, "candidate.err")
         self.calls = {}  # test index -> its plain call node, or None
         self.batching = True
+        self.zygote = Zygote(job.get("zygote_fd"))  # None in a one-shot run: each candidate exec'd
+        self.start_seconds = 0.0  # spent starting candidates and loading the program (the profile)
 
     def run(self, index, test):
         """One test; returns its record (status, value or error, what it printed, seconds)."""
@@ -234,12 +236,12 @@ class Judge:
             return failed(exc)
 
     # ------------------------------------------------------------------ plain calls, many at once
-    def calls_from(self, index):
-        """How many tests from `index` on are plain `candidate(args)` calls, up to CALLS_PER_REQUEST."""
+    def calls_from(self, index, most=CALLS_PER_REQUEST):
+        """How many tests from `index` on are plain `candidate(args)` calls, up to `most`."""
         if not self.batching:
             return 0
         tests, count = self.job["tests"], 0
-        while index + count < len(tests) and count < CALLS_PER_REQUEST and self._call(index + count) is not None:
+        while index + count < len(tests) and count < most and self._call(index + count) is not None:
             count += 1
         return count
 
@@ -322,9 +324,11 @@ class Judge:
             self.candidate.use_clock(clock)
             return self.candidate
         self._retire()
-        candidate = Candidate(self.job, os.devnull, self.warm_out, self.warm_err, clock)
+        start = time.monotonic()
+        candidate = Candidate(self.job, os.devnull, self.warm_out, self.warm_err, clock, self.zygote)
         try:
             candidate.request({"source": self.job["setup"] + "\n" + self.job["code"], "module": "solution"})
+            self.start_seconds += time.monotonic() - start
         except CandidateGone as gone:
             candidate.kill()
             if gone.status == "timeout":
@@ -344,7 +348,7 @@ class Judge:
     def _run_program(self, clock, in_path, out_path, err_path):
         """A stdin/stdout test: a fresh candidate runs the program as __main__. Exiting with code 0
         (sys.exit(0), os._exit(0)) after printing is a normal end."""
-        program = Candidate(self.job, in_path, out_path, err_path, clock)
+        program = Candidate(self.job, in_path, out_path, err_path, clock, self.zygote)
         try:
             program.request({"source": self.job["setup"] + "\n" + self.job["code"], "module": "__main__"})
         except CandidateGone as gone:
@@ -370,11 +374,15 @@ def judge_main(job, go_fd, report_fd, work):
     os.dup2(devnull, 0)  # the runner's stdin carries the nonce and later jobs: never ours to read
     os.read(go_fd, 1)
     os.close(go_fd)
+    started = time.monotonic()
     sys.setrecursionlimit(10_000)
     judge = Judge(job, work)
-    tests, index = job["tests"], 0
+    tests, index, most = job["tests"], 0, 2
     while index < len(tests):
-        count = judge.calls_from(index)
+        # requests grow (2, 4, ... CALLS_PER_REQUEST calls): an early failure reaches the host, which
+        # may stop the run there (a pass/fail reward), before many more tests have run
+        count = judge.calls_from(index, most)
+        most = min(2 * most, CALLS_PER_REQUEST)
         # "started" first: if the judge is killed while a test runs, that test is to blame
         for k in range(max(count, 1)):
             os.write(report_fd, json.dumps({"started": index + k}).encode() + b"\n")
@@ -389,4 +397,7 @@ def judge_main(job, go_fd, report_fd, work):
             os.write(report_fd, line + b"\n")
         index += len(records)
     judge.close()
+    total = time.monotonic() - started
+    profile = {"candidate_start": judge.start_seconds, "tests": total - judge.start_seconds}
+    os.write(report_fd, json.dumps({"phases": profile}).encode() + b"\n")
     os._exit(0)

@@ -35,13 +35,12 @@ import weakref
 from pathlib import Path
 
 from . import libraries, programs
-from .base import Limits, RawRun, SandboxUnavailable
+from .base import MAX_STDOUT, STOP, Limits, RawRun, SandboxUnavailable, Watch
 from .cgroups import RunCgroup
 from .cleanup import process_alive, work_dir_prefix
 from .programs import PYTHON_FLAGS
 from .runner import SHARED_MEMORY_SLACK
 
-MAX_STDOUT = 64 << 20
 NAMESPACE_HELP = (
     "bubblewrap could not create namespaces here. Install it (bash scripts/setup-env.sh installs every "
     "part; apt-get install bubblewrap for this one), "
@@ -89,6 +88,7 @@ class LocalBackend:
         cmd = [
             "bwrap",
             "--unshare-all",
+            "--as-pid-1",  # no bwrap init holding our pipes while dumpable: the runner is pid 1
             "--die-with-parent",
             "--new-session",
             "--cap-drop",
@@ -130,11 +130,11 @@ class LocalBackend:
         cmd += ["--bind", work, "/work", "--remount-ro", "/", "--chdir", "/work"]
         return cmd + [self.python, *PYTHON_FLAGS, "/work/.runner.py"]
 
-    def run(self, job: bytes, nonce: str, limits: Limits) -> RawRun:
+    def run(self, job: bytes, nonce: str, limits: Limits, watch: Watch | None = None) -> RawRun:
         if not self.confined:
             return self._run_unconfined(job, nonce, limits)
         sandbox = self._take(limits)
-        raw, healthy = sandbox.run(job, nonce, limits.wall_seconds)
+        raw, healthy = sandbox.run(job, nonce, limits.wall_seconds, watch)
         if healthy and sandbox.clean():  # warm for the next job
             with self._lock:
                 self._idle.setdefault(limits, []).append(sandbox)
@@ -214,7 +214,7 @@ class _Sandbox:
         )
         self.closed = False
 
-    def run(self, job: bytes, nonce: str, wall_seconds: float) -> tuple[RawRun, bool]:
+    def run(self, job: bytes, nonce: str, wall_seconds: float, watch: Watch | None = None) -> tuple[RawRun, bool]:
         """(what came back, whether the sandbox can serve another job)."""
         done = f'EVALKIT-{nonce} {{"done": true}}\n'.encode()
         pending, out = memoryview(job + nonce.encode() + b"\n"), bytearray()
@@ -236,6 +236,8 @@ class _Sandbox:
                     return self._ended(bytes(out)), False
                 if len(out) < MAX_STDOUT:
                     out += piece
+                if watch is not None and watch(piece):
+                    pending = memoryview(bytes(pending) + STOP)
                 if out.endswith(done):
                     return RawRun(bytes(out[:MAX_STDOUT]), 0), True
 

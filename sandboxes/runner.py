@@ -14,19 +14,24 @@ Three kinds of process, and why none of them can be fooled by the model's code:
   with its own `==`; a handle never answers `==`, so an object whose `__eq__` always says True
   proves nothing. Expected values of `call == literal` tests never enter the sandbox at all:
   the judge sends the value out and the host compares it;
-- the **candidate** is a fresh interpreter (`exec`, so it inherits no memory of the job or the
-  tests) holding only its channel on fds 3/4 and its stdio files. It is kept warm across tests
-  and replaced after a test that kills it or runs out of time.
+- the **candidate** is an interpreter that holds no memory of the job or the tests: forked from
+  the sandbox's zygote (`zygote.py`, exec'd by the runner before any job and never sent one), or
+  exec'd afresh where there is none. It holds only its channel on fds 3/4 and its stdio files, is
+  kept warm across tests and replaced after a test that kills it or runs out of time.
 
 Runner and judge are not dumpable (`PR_SET_DUMPABLE` 0): the candidate, though it runs as the same
-user, cannot open their `/proc/<pid>/fd`, read their memory or ptrace them. All it can do to them
-is kill them, and a missing record is a failed test, never a pass.
+user, cannot open what their `/proc/<pid>/fd` links to, read their memory or ptrace them. In a
+bubblewrap sandbox the runner is pid 1 (`--as-pid-1`), so no dumpable init holds the host's pipes
+and the runner cannot be killed from inside; a judge can, and a missing record is a failed test,
+never a pass.
 """
 
 import ctypes
 import json
 import os
+import select
 import signal
+import socket
 import sys
 import time
 
@@ -58,8 +63,10 @@ def read_line(fd):
     return data.decode().strip()
 
 
-def run_job(job, out):
-    """Fork the judge, only then read the nonce, relay the judge's records tagged with it."""
+def run_job(job, out, phases):
+    """Fork the judge, only then read the nonce, relay the judge's records tagged with it. Adds the
+    seconds of each step to `phases` (the profile)."""
+    start = time.monotonic()
     job["python"] = sys.executable
     work = os.getcwd()  # every backend starts the runner in its run's work dir
     go_read, go_write = os.pipe()
@@ -78,18 +85,42 @@ def run_job(job, out):
     nonce = read_line(0)  # read only now: the judge was forked without it
     os.write(go_write, b"x")
     os.close(go_write)
-    with os.fdopen(report_read, "rb") as reports:
-        for line in reports:
-            out.write(f"EVALKIT-{nonce} {line.decode().strip()}\n")
-            out.flush()
+    forked = time.monotonic()
+    relay(report_read, pid, nonce, out)
+    os.close(report_read)
     os.waitpid(pid, 0)
+    phases.update(judge_fork=forked - start, judge=time.monotonic() - forked)
     return nonce, work
 
 
+def relay(reports, judge, nonce, out):
+    """Pass the judge's records on, tagged with the nonce, until it ends. A `stop` line from the host
+    (the records so far decide the reward) ends the judge; what it reported before still counts."""
+    watched, pending = [reports, 0], b""
+    while True:
+        readable = select.select(watched, [], [])[0]
+        if 0 in readable:
+            line = read_line(0)
+            if line == "stop":
+                os.kill(judge, signal.SIGKILL)
+            if line in ("stop", ""):  # "": a one-shot run's host closed our stdin after the nonce
+                watched.remove(0)
+        if reports in readable:
+            piece = os.read(reports, 1 << 16)
+            if not piece:
+                return
+            *lines, pending = (pending + piece).split(b"\n")
+            for line in lines:
+                out.write(f"EVALKIT-{nonce} {line.decode().strip()}\n")
+            out.flush()
+
+
 def inside_sandbox():
-    """True only in a sandbox's own pid namespace, where pid 1 is bubblewrap's or Docker's init:
-    the only places where killing "every process we may signal" and emptying /tmp touch nothing
-    but the sandbox."""
+    """True only in a sandbox's own pid namespace, where pid 1 is we ourselves (bubblewrap's
+    `--as-pid-1`) or Docker's init: the only places where killing "every process we may signal"
+    and emptying /tmp touch nothing but the sandbox."""
+    if os.getpid() == 1:
+        return True
     try:
         with open("/proc/1/cmdline", "rb") as fh:
             init = fh.read().split(b"\0")[0]
@@ -98,18 +129,74 @@ def inside_sandbox():
     return init.endswith(b"bwrap") or init.endswith(b"docker-init")
 
 
-def clean_up(work):
-    """Between jobs of a warm sandbox: kill every other process of ours in the sandbox (daemons
-    that left their process group too), empty every writable place and remove the SysV IPC objects
-    the job made. Returns what is still left (empty when the sandbox is as the job found it)."""
-    try:
-        os.kill(-1, signal.SIGKILL)  # all we may signal except ourselves and the namespace's init
-    except OSError:
-        pass
+def clean_up(work, spare=None):
+    """Between jobs of a warm sandbox: kill every other process of ours in the sandbox but the
+    zygote (`spare`; daemons that left their process group too), empty every writable place and
+    remove the SysV IPC objects the job made. Returns what is still left (empty when the sandbox is
+    as the job found it)."""
+    left = kill_all_but(spare)
+    reap_orphans(spare)
     for top in (work, "/tmp", "/dev/shm"):
         wipe(top)
     remove_ipc()
-    return leftovers()
+    return left + leftovers()
+
+
+KILL_PASSES = 200
+
+
+def kill_all_but(spare):
+    """SIGKILL every process of the sandbox but ourselves, its init and `spare`, pass after pass
+    until none is left (a fork loop cannot outrun it: the sandbox's pids limit bounds it). Returns
+    what would not die."""
+    if spare is None:
+        try:
+            os.kill(-1, signal.SIGKILL)  # all we may signal except ourselves and the namespace's init
+        except OSError:
+            pass
+        return []
+    keep = {os.getpid(), 1, spare}
+    for _ in range(KILL_PASSES):
+        others = [pid for pid in living_pids() if pid not in keep]
+        if not others:
+            return []
+        for pid in others:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except PermissionError:  # not ours (a container's own main process): kill(-1) skips it too
+                keep.add(pid)
+            except OSError:
+                pass
+        time.sleep(0.0005)
+    return [f"{len(others)} processes that would not die"]
+
+
+def reap_orphans(spare):
+    """As the sandbox's pid 1 (bubblewrap), orphans (a killed judge's candidates) become our
+    children: collect the dead ones, never the zygote's status, which `ZygoteProcess` waits for."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0 or pid == spare:
+            return
+
+
+def living_pids():
+    """The pids in this pid namespace that are not zombies (a zombie is dead, waiting for its reaper)."""
+    pids = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as fh:
+                state = fh.read().rpartition(")")[2].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state not in ("Z", "X"):
+            pids.append(int(name))
+    return pids
 
 
 IPC_RMID = 0
@@ -204,22 +291,90 @@ def preload():
         __import__(name)
 
 
+class ZygoteProcess:
+    """The runner's end of the sandbox's zygote (`zygote.py`): started before any job, kept across
+    jobs while it answers, replaced when it does not (a program stopped or killed it)."""
+
+    ANSWER_SECONDS = 1.0
+
+    def __init__(self):
+        self.pid, self.link, self.pings = None, None, 0
+        self.start()
+
+    def start(self):
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        pid = os.fork()
+        if pid == 0:
+            try:  # exec at once: the zygote holds nothing of the runner but its end of the socket
+                os.setsid()
+                devnull = os.open(os.devnull, os.O_RDWR)
+                link = fcntl.fcntl(theirs.fileno(), fcntl.F_DUPFD, 100)  # above the targets
+                for target, fd in ((0, devnull), (1, devnull), (2, devnull), (3, link)):
+                    os.dup2(fd, target)
+                os.closerange(4, 1 << 16)
+                os.execv(sys.executable, [sys.executable, *PYTHON_FLAGS, "-c", CANDIDATE_SOURCE, "--zygote"])
+            finally:
+                os._exit(127)
+        theirs.close()
+        self.pid, self.link = pid, ours
+
+    def answers(self):
+        """Is it alive, not stopped, and answering? (A stopped one is woken first.)"""
+        try:
+            os.kill(self.pid, signal.SIGCONT)
+            self.pings += 1
+            self.link.send(json.dumps({"op": "ping", "n": self.pings}).encode())
+            end = time.monotonic() + self.ANSWER_SECONDS
+            while time.monotonic() < end:  # replies to spawns the judge gave up on come first
+                if not select.select([self.link], [], [], max(0.0, end - time.monotonic()))[0]:
+                    return False
+                if json.loads(self.link.recv(4096) or b"null") == {"pong": self.pings}:
+                    return True
+        except (OSError, ValueError):
+            pass
+        return False
+
+    def replace(self):
+        self.stop()
+        self.start()
+
+    def stop(self):
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except OSError:
+            pass
+        self.link.close()
+
+
 def main():
     """One job, or with `--serve` (a warm sandbox) one job after another, each ending with a
-    `done` line written after the sandbox is clean again."""
+    `done` line written after the sandbox is clean again. A serving runner forks candidates from a
+    zygote; a one-shot run starts each candidate afresh."""
     not_dumpable()
     preload()
     serve = "--serve" in sys.argv
     if serve and not inside_sandbox():
         sys.exit("runner: --serve only runs inside a sandbox (bubblewrap or a Docker container)")
+    zygote = ZygoteProcess() if serve else None
     out = sys.stdout
     while True:
         header = read_line(0)
         if not header:
             return
+        if not header.isdigit():
+            continue  # a stop that came after its job had ended
+        start = time.monotonic()
         job = json.loads(read_exactly(0, int(header)))
-        nonce, work = run_job(job, out)
-        left = clean_up(work) if serve else []
+        job["zygote_fd"] = zygote.link.fileno() if zygote else None
+        phases = {"read_job": time.monotonic() - start}
+        nonce, work = run_job(job, out, phases)
+        start = time.monotonic()
+        left = clean_up(work, zygote.pid) if serve else []
+        if zygote and not zygote.answers():
+            zygote.replace()
+        phases["clean_up"] = time.monotonic() - start
+        out.write(f"EVALKIT-{nonce} " + json.dumps({"phases": phases}) + "\n")
         # a sandbox that cannot be made clean says so and stops serving: its host replaces it
         out.write(f"EVALKIT-{nonce} " + json.dumps({"done": True, **({"left": left} if left else {})}) + "\n")
         out.flush()

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from . import libraries, programs
 from .base import Backend, Limits, RawRun, SuiteResult, TestOutcome, TestVerdict
@@ -76,6 +77,9 @@ def build_job(
     return str(len(data)).encode() + b"\n" + data
 
 
+Decided = Callable[[Sequence[TestOutcome]], bool]  # the outcomes of the first tests, in order -> reward known?
+
+
 def run_tests(
     backend: Backend,
     code: str,
@@ -86,38 +90,107 @@ def run_tests(
     entry_point: str | None = None,
     judge_setup: str | None = None,
     program_names: Sequence[str] = (),
+    decided: Decided | None = None,
 ) -> SuiteResult:
+    """Every test's outcome; with `decided`, the tests after the one that decides the reward are
+    NOT_RUN where the backend can stop a run (its warm sandboxes)."""
+    start = time.monotonic()
     nonce = secrets.token_hex(16)
     paths = backend.library_paths(limits.packages) if limits.packages else []
     job = build_job(code, tests, limits, setup, entry_point, judge_setup, paths, program_names)
-    raw = backend.run(job, nonce, limits)
-    return interpret(raw, nonce, tests)
+    watch = EarlyStop(nonce, tests, decided) if decided is not None else None
+    sent = time.monotonic()
+    raw = backend.run(job, nonce, limits, watch)
+    ran = time.monotonic()
+    result = interpret(raw, nonce, tests, stopped=watch is not None and watch.stopped)
+    sandbox = result.info.setdefault("phases", {})
+    result.info["phases"] = profile(sandbox, build=sent - start, run=ran - sent, compare=time.monotonic() - ran)
+    return result
 
 
-def interpret(raw: RawRun, nonce: str, tests: Sequence[Test]) -> SuiteResult:
-    """Turn the runner's nonce-tagged lines into verdicts; anything untagged is ignored."""
+def profile(sandbox: dict[str, float], build: float, run: float, compare: float) -> dict[str, float]:
+    """Seconds per phase of one run, host and sandbox: building the job; handing it over and back
+    (the run's time that no sandbox phase covers); the runner reading it; forking the judge;
+    starting candidates and loading the program; the tests; cleaning the sandbox; comparing."""
+    start = sandbox.get("candidate_start", 0.0)
+    judged = sandbox.get("judge", start + sandbox.get("tests", 0.0))  # the runner's clock: a stopped judge reports none
+    steps = {
+        "read_job": sandbox.get("read_job", 0.0),
+        "judge_fork": sandbox.get("judge_fork", 0.0),
+        "candidate_start": start,
+        "tests": max(0.0, judged - start),
+        "clean_up": sandbox.get("clean_up", 0.0),
+    }
+    return {"build_job": build, "hand_off": max(0.0, run - sum(steps.values())), **steps, "compare": compare}
+
+
+class EarlyStop:
+    """Reads the runner's records as they come, judges them in test order, and says (once) when the
+    outcomes so far decide the reward: the backend then tells the runner to stop."""
+
+    def __init__(self, nonce: str, tests: Sequence[Test], decided: Decided) -> None:
+        self.tag, self.tests, self.decided = f"{PREFIX}{nonce} ", tests, decided
+        self.pending = b""
+        self.records: dict[int, dict[str, Any]] = {}
+        self.outcomes: list[TestOutcome] = []
+        self.stopped = False
+
+    def __call__(self, piece: bytes) -> bool:
+        if self.stopped:
+            return False
+        self.pending += piece
+        *lines, self.pending = self.pending.split(b"\n")
+        for line in lines:
+            record = _record(line.decode("utf-8", "replace"), self.tag)
+            if record is not None and isinstance(record.get("i"), int):
+                self.records.setdefault(record["i"], record)
+        while len(self.outcomes) in self.records:
+            index = len(self.outcomes)
+            self.outcomes.append(_verdict(self.records[index], self.tests[index]))
+        if len(self.outcomes) < len(self.tests) and self.outcomes and self.decided(self.outcomes):
+            self.stopped = True
+        return self.stopped
+
+
+def _record(line: str, tag: str) -> dict[str, Any] | None:
+    """The record of one runner line with our nonce; None for anything else."""
+    if not line.startswith(tag):
+        return None
+    try:
+        record = json.loads(line[len(tag) :])
+    except (ValueError, RecursionError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+NOT_RUN = TestOutcome(TestVerdict.NOT_RUN, "not run: an earlier test decided the reward")
+
+
+def interpret(raw: RawRun, nonce: str, tests: Sequence[Test], stopped: bool = False) -> SuiteResult:
+    """Turn the runner's nonce-tagged lines into verdicts; anything untagged is ignored. `stopped`:
+    we told the runner to stop, so a test without a record was not run."""
     if raw.error:
         return SuiteResult([TestOutcome(TestVerdict.SANDBOX_ERROR, raw.error) for _ in tests], sandbox_error=raw.error)
     records: dict[int, dict[str, Any]] = {}
     started: set[int] = set()
+    phases: dict[str, float] = {}  # seconds per sandbox phase, from the runner and the judge
     done = False
     tag = f"{PREFIX}{nonce} "
     for line in raw.stdout.decode("utf-8", "replace").splitlines():
-        if not line.startswith(tag):
-            continue
-        try:
-            record = json.loads(line[len(tag) :])
-        except (ValueError, RecursionError):
-            continue
-        if not isinstance(record, dict):
+        record = _record(line, tag)
+        if record is None:
             continue
         if record.get("done"):
             done = True
+        elif isinstance(record.get("phases"), dict):
+            phases.update((k, float(v)) for k, v in record["phases"].items() if type(v) in (int, float))
         elif isinstance(record.get("started"), int):
             started.add(record["started"])
         elif isinstance(record.get("i"), int):
             records.setdefault(record["i"], record)
     outcomes = [_verdict(records.get(i), test) for i, test in enumerate(tests)]
+    if stopped and done:
+        outcomes = [o if i in records else NOT_RUN for i, o in enumerate(outcomes)]
     if raw.timed_out:
         outcomes = [
             o if i in records else TestOutcome(TestVerdict.TIMEOUT, "the whole run hit its wall-clock limit")
@@ -135,7 +208,7 @@ def interpret(raw: RawRun, nonce: str, tests: Sequence[Test]) -> SuiteResult:
             )
             for i, o in enumerate(outcomes)
         ]
-    return SuiteResult(outcomes)
+    return SuiteResult(outcomes, info={"phases": phases})
 
 
 SIMPLE = {

@@ -99,7 +99,7 @@ def test_a_dead_sandbox_is_error_not_zero():
     class Dead:
         name = "docker"
 
-        def run(self, job, nonce, limits):
+        def run(self, job, nonce, limits, watch=None):
             from sandboxes.base import RawRun
 
             return RawRun(b"", None, error="daemon went away")

@@ -267,6 +267,38 @@ def test_a_clean_sandbox_serves_the_next_job_and_one_whose_memory_is_not_back_is
         local.close()
 
 
+OPEN_OTHER_FDS = """
+import os
+def f(x):
+    opened = []
+    for pid in (p for p in os.listdir("/proc") if p.isdigit() and int(p) != os.getpid()):
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            for mode in ("rb", "wb"):
+                try:
+                    open(f"/proc/{pid}/fd/{fd}", mode).close()
+                    opened.append(f"{pid}/{fd} {mode}")
+                except OSError:
+                    pass
+    return opened
+"""
+
+
+def test_no_program_opens_a_descriptor_of_another_process_in_its_sandbox(backend):
+    """bubblewrap's own init (pid 1, dumpable) held the host's job and record pipes: a program
+    could read the nonce off the record pipe and write forged records into it. The runner is now
+    pid 1 itself; every process that holds a channel is not dumpable."""
+    v = verifiers.get("code", backend=backend.name, pool_size=1)
+    try:
+        score = v.score(code_block(OPEN_OTHER_FDS), {"test_cases": ["assert f(1) == []"], "entry_point": "f"})
+    finally:
+        v.close()
+    assert score.verdict is Verdict.CORRECT, score.info.get("failures")
+
+
 # ---------------------------------------------------------------------------------------------------- 4. text is data
 SURROGATE = code_block('def f(x):\n    raise ValueError("\\ud800")')
 

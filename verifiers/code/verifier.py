@@ -7,6 +7,10 @@ Rewards (`reward=`):
 - "code_r1": code-r1's scheme: -1.1 for a bad format, +0.1 when any test fails, +1.1 when all pass.
 The seed scored with 2, 8 and 32 tests per problem: `max_tests` caps the tests with a sampling
 seeded by the task, so every sample of a task meets the same tests.
+The pass/fail rewards stop a program at the test that decides them (`stop_when_decided`): the
+later tests are NOT_RUN (`info["tests_run"]`); the reward and whether the program is correct are
+those of every test, while PARTIAL / INCORRECT / TIMEOUT and the `pass_rate` component describe
+the tests that ran.
 
 A sandbox failure is ERROR (never the model's fault, never a silent zero).
 """
@@ -15,9 +19,9 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Mapping, Sequence
 
-from sandboxes.base import Limits, SandboxUnavailable, TestVerdict
+from sandboxes.base import Limits, SandboxUnavailable, TestOutcome, TestVerdict
 from sandboxes.libraries import DEFAULT_PACKAGES, check_names
 from sandboxes.suite import run_tests
 
@@ -52,6 +56,9 @@ class CodeConfig:
     timeout_budget_seconds: float = setting(SANDBOX.timeout_budget_seconds, client="at_most")
     max_processes: int = setting(SANDBOX.max_processes, client="at_most")
     code_block: str = setting("last", client="free")  # "last", "first" or "longest" fenced block
+    # pass/fail rewards ("discrete", "code_r1") stop a program at the test that decides them, as the
+    # data sets' own checkers stop at the first failing assert; False runs every test regardless
+    stop_when_decided: bool = setting(True, client="free")
     # pure-Python packages the program may import, as LeetCode's judge offers them; nothing else
     # outside the standard library is importable (see sandboxes/libraries.py)
     packages: tuple[str, ...] = setting(DEFAULT_PACKAGES, client="subset")
@@ -80,6 +87,20 @@ class CodeConfig:
             max_processes=self.max_processes,
             packages=self.packages,
         )
+
+
+def first_failure(outcomes: Sequence[TestOutcome]) -> bool:
+    """ "code_r1": any failing test fixes the reward at +0.1."""
+    return any(o.verdict is not TestVerdict.PASS for o in outcomes)
+
+
+def failure_after_a_run(outcomes: Sequence[TestOutcome]) -> bool:
+    """ "discrete": a failing test fixes the test score at 0 once some test ran the code (passed or
+    answered wrongly); until then all later tests failing too would make it -1."""
+    return first_failure(outcomes) and any(o.verdict in (TestVerdict.PASS, TestVerdict.WRONG_ANSWER) for o in outcomes)
+
+
+DECIDED_BY = {"continuous": None, "discrete": failure_after_a_run, "code_r1": first_failure}
 
 
 def make_backend(name: str, pool_size: int = 2, limits: Limits = Limits()):
@@ -181,6 +202,7 @@ class CodeVerifier(Verifier):
             entry_point=prepared.entry_point,
             judge_setup=prepared.judge_setup,
             program_names=prepared.program_names,
+            decided=DECIDED_BY[self.config.reward] if self.config.stop_when_decided else None,
         )
         broken = next((o for o in result.outcomes if o.verdict is TestVerdict.TASK_ERROR), None)
         if broken is not None:
@@ -190,16 +212,18 @@ class CodeVerifier(Verifier):
                 f"sandbox failed: {result.sandbox_error or 'a test hit a sandbox error'}", backend=backend.name
             )
         passed, total = result.passed, len(tests)
+        not_run = result.counts().get(TestVerdict.NOT_RUN.value, 0)
         info = {
             "backend": backend.name,
             "format": prepared.format,
             "tests": total,
+            "tests_run": total - not_run,
             "passed": passed,
             "verdicts": result.counts(),
             "failures": [  # the program's own text (an exception's message) made valid UTF-8
                 valid_text(f"test {i + 1}: {o.verdict.value} {o.detail}".strip())
                 for i, o in enumerate(result.outcomes)
-                if o.verdict is not TestVerdict.PASS
+                if o.verdict not in (TestVerdict.PASS, TestVerdict.NOT_RUN)
             ][:10],
         }
         if passed == total:
@@ -212,6 +236,11 @@ class CodeVerifier(Verifier):
             verdict, reason = (
                 Verdict.INCORRECT,
                 f"no test passes ({', '.join(f'{k} {v}' for k, v in result.counts().items())})",
+            )
+        if not_run:  # the verdict describes the tests that ran
+            reason = (
+                f"{info['failures'][0] if info['failures'] else 'a test fails'}; that decides the "
+                f"'{self.config.reward}' reward, so the {not_run} later tests were not run"
             )
         ran = any(o.verdict in (TestVerdict.PASS, TestVerdict.WRONG_ANSWER) for o in result.outcomes)
         return self._score(
