@@ -167,6 +167,14 @@ def plain_call(test, entry):
     return call
 
 
+def emptied(path):
+    """Truncate a stdio file the candidate appends to (absent before the first candidate)."""
+    try:
+        os.truncate(path, 0)
+    except FileNotFoundError:
+        pass
+
+
 class LoadFailed(CandidateGone):
     """The program could not be loaded; every later test of this run fails the same way."""
 
@@ -195,9 +203,9 @@ class Judge:
             with open(in_path, "w") as fh:
                 fh.write(test["stdin"])
         else:
-            out_path, err_path = self.warm_out, self.warm_err
+            out_path, err_path, own_files = self.warm_out, self.warm_err, []
         for path in (out_path, err_path):
-            open(path, "w").close()
+            emptied(path)
         limit = min(self.job["cpu_seconds"], self.timeout_left)
         if limit <= 0:
             status, fields = "timeout", {"error": "not run: the solution's time budget is spent"}
@@ -208,8 +216,10 @@ class Judge:
         record = {"i": index, "status": status, "seconds": round(time.monotonic() - start, 4), **fields}
         try:
             size = os.path.getsize(out_path)
-            with open(out_path, "rb") as fh:
-                record["stdout"] = fh.read(self.job["max_output_bytes"]).decode("utf-8", "replace")
+            record["stdout"] = ""
+            if size:
+                with open(out_path, "rb") as fh:
+                    record["stdout"] = fh.read(self.job["max_output_bytes"]).decode("utf-8", "replace")
             if size >= self.job["max_output_bytes"]:
                 record["status"] = "output_limit"
         except OSError:
@@ -270,7 +280,7 @@ class Judge:
         if limit <= 0 or self.load_failure is not None:
             return None
         for path in (self.warm_out, self.warm_err):
-            open(path, "w").close()
+            emptied(path)
         try:
             session = Session(self._warm_candidate(Clock(limit)))
             namespace = {"__name__": "check", "__builtins__": builtins}
@@ -292,11 +302,14 @@ class Judge:
 
     @staticmethod
     def _arguments(call, namespace, session):
-        """The call's arguments as plain data, or None if they read a name the setup lacks."""
+        """The call's arguments as plain data, or None if they read a name the setup lacks. All of
+        them are evaluated as one tuple (one compile per test, not one per argument)."""
         if any(n not in namespace and n not in BUILTIN_NAMES for n in free_names(*call.args, *call.keywords)):
             return None
-        value = lambda node: session.argument(eval(compile(ast.Expression(node), "test", "eval"), namespace))  # noqa: E731
-        return [[value(a) for a in call.args], [[k.arg, value(k.value)] for k in call.keywords]]
+        nodes = [*call.args, *(k.value for k in call.keywords)]
+        together = ast.fix_missing_locations(ast.Expression(ast.Tuple(nodes, ast.Load())))
+        values = [session.argument(v) for v in eval(compile(together, "test", "eval"), namespace)]
+        return [values[: len(call.args)], [[k.arg, v] for k, v in zip(call.keywords, values[len(call.args) :])]]
 
     @staticmethod
     def _call_record(reply, session):
@@ -383,9 +396,8 @@ def judge_main(job, go_fd, report_fd, work):
         # may stop the run there (a pass/fail reward), before many more tests have run
         count = judge.calls_from(index, most)
         most = min(2 * most, CALLS_PER_REQUEST)
-        # "started" first: if the judge is killed while a test runs, that test is to blame
-        for k in range(max(count, 1)):
-            os.write(report_fd, json.dumps({"started": index + k}).encode() + b"\n")
+        # "started" first: a judge killed before any record is the program's doing, not the sandbox's
+        os.write(report_fd, json.dumps({"started": index}).encode() + b"\n")
         records = judge.run_calls(index, count) if count > 1 else None
         if records is None:  # one by one
             records = [judge.run(index + k, tests[index + k]) for k in range(max(count, 1))]

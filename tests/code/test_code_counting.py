@@ -1,7 +1,11 @@
 """Tests counted as written (no sandbox needed): one test per statement of a check that can fail,
 in source order, after the setup before it; no vacuous success; exact comparison where exact."""
 
+import ast
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import verifiers
 from sandboxes.compare import stdout_equal, values_equal
@@ -109,3 +113,25 @@ def test_type_aware_values(actual, expected, equal):
 )
 def test_type_aware_stdout(actual, expected, equal):
     assert stdout_equal(actual, expected) is equal
+
+
+LITERALS = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.tuples(inner, inner),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    args=st.lists(LITERALS, min_size=1, max_size=3), expected=LITERALS, broken=st.booleans(), indent=st.integers(1, 8)
+)
+def test_a_call_test_is_the_expression_as_written(args, expected, broken, indent):
+    """Call tests are cut from the task's text by position (no `ast.unparse`): whatever the layout
+    (a call split over lines, non-ASCII strings), the expression evaluates to what the assert's does."""
+    joiner = ",\n" + " " * (indent + 4) if broken else ", "
+    call = f"candidate({joiner.join(repr(a) for a in args)})"
+    check = f"def check(candidate):\n{' ' * indent}assert {call} == {expected!r}\n"
+    (test,) = prepare({"test": check, "entry_point": "f"}).tests
+    assert test.kind == "call" and test.expected == expected
+    assert ast.dump(ast.parse(test.source, mode="eval")) == ast.dump(ast.parse(call, mode="eval"))

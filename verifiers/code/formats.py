@@ -92,7 +92,7 @@ def _prepare(task: Mapping[str, Any]) -> Prepared:
         cases = task["test_cases"]
         if not isinstance(cases, list) or not all(isinstance(c, str) for c in cases):
             raise TaskError("test_cases must be a list of assert strings")
-        tests = [t for c in cases for t in _statement_tests(_parse(c, "a test"))]
+        tests = [t for c in cases for t in _statement_tests(_parse(c, "a test"), _Source(c))]
         return Prepared("asserts", tests, str(task.get("setup", "")), task.get("entry_point") or None)
     io = task.get("input_output", task)
     if isinstance(io, str):
@@ -126,13 +126,32 @@ def _parse(source: str, what: str) -> ast.Module:
         raise TaskError(f"{what} does not parse: {exc}") from None
 
 
+class _Source:
+    """A parsed text's segments by node position: the source as written, without `ast.unparse`,
+    which cost most of preparing a LeetCode task (hundreds of asserts over large literals)."""
+
+    def __init__(self, text: str) -> None:
+        self.data = text.encode("utf-8")
+        self.line_starts = [0]
+        for line in self.data.splitlines(keepends=True):
+            self.line_starts.append(self.line_starts[-1] + len(line))
+
+    def segment(self, node: ast.AST) -> str:
+        try:  # ast positions are (1-based line, UTF-8 byte column)
+            start = self.line_starts[node.lineno - 1] + node.col_offset  # type: ignore[attr-defined]
+            end = self.line_starts[node.end_lineno - 1] + node.end_col_offset  # type: ignore[attr-defined]
+            return self.data[start:end].decode("utf-8")
+        except (AttributeError, IndexError, TypeError, UnicodeDecodeError):
+            return ast.unparse(node)
+
+
 def _split_check(test_text: str) -> tuple[str, list[Test]]:
     """(helpers defined beside check, one test per statement of check that can fail), in source order.
 
     A test runs after every setup statement before it. An earlier assert is replayed (its
     expression evaluated, not judged) only when it reads a variable of the check itself, since
     only then can it change what later tests see (`s.pop()` on a stack built above)."""
-    tree = _parse(test_text, "the task's check function")
+    tree, source = _parse(test_text, "the task's check function"), _Source(test_text)
     check = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "check"), None)
     if check is None:
         raise TaskError("no def check(candidate) in the test")
@@ -147,20 +166,20 @@ def _split_check(test_text: str) -> tuple[str, list[Test]]:
             continue
         if not _can_fail(stmt):
             continue
-        tests += _statement_tests(ast.Module([stmt], []), "\n".join(before))
+        tests += _statement_tests(ast.Module([stmt], []), source, "\n".join(before))
         if _reads(stmt, local_names):
             before.append(ast.unparse(_AssertsToExpressions().visit(ast.parse(ast.unparse(stmt)))))
     return helpers, tests
 
 
-def _statement_tests(module: ast.Module, setup: str = "") -> list[Test]:
+def _statement_tests(module: ast.Module, source: _Source, setup: str = "") -> list[Test]:
     """`assert <expr> == <literal>` (either side) is a call test compared outside the sandbox;
     any other statement that can fail is judged by the trusted test code; others are no tests."""
     tests = []
     for stmt in module.body:
         if not _has_assert(stmt) or not _can_fail(stmt):
             continue
-        expected = _literal_comparison(stmt)
+        expected = _literal_comparison(stmt, source)
         if expected is not None:
             expr, value = expected
             tests.append(Test("call", expr, value, setup=setup))
@@ -169,7 +188,7 @@ def _statement_tests(module: ast.Module, setup: str = "") -> list[Test]:
     return tests
 
 
-def _literal_comparison(stmt: ast.stmt) -> tuple[str, Any] | None:
+def _literal_comparison(stmt: ast.stmt, source: _Source) -> tuple[str, Any] | None:
     if not (
         isinstance(stmt, ast.Assert)
         and isinstance(stmt.test, ast.Compare)
@@ -182,7 +201,7 @@ def _literal_comparison(stmt: ast.stmt) -> tuple[str, Any] | None:
         if _is_constant(expr):
             continue
         try:
-            return ast.unparse(expr), ast.literal_eval(literal)
+            return source.segment(expr), ast.literal_eval(literal)
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             continue
     return None
@@ -234,6 +253,8 @@ def _bound_names(stmt: ast.stmt) -> set[str]:
 
 
 def _reads(stmt: ast.stmt, names: set[str]) -> bool:
+    if not names:  # most checks bind nothing of their own: no walk over large literals
+        return False
     return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(stmt))
 
 
