@@ -390,10 +390,11 @@ def judge_main(job, go_fd, report_fd, work):
     started = time.monotonic()
     sys.setrecursionlimit(10_000)
     judge = Judge(job, work)
-    tests, index, most = job["tests"], 0, 2
+    tests, index, most = job["tests"], 0, 1
     while index < len(tests):
-        # requests grow (2, 4, ... CALLS_PER_REQUEST calls): an early failure reaches the host, which
-        # may stop the run there (a pass/fail reward), before many more tests have run
+        # requests grow (1, 2, 4, ... CALLS_PER_REQUEST calls): an early failure reaches the host,
+        # which may stop the run there (a pass/fail reward), before many more tests have run; a
+        # program that loops on the first test is timed on that test alone
         count = judge.calls_from(index, most)
         most = min(2 * most, CALLS_PER_REQUEST)
         # "started" first: a judge killed before any record is the program's doing, not the sandbox's

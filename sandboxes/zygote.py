@@ -77,7 +77,13 @@ def fork_candidates(control=3):
                 os.close(fd)
             link.send(json.dumps({"pong": request.get("n")}).encode())
             continue
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError as exc:  # the sandbox's process limit: the judge tries exec, which says why
+            for fd in fds:
+                os.close(fd)
+            link.send(json.dumps({"error": str(exc)}).encode())
+            continue
         if pid == 0:
             become_candidate(request, fds, [link.detach(), wake_read, wake_write])
             return

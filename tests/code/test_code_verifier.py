@@ -75,7 +75,7 @@ def test_extraction_takes_the_last_python_block():
 def test_formats_leetcode_and_stdio_split_and_keep_expected_outside():
     lc = prepare(BY_ID["leetcode-single-number"])
     assert lc.format == "leetcode" and len(lc.tests) == 4 and all(t.kind == "call" for t in lc.tests)
-    assert lc.tests[0].source == "candidate(nums=[2, 2, 1])" and lc.tests[0].expected == 1
+    assert lc.tests[0].source == "candidate(nums = [2, 2, 1])" and lc.tests[0].expected == 1  # as the task wrote it
     io = prepare({"input_output": '{"inputs": ["1 2\\n"], "outputs": ["3\\n"]}'})
     assert io.format == "stdio" and io.tests[0].expected == "3\n"
     with pytest.raises(verifiers.TaskError):
