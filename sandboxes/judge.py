@@ -302,13 +302,16 @@ class Judge:
 
     @staticmethod
     def _arguments(call, namespace, session):
-        """The call's arguments as plain data, or None if they read a name the setup lacks. All of
-        them are evaluated as one tuple (one compile per test, not one per argument)."""
-        if any(n not in namespace and n not in BUILTIN_NAMES for n in free_names(*call.args, *call.keywords)):
-            return None
+        """The call's arguments as plain data, or None if they read a name the setup lacks (the
+        one-by-one path then takes it from the program). All of them are evaluated as one tuple: one
+        compile per test, and no walk over large literal arguments."""
         nodes = [*call.args, *(k.value for k in call.keywords)]
         together = ast.fix_missing_locations(ast.Expression(ast.Tuple(nodes, ast.Load())))
-        values = [session.argument(v) for v in eval(compile(together, "test", "eval"), namespace)]
+        try:
+            evaluated = eval(compile(together, "test", "eval"), namespace)
+        except NameError:
+            return None
+        values = [session.argument(v) for v in evaluated]
         return [values[: len(call.args)], [[k.arg, v] for k, v in zip(call.keywords, values[len(call.args) :])]]
 
     @staticmethod

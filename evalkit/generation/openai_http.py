@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import threading
 from typing import Any
 
 from .base import Conversation, Generation, Sampling, prompt_seed
@@ -38,7 +39,24 @@ class OpenAIBackend:
         self.retries = retries
 
     def generate(self, conversations: list[Conversation], sampling: Sampling) -> list[list[Generation]]:
-        return asyncio.run(self._generate_all(conversations, sampling))
+        """The requests run on an event loop in a daemon thread while this thread waits: Ctrl-C
+        ends the wait at once (the CLI then keeps what was finished), where asyncio's own
+        cancellation could wait on a hung server's open connections until their timeout."""
+        outcome: dict[str, Any] = {}
+
+        def requests() -> None:
+            try:
+                outcome["value"] = asyncio.run(self._generate_all(conversations, sampling))
+            except BaseException as exc:  # handed to the waiting thread
+                outcome["error"] = exc
+
+        worker = threading.Thread(target=requests, name="evalkit-openai-requests", daemon=True)
+        worker.start()
+        while worker.is_alive():
+            worker.join(0.1)
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["value"]
 
     async def _generate_all(self, conversations: list[Conversation], sampling: Sampling) -> list[list[Generation]]:
         import httpx
