@@ -58,7 +58,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         print(f"evalkit {args.command}: interrupted; finished results are on disk, rerun to resume", file=sys.stderr)
+        _exit_even_if_shutdown_hangs(130)
         return 130
+
+
+INTERRUPTED_EXIT_SECONDS = 10.0
+
+
+def _exit_even_if_shutdown_hangs(code: int) -> None:
+    """After Ctrl-C, clean-up (sandboxes, worker pools) runs as usual; a thread still waiting on a
+    hung server must not keep the command alive past a few seconds."""
+    import os
+    import threading
+
+    def force() -> None:
+        sys.stderr.flush()
+        os._exit(code)
+
+    timer = threading.Timer(INTERRUPTED_EXIT_SECONDS, force)
+    timer.daemon = True
+    timer.start()
 
 
 if __name__ == "__main__":

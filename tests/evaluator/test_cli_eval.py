@@ -135,6 +135,13 @@ def test_limit_takes_a_seeded_stratified_subset(server, tmp_path):
     assert not all(s["task_id"].startswith("game24-1-1-") for s in samples)
 
 
+def as_a_shell_starts_it() -> None:
+    """Ctrl-C reaches the command as it reaches one typed in a terminal: SIGINT handled by default and
+    not blocked, whatever an earlier test left in this process (both are inherited across exec)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def test_interrupt_keeps_every_finished_sample_and_rerun_resumes(tmp_path):
     with FakeOpenAI(slow_after=6) as server:
         args = [
@@ -155,7 +162,9 @@ def test_interrupt_keeps_every_finished_sample_and_rerun_resumes(tmp_path):
             "--run-dir",
             str(tmp_path / "run"),
         ]
-        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=as_a_shell_starts_it
+        )
         deadline = time.time() + 60
         while len(server.requests) < 8 and time.time() < deadline:
             time.sleep(0.2)
