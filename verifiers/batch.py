@@ -236,29 +236,12 @@ def run_in_processes(
     return {**done, **pool.run(pooled, timeout, progress, deadline)}
 
 
-def run_on_ray(
-    verifier: Scorer,
-    items: Sequence[Item],
-    *,
-    workers: int | None,
-    timeout: float | None,
-    memory_mb: int | None,
-    progress: Progress,
-    deadline: Deadline | None = None,
-) -> dict[int, Score]:
-    """Score on a Ray cluster with warm actors kept for this verifier (needs the `ray` extra)."""
+def run_on_ray(verifier: Scorer, items: Sequence[Item], **options: Any) -> dict[int, Score]:
+    """Score on a Ray cluster with warm actors kept for this verifier (needs the `ray` extra); the
+    options are every executor's (`EXECUTORS`)."""
     from .ray_executor import run_on_actors  # Ray is optional: imported only when asked for
 
-    return run_on_actors(
-        pools_for(verifier),
-        verifier,
-        items,
-        workers=workers,
-        timeout=timeout,
-        memory_mb=memory_mb,
-        progress=progress,
-        deadline=deadline,
-    )
+    return run_on_actors(pools_for(verifier), verifier, items, **options)
 
 
 def run_batch_scorer(

@@ -110,6 +110,18 @@ def estimate(
     return WinRate.from_outcomes(np.concatenate(outcomes) if outcomes else np.zeros(0))
 
 
+def estimate_seeded(play: Callable[[np.random.Generator, int], np.ndarray], seed: int, budget: Any) -> WinRate:
+    """`estimate` from a generator seeded with `seed`, under a verifier config's rollout budget
+    (its `rollouts`, `target_width` and `max_rollouts`)."""
+    return estimate(
+        play,
+        np.random.default_rng(seed),
+        rollouts=budget.rollouts,
+        target_width=budget.target_width,
+        max_rollouts=budget.max_rollouts,
+    )
+
+
 def keyed_verdict(in_key: bool, rate: WinRate) -> Verdict:
     """CORRECT for a move in the task's answer key, INCORRECT otherwise, from an estimate that
     proved nothing. Where the estimate sits at the far end of the range (every playout won for a

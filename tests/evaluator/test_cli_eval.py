@@ -19,6 +19,15 @@ def evalkit(*args, cwd=None, timeout=180):
     )
 
 
+def from_fake_server(server, run, *args):
+    """`evalkit eval` against the fake OpenAI server, writing to `run`."""
+    return evalkit("--backend", "openai", "--base-url", server.url, *args, "--run-dir", str(run))
+
+
+def samples_of(run):
+    return [json.loads(x) for x in (run / "samples.jsonl").read_text().splitlines()]
+
+
 def one_line_error(r, code=2):
     assert r.returncode == code, (r.returncode, r.stderr[-2000:])
     assert r.stderr.strip().count("\n") == 0 and "Traceback" not in r.stderr, r.stderr
@@ -74,7 +83,7 @@ def test_own_tasks_prompt_template_results_and_keyed_resume(server, tmp_path):
     assert roles == ["system", "user", "assistant", "user"] and first["messages"][0]["content"] == "Be brief."
     assert first["stop"] == ["\n\n"]
     assert any(q["messages"][-1]["content"] == "Add them up. Now solve: 6 6 6 6" for q in server.requests)
-    samples = [json.loads(x) for x in (run / "samples.jsonl").read_text().splitlines()]
+    samples = samples_of(run)
     assert sorted({s["task_id"] for s in samples}) == ["a", "b"] and len(samples) == 4
     results = json.loads((run / "results.json").read_text())
     assert results["versions"]["evalkit-rl"] and "git_commit" in results and results["date"]
@@ -108,29 +117,16 @@ def test_own_tasks_prompt_template_results_and_keyed_resume(server, tmp_path):
         *common, "--system-prompt", "Be brief.", "--few-shot", str(shots), "--gen-kwargs", '{"stop": ["\\n\\n"]}'
     )
     assert again.returncode == 1 and len(server.requests) == sent
-    rescored = [json.loads(x) for x in (run / "samples.jsonl").read_text().splitlines()]
+    rescored = samples_of(run)
     assert not [s for s in rescored if s["score"]["verdict"] == "error"] and len(rescored) == 4
     fresh = evalkit(*common, "--overwrite")
     assert fresh.returncode == 1 and len(server.requests) == sent + 4
 
 
 def test_limit_takes_a_seeded_stratified_subset(server, tmp_path):
-    r = evalkit(
-        "--backend",
-        "openai",
-        "--base-url",
-        server.url,
-        "--limit",
-        "12",
-        "-n",
-        "1",
-        "--max-tokens",
-        "16",
-        "--run-dir",
-        str(tmp_path / "run"),
-    )
+    r = from_fake_server(server, tmp_path / "run", "--limit", "12", "-n", "1", "--max-tokens", "16")
     assert r.returncode == 0, r.stderr
-    samples = [json.loads(x) for x in (tmp_path / "run" / "samples.jsonl").read_text().splitlines()]
+    samples = samples_of(tmp_path / "run")
     assert len({s["difficulty"] for s in samples}) >= 3  # not twelve "1 1 x x" puzzles
     assert not all(s["task_id"].startswith("game24-1-1-") for s in samples)
 
@@ -172,7 +168,7 @@ def test_interrupt_keeps_every_finished_sample_and_rerun_resumes(tmp_path):
         proc.send_signal(signal.SIGINT)
         _out, err = proc.communicate(timeout=60)
         assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err, err[-2000:]
-        kept = [json.loads(x) for x in (tmp_path / "run" / "samples.jsonl").read_text().splitlines()]
+        kept = samples_of(tmp_path / "run")
         assert len(kept) == 6  # the three prompts answered before the interrupt
         server.slow_after = None
         again = subprocess.run(args, capture_output=True, text=True, timeout=120)
@@ -184,20 +180,7 @@ def test_compare_names_each_run_in_full(server, tmp_path):
     runs = []
     for temperature in ("0.7", "1.0"):
         run = tmp_path / f"runs/game24-smollm2-135m-instruct-openai-temperature-{temperature}"
-        r = evalkit(
-            "--backend",
-            "openai",
-            "--base-url",
-            server.url,
-            "--limit",
-            "2",
-            "-n",
-            "2",
-            "--temperature",
-            temperature,
-            "--run-dir",
-            str(run),
-        )
+        r = from_fake_server(server, run, "--limit", "2", "-n", "2", "--temperature", temperature)
         assert r.returncode == 0, r.stderr
         runs.append(run)
     r = subprocess.run(
@@ -229,22 +212,9 @@ def test_compare_names_each_run_in_full(server, tmp_path):
 
 
 def test_a_named_countdown_task_set_is_evaluated(server, tmp_path):
-    r = evalkit(
-        "--backend",
-        "openai",
-        "--base-url",
-        server.url,
-        "--config",
-        '{"task_set": "countdown-4"}',
-        "--limit",
-        "6",
-        "-n",
-        "1",
-        "--run-dir",
-        str(tmp_path / "run"),
-    )
+    r = from_fake_server(server, tmp_path / "run", "--config", '{"task_set": "countdown-4"}', "--limit", "6", "-n", "1")
     assert r.returncode == 0, r.stderr
-    samples = [json.loads(x) for x in (tmp_path / "run" / "samples.jsonl").read_text().splitlines()]
+    samples = samples_of(tmp_path / "run")
     assert (
         all(s["task_id"].startswith("countdown-4-") for s in samples) and len({s["difficulty"] for s in samples}) >= 2
     )

@@ -17,6 +17,12 @@ from verifiers.gomoku.position import Position, from_task
 from verifiers.gomoku.reference import move_loses_within, move_wins_within, wins_within
 from verifiers.gomoku.tasks import random_positions
 
+
+def sparse_board(size: int, rows: dict[int, str]) -> list[str]:
+    """A size x size board of empty points, with the given rows (by index from the top) in place."""
+    return [rows.get(i, "." * size) for i in range(size)]
+
+
 OUT = Path(__file__).with_name("data") / "gomoku_forced.json"
 
 # Hand-built 15x15 patterns named in the issue: an open three to answer, and a four-three.
@@ -24,69 +30,50 @@ HAND_BUILT = [
     {
         "name": "answer an open three",
         "size": 15,
-        "board": [
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "..O............",
-            ".......X.......",
-            ".......X.......",
-            ".......X.......",
-            "...............",
-            "...........O...",
-            "...............",
-            "...............",
-            "...O...........",
-            "...............",
-            "...............",
-        ],
+        "board": sparse_board(
+            15,
+            {
+                4: "..O............",
+                5: ".......X.......",
+                6: ".......X.......",
+                7: ".......X.......",
+                9: "...........O...",
+                12: "...O...........",
+            },
+        ),
         "to_move": "O",
         "moves": ["H11", "H7", "H12", "H6", "A1", "G9", "J9", "M3", "H5"],
     },
     {
         "name": "make a four-three",
         "size": 15,
-        "board": [
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "......O........",
-            "......X........",
-            "......X..O.....",
-            "......X...O....",
-            ".......XX..O...",
-            "...............",
-            "...............",
-            ".....O.........",
-            "...............",
-            "...............",
-            "...............",
-        ],
+        "board": sparse_board(
+            15,
+            {
+                4: "......O........",
+                5: "......X........",
+                6: "......X..O.....",
+                7: "......X...O....",
+                8: ".......XX..O...",
+                11: ".....O.........",
+            },
+        ),
         "to_move": "X",
         "moves": ["G7", "G6", "F7", "J7", "A15", "N14", "H9"],
     },
     {
         "name": "make a double three",
         "size": 15,
-        "board": [
-            "O.............O",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "........XX.....",
-            ".......X.......",
-            ".......X.......",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "O.............O",
-        ],
+        "board": sparse_board(
+            15,
+            {
+                0: "O.............O",
+                5: "........XX.....",
+                6: ".......X.......",
+                7: ".......X.......",
+                14: "O.............O",
+            },
+        ),
         "to_move": "X",
         "moves": ["H10", "A14", "K10", "H5", "N2"],
     },

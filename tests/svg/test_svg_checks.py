@@ -1,5 +1,6 @@
 """Programmatic checks: the hand-written references and other correct drawings pass, near misses fail."""
 
+import inspect
 import math
 
 import pytest
@@ -90,6 +91,25 @@ CROSS = (
     '<rect x="42" y="8" width="16" height="84" fill="brown"/><rect x="20" y="26" width="60" height="16" fill="brown"/>'
 )
 AXES = '<line x1="10" y1="90" x2="95" y2="90" stroke="#000"/><line x1="10" y1="90" x2="10" y2="8" stroke="#000"/>'
+
+NO_ENTRY = [  # a red ring with one diagonal bar, either way
+    svg(
+        '<circle cx="50" cy="50" r="40" fill="none" stroke="red" stroke-width="10"/><line x1="22" y1="22" x2="78" y2="78" stroke="red" stroke-width="10"/>'
+    ),
+    svg(
+        '<circle cx="50" cy="50" r="40" fill="none" stroke="#c00" stroke-width="8"/><line x1="78" y1="22" x2="22" y2="78" stroke="#c00" stroke-width="8"/>'
+    ),
+]
+NOT_NO_ENTRY = [  # the ring alone, a cross instead of a bar, a blue sign
+    svg('<circle cx="50" cy="50" r="40" fill="none" stroke="red" stroke-width="10"/>'),
+    svg(
+        '<circle cx="50" cy="50" r="40" fill="none" stroke="red" stroke-width="10"/><g stroke="red" stroke-width="10">'
+        '<line x1="22" y1="22" x2="78" y2="78"/><line x1="78" y1="22" x2="22" y2="78"/></g>'
+    ),
+    svg(
+        '<circle cx="50" cy="50" r="40" fill="none" stroke="blue" stroke-width="10"/><line x1="22" y1="22" x2="78" y2="78" stroke="blue" stroke-width="10"/>'
+    ),
+]
 
 CASES = {  # check spec -> (drawings that pass, near misses that fail)
     ("regular_polygon", 6): (
@@ -190,26 +210,7 @@ CASES = {  # check spec -> (drawings that pass, near misses that fail)
         ],
         [svg('<circle cx="50" cy="50" r="40" fill="#666"/>'), svg(f'<polygon points="{star_points(5)}" fill="#666"/>')],
     ),
-    ("no_entry_sign",): (
-        [
-            svg(
-                '<circle cx="50" cy="50" r="40" fill="none" stroke="red" stroke-width="10"/><line x1="22" y1="22" x2="78" y2="78" stroke="red" stroke-width="10"/>'
-            ),
-            svg(
-                '<circle cx="50" cy="50" r="40" fill="none" stroke="#c00" stroke-width="8"/><line x1="78" y1="22" x2="22" y2="78" stroke="#c00" stroke-width="8"/>'
-            ),
-        ],
-        [
-            svg('<circle cx="50" cy="50" r="40" fill="none" stroke="red" stroke-width="10"/>'),
-            svg(
-                '<circle cx="50" cy="50" r="40" fill="none" stroke="red" stroke-width="10"/><g stroke="red" stroke-width="10">'
-                '<line x1="22" y1="22" x2="78" y2="78"/><line x1="78" y1="22" x2="22" y2="78"/></g>'
-            ),
-            svg(
-                '<circle cx="50" cy="50" r="40" fill="none" stroke="blue" stroke-width="10"/><line x1="22" y1="22" x2="78" y2="78" stroke="blue" stroke-width="10"/>'
-            ),
-        ],
-    ),
+    ("no_entry_sign",): (NO_ENTRY, NOT_NO_ENTRY),
     ("star_rating", 3, 5): ([rating(3)], [rating(5), rating(2), rating(3, total=4)]),
     ("signal_bars", 3): (
         [
@@ -280,7 +281,7 @@ CASES = {  # check spec -> (drawings that pass, near misses that fail)
 
 def _spec(key: tuple) -> dict:
     name, *args = key
-    params = list(CHECKS[name].__code__.co_varnames[1 : 1 + len(args)])
+    params = list(inspect.signature(CHECKS[name]).parameters)[1 : 1 + len(args)]
     return {"check": name, **dict(zip(params, args))}
 
 

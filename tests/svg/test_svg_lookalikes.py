@@ -4,7 +4,22 @@ checks before (a polygon for a gear, petals for a star, dots for wifi, a black s
 
 import pytest
 from svg_docs import HOW, svg
-from test_svg_checks import AXES, CROSS, battery, city, clock, ground, polar, polygon, pts, rating, star_points, wifi
+from test_svg_checks import (
+    AXES,
+    CROSS,
+    NO_ENTRY,
+    NOT_NO_ENTRY,
+    battery,
+    city,
+    clock,
+    ground,
+    polar,
+    polygon,
+    pts,
+    rating,
+    star_points,
+    wifi,
+)
 
 from pytest_plugin.required_parts import require_module
 from verifiers.svg.checks import run_checks
@@ -235,26 +250,12 @@ LOOKALIKES = {  # prompt -> (correct drawings, look-alikes)
     ),
     "no_entry_sign": (
         [
-            svg(
-                '<circle cx="50" cy="50" r="40" fill="none" stroke="red" stroke-width="10"/><line x1="22" y1="22" x2="78" y2="78" stroke="red" stroke-width="10"/>'
-            ),
-            svg(
-                '<circle cx="50" cy="50" r="40" fill="none" stroke="#c00" stroke-width="8"/><line x1="78" y1="22" x2="22" y2="78" stroke="#c00" stroke-width="8"/>'
-            ),
+            *NO_ENTRY,
             svg(
                 '<circle cx="50" cy="50" r="42" fill="white" stroke="#e53935" stroke-width="9"/><line x1="20" y1="20" x2="80" y2="80" stroke="#e53935" stroke-width="9"/>'
             ),
         ],
-        [
-            svg('<circle cx="50" cy="50" r="40" fill="none" stroke="red" stroke-width="10"/>'),
-            svg(
-                '<circle cx="50" cy="50" r="40" fill="none" stroke="red" stroke-width="10"/><g stroke="red" stroke-width="10">'
-                '<line x1="22" y1="22" x2="78" y2="78"/><line x1="78" y1="22" x2="22" y2="78"/></g>'
-            ),
-            svg(
-                '<circle cx="50" cy="50" r="40" fill="none" stroke="blue" stroke-width="10"/><line x1="22" y1="22" x2="78" y2="78" stroke="blue" stroke-width="10"/>'
-            ),
-        ],
+        NOT_NO_ENTRY,
     ),
     "star_rating_3_of_5": (
         [rating(3), stars_row(3), stars_row(3).replace("#f5b301", "#e53935")],

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from ..base import TaskError
-from .program_mix import Program, build_mix
+from .program_mix import Program, build_mix, check_task
 
 NAME = "HumanEval"
 
@@ -28,25 +28,23 @@ def load_problems() -> list[dict[str, Any]]:
 
 def as_task(problem: dict[str, Any]) -> dict[str, Any]:
     """A LeetCode-style code task: the prompt is the trusted setup, `check(candidate)` the tests."""
-    return {
-        "id": problem["task_id"],
-        "prompt": problem["prompt"],
-        "test": problem["test"],
-        "entry_point": problem["entry_point"],
-    }
+    return check_task(problem)
 
 
 def program_mix(
     mutants_per_problem: int = 3, seed: int = 0, problems: list[dict[str, Any]] | None = None
 ) -> list[Program]:
     """Per problem: the canonical solution, a trivial body and up to `mutants_per_problem` mutants."""
-    return build_mix(
-        problems if problems is not None else load_problems(),
-        lambda p: p["prompt"] + p["canonical_solution"],
-        lambda p: p["entry_point"],
-        mutants_per_problem,
-        seed,
-    )
+    chosen = problems if problems is not None else load_problems()
+    return build_mix(chosen, _reference, _entry_function, mutants_per_problem, seed)
+
+
+def _reference(problem: dict[str, Any]) -> str:
+    return problem["prompt"] + problem["canonical_solution"]
+
+
+def _entry_function(problem: dict[str, Any]) -> str:
+    return problem["entry_point"]
 
 
 def reference_verdict(program: Program, timeout: float = 3.0) -> bool:

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .program_mix import Program, build_mix
+from .program_mix import Program, build_mix, check_task
 
 NAME = "LeetCodeDataset"
 SAMPLE = Path(__file__).with_name("data") / "leetcode_sample.jsonl"
@@ -27,16 +27,13 @@ def load_problems() -> list[dict[str, Any]]:
 
 
 def as_task(problem: dict[str, Any]) -> dict[str, Any]:
-    """The row as a code task: the preamble is the trusted setup, `check(candidate)` the tests."""
-    return {
-        "id": problem["task_id"],
-        "prompt": problem["prompt"],
-        "test": problem["test"],
-        "entry_point": problem["entry_point"],
-        "description": problem["problem_description"],
-        "starter_code": problem["starter_code"],
-        "difficulty": problem["difficulty"],
-    }
+    """The row as a code task (the preamble is the trusted setup), with what prompting needs."""
+    return check_task(
+        problem,
+        description=problem["problem_description"],
+        starter_code=problem["starter_code"],
+        difficulty=problem["difficulty"],
+    )
 
 
 def program_mix(
@@ -44,13 +41,17 @@ def program_mix(
 ) -> list[Program]:
     """Per problem: the reference solution, a trivial method body and up to `mutants_per_problem`
     mutants of the solution's entry method."""
-    return build_mix(
-        problems if problems is not None else load_problems(),
-        lambda p: p["completion"],
-        lambda p: p["entry_point"].rpartition(".")[2],
-        mutants_per_problem,
-        seed,
-    )
+    chosen = problems if problems is not None else load_problems()
+    return build_mix(chosen, _reference, _entry_method, mutants_per_problem, seed)
+
+
+def _reference(problem: dict[str, Any]) -> str:
+    return problem["completion"]
+
+
+def _entry_method(problem: dict[str, Any]) -> str:
+    """`Solution().maxArea` -> `maxArea`."""
+    return problem["entry_point"].rpartition(".")[2]
 
 
 def reference_verdict(program: Program, timeout: float = 3.0) -> bool:

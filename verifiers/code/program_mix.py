@@ -24,6 +24,18 @@ class Program:
         return f"```python\n{self.source}\n```"
 
 
+def check_task(problem: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """A data set row as a code task: its `prompt` is the trusted setup, its `test` defines
+    `check(candidate)`, called on `entry_point`; `extra` adds fields (e.g. for prompting)."""
+    return {
+        "id": problem["task_id"],
+        "prompt": problem["prompt"],
+        "test": problem["test"],
+        "entry_point": problem["entry_point"],
+        **extra,
+    }
+
+
 def build_mix(
     problems: list[dict[str, Any]],
     reference: Callable[[dict[str, Any]], str],

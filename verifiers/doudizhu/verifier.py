@@ -41,7 +41,7 @@ from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
 from ..testing import Probe, move_game_probes
-from ..winrate import WinRate, estimate, keyed_verdict, stable_seed
+from ..winrate import WinRate, estimate_seeded, keyed_verdict, stable_seed
 from .cards import (
     ALLOW_BOMB_WINGS,
     ALLOW_EQUAL_PAIRS,
@@ -224,13 +224,7 @@ class DoudizhuVerifier(Verifier):
             # The opponent moves next, so the mover wins where the side to move loses.
             return 1.0 - np.asarray(rules.rollouts(me, them, beat, k, uniform, plies))
 
-        return estimate(
-            play,
-            np.random.default_rng(seed),
-            rollouts=cfg.rollouts,
-            target_width=cfg.target_width,
-            max_rollouts=cfg.max_rollouts,
-        )
+        return estimate_seeded(play, seed, cfg)
 
     def _exact_within_budget(self, state: State, move: Move, banned: frozenset[str]) -> WinRate | None:
         """The exact value, or None when the solver passes `exact_budget` (auto mode then rolls out)."""

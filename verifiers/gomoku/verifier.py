@@ -36,7 +36,7 @@ from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
 from ..testing import Probe, move_game_probes
-from ..winrate import WinRate, estimate, keyed_verdict, stable_seed
+from ..winrate import WinRate, estimate_seeded, keyed_verdict, stable_seed
 from .board import EMPTY, geometry, makes_five, other, winning_cells
 from .extract import MOVE_FORMATS, find_moves
 from .mcts import mcts_outcomes
@@ -163,14 +163,11 @@ class GomokuVerifier(Verifier):
         seed = stable_seed(position.canonical(), cfg.seed)  # the move is not hashed: common random numbers
         opponent = other(mover)
         if cfg.estimator == "flat":
-            keys = np.random.default_rng(seed)
 
             def play(rng: np.random.Generator, k: int) -> np.ndarray:
                 return flat_outcomes(board, geo, opponent, mover, rng.random((k, len(board))))
 
-            return estimate(
-                play, keys, rollouts=cfg.rollouts, target_width=cfg.target_width, max_rollouts=cfg.max_rollouts
-            ), "flat random rollouts"
+            return estimate_seeded(play, seed, cfg), "flat random rollouts"
         if cfg.estimator == "mcts":
             outcomes = mcts_outcomes(board, geo, opponent, cell, cfg.rollouts, random.Random(seed))
             return WinRate.from_outcomes(np.asarray(outcomes)), "pure MCTS (UCT)"
@@ -182,13 +179,7 @@ class GomokuVerifier(Verifier):
         def play_tactical(_rng: np.random.Generator, k: int) -> np.ndarray:
             return np.asarray([playouts.outcome(opponent, mover, py_rng) for _ in range(k)])
 
-        return estimate(
-            play_tactical,
-            np.random.default_rng(seed),
-            rollouts=cfg.rollouts,
-            target_width=cfg.target_width,
-            max_rollouts=cfg.max_rollouts,
-        ), "tactical rollouts"
+        return estimate_seeded(play_tactical, seed, cfg), "tactical rollouts"
 
     def _engine_playout(self, position: Position, player: int) -> float:
         from .piskvork import PiskvorkEngine

@@ -3,11 +3,13 @@
 Each check is `fn(drawing, **params) -> CheckResult` and is named in a task's `checks` list, e.g.
 `{"check": "regular_polygon", "sides": 6}`. Most judge the rendered pixels, so they do not care
 how a shape was written; a few read the SVG geometry (parallel sides, dash patterns, hands).
+Checks of the main shape are written `@shape_check` and get that shape as their second argument.
 A check never raises on a drawing: an odd or empty drawing simply fails it.
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
 from typing import Any, Callable, Mapping, Sequence
 
@@ -29,6 +31,22 @@ def check(fn: Check) -> Check:
     return fn
 
 
+def shape_check(fn: Callable[..., CheckResult]) -> Check:
+    """A check of the main shape: `fn(drawing, shape, **params)`. A drawing with no main shape fails
+    it ("nothing drawn") before `fn` runs; tasks name and parameterise it as any other check."""
+
+    @functools.wraps(fn)
+    def run(d: Drawing, *args: Any, **params: Any) -> CheckResult:
+        shape = main_shape(d.image)
+        if shape is None:
+            return _fail("nothing drawn")
+        return fn(d, shape, *args, **params)
+
+    drawing, _shape, *rest = inspect.signature(fn).parameters.values()
+    run.__signature__ = inspect.signature(fn).replace(parameters=[drawing, *rest])  # type: ignore[attr-defined]
+    return check(run)
+
+
 def _fail(detail: str, value: float = 0.0) -> CheckResult:
     return CheckResult(False, value, detail)
 
@@ -38,12 +56,9 @@ def _graded(passed: bool, value: float, detail: str) -> CheckResult:
 
 
 # ----------------------------------------------------------------------------- outlines
-@check
-def regular_polygon(d: Drawing, sides: int = 6) -> CheckResult:
+@shape_check
+def regular_polygon(d: Drawing, shape: Shape, sides: int = 6) -> CheckResult:
     """`sides` corners around the main shape, at equal distances and even angles."""
-    shape = main_shape(d.image)
-    if shape is None:
-        return _fail("nothing drawn")
     profile = radial_profile(shape.mask)
     peaks, _prom = profile_peaks(profile, 0.03)
     if len(peaks) != sides:
@@ -54,13 +69,10 @@ def regular_polygon(d: Drawing, sides: int = 6) -> CheckResult:
     return _graded(spread < 0.06, 1 - spread, f"{sides} corners, radius/angle spread {spread:.1%}")
 
 
-@check
-def star(d: Drawing, points: int = 5, color: str | None = None) -> CheckResult:
+@shape_check
+def star(d: Drawing, shape: Shape, points: int = 5, color: str | None = None) -> CheckResult:
     """A star: its outline is `points` tips alternating with notches, evenly (see `outline.star_shape`);
     a flower of circles, lines from a centre or a polygon are not."""
-    shape = main_shape(d.image)
-    if shape is None:
-        return _fail("nothing drawn")
     is_star, detail = star_shape(shape.mask, points)
     if not is_star:
         peaks, _prominence = profile_peaks(radial_profile(shape.mask), 0.25)
@@ -72,12 +84,9 @@ def star(d: Drawing, points: int = 5, color: str | None = None) -> CheckResult:
     return CheckResult(True, 1.0, detail + (f", {color}" if color else ""))
 
 
-@check
-def gear(d: Drawing, min_teeth: int = 6) -> CheckResult:
+@shape_check
+def gear(d: Drawing, shape: Shape, min_teeth: int = 6) -> CheckResult:
     """At least `min_teeth` evenly spaced, shallow teeth around the main shape."""
-    shape = main_shape(d.image)
-    if shape is None:
-        return _fail("nothing drawn")
     profile = radial_profile(shape.mask)
     depth = (profile.max() - profile.min()) / max(profile.max(), 1e-9)
     centres = _runs_above(profile, (profile.max() + profile.min()) / 2)
@@ -108,12 +117,9 @@ def _runs_above(profile: np.ndarray, level: float) -> np.ndarray:
     return np.sort(((starts + ends) / 2 + shift) % len(profile))
 
 
-@check
-def cross(d: Drawing) -> CheckResult:
+@shape_check
+def cross(d: Drawing, shape: Shape) -> CheckResult:
     """A bar crossing a longer bar: rows and columns are either the bar's width or the arm's span."""
-    shape = main_shape(d.image)
-    if shape is None:
-        return _fail("nothing drawn")
     top, left, bottom, right = shape.box
     box = shape.mask[top:bottom, left:right]
     votes = [_crossing_profile(box.sum(axis=1)), _crossing_profile(box.sum(axis=0))]
