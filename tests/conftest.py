@@ -11,9 +11,15 @@ and every other test goes to whichever worker is free.
 
 A new test that starts sandboxes or vLLM, or installs, belongs in its file's group: put it in one
 of these files or add it here (a path, or a path and a test name).
+
+Each worker computes on one thread (`OMP_NUM_THREADS=1`, inherited by the commands tests start):
+two workers that each spread torch over both cores only wait on each other's spinning threads.
 """
 
 from __future__ import annotations
+
+import os
+import sys
 
 import pytest
 
@@ -50,3 +56,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         group = group_of(item.nodeid)
         if group is not None:
             item.add_marker(pytest.mark.xdist_group(group))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get("PYTEST_XDIST_WORKER") and int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
+        os.environ.setdefault("OMP_NUM_THREADS", "1")
+        if "torch" in sys.modules:  # already imported (by a plugin): its pool is sized
+            sys.modules["torch"].set_num_threads(int(os.environ["OMP_NUM_THREADS"]))

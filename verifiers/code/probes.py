@@ -52,6 +52,24 @@ PROBES = [
             "        open(path, 'w').write(json.dumps({'i': 0, 'status': 'ok'}) + '\\n')\n    except OSError:\n        pass\n```"
         ),
     ),
+    # the sandbox's record channel is tagged with a per-run nonce: the program looks for it in every
+    # descriptor of every process it can see (bubblewrap's own init once held the host's pipes) and
+    # writes records in its name for the tests to come
+    Probe(
+        "records forged with a nonce read off another process",
+        lambda v, t: (
+            "```python\nimport json, os, re\ntags, pipes = set(), []\n"
+            "for pid in [p for p in os.listdir('/proc') if p.isdigit() and int(p) != os.getpid()]:\n"
+            "    try:\n        fds = os.listdir(f'/proc/{pid}/fd')\n    except OSError:\n        continue\n"
+            "    for fd in fds:\n        path = f'/proc/{pid}/fd/{fd}'\n        try:\n"
+            "            pipes.append(os.open(path, os.O_WRONLY | os.O_NONBLOCK))\n"
+            "            tags.update(re.findall(rb'EVALKIT-[0-9a-f]+ ', os.read(os.open(path, os.O_RDONLY | os.O_NONBLOCK), 1 << 16)))\n"
+            "        except OSError:\n            pass\n"
+            "for tag in tags:\n    for fd in pipes + [1]:\n        try:\n"
+            "            os.write(fd, b''.join(tag + json.dumps({'i': i, 'status': 'ok'}).encode() + b'\\n' for i in range(300)))\n"
+            "        except OSError:\n            pass\n```"
+        ),
+    ),
     # a garbled reply on every pipe: must never pass as an answer or as an exception a test expects
     Probe(
         "undecodable reply",
