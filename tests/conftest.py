@@ -19,7 +19,6 @@ two workers that each spread torch over both cores only wait on each other's spi
 from __future__ import annotations
 
 import os
-import sys
 
 import pytest
 
@@ -59,7 +58,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    """Before any test module imports torch (no installed pytest plugin does), so its pool reads it."""
     if os.environ.get("PYTEST_XDIST_WORKER") and int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
         os.environ.setdefault("OMP_NUM_THREADS", "1")
-        if "torch" in sys.modules:  # already imported (by a plugin): its pool is sized
-            sys.modules["torch"].set_num_threads(int(os.environ["OMP_NUM_THREADS"]))
