@@ -93,6 +93,10 @@ def test_a_worker_that_answers_for_other_items_is_replaced_and_its_items_are_err
     pool = WorkerPool(verifiers.get("game24"), 1, None)
     try:
         pool.run([(0, "Answer: 1", {"numbers": [4, 4, 6, 8]})], None, lambda n: None)
+        with pool._lock:  # the dispatcher stops first: it would otherwise race this test for the worker
+            pool.closed = True
+        pool._wake()
+        pool._dispatcher.join(10)
         worker = pool.workers[0]
         chunk = [(7, "Answer: 2", {"numbers": [1, 2, 3, 4]})]
         worker.in_flight.append((999, chunk))  # a chunk it holds first
