@@ -24,7 +24,7 @@ import time
 import weakref
 from collections import deque
 from multiprocessing.connection import wait
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from .deadline import Deadline
 from .protocol import Item, Progress, Scorer
@@ -60,7 +60,7 @@ def _worker_main(blob: bytes, inbox: Any, conn: Any, state: Any, memory_mb: int 
             return
         seq, packed = message
         try:
-            items = [pickle.loads(blob) for blob in pickle.loads(packed)]
+            items = _unpack(packed)
         except Exception as exc:  # the parent packed it, so this is ours: every item of it is ERROR
             conn.send((seq, _UNREADABLE, f"{type(exc).__name__}: {exc}"[:300]))
             continue
@@ -93,9 +93,14 @@ def _results_message(seq: int, rows: list[tuple[Any, ...]]) -> bytes:
 
 def _pack(items: list[Item]) -> tuple[bytes | None, list[Item], list[tuple[int, str]]]:
     """Pickle a chunk here, in the dispatcher, where a failure is seen: (the pickled items that can
-    travel, those items, [(index, why)] for those that cannot). Each item is pickled on its own, so
-    one that is nested too deeply is the only one that fails (a queue's feeder thread would print
-    such a failure and drop the whole chunk, leaving the worker's results paired with other items)."""
+    travel, those items, [(index, why)] for those that cannot). The chunk is pickled whole (a task
+    shared by a group's items travels once); if that fails, each item is pickled on its own, so one
+    that is nested too deeply is the only one that fails (a queue's feeder thread would print such a
+    failure and drop the whole chunk, leaving the worker's results paired with other items)."""
+    try:
+        return pickle.dumps(items, protocol=pickle.HIGHEST_PROTOCOL), items, []
+    except Exception:
+        pass
     good: list[Item] = []
     blobs: list[bytes] = []
     bad: list[tuple[int, str]] = []
@@ -108,6 +113,12 @@ def _pack(items: list[Item]) -> tuple[bytes | None, list[Item], list[tuple[int, 
         else:
             good.append(item)
     return (pickle.dumps(blobs, protocol=pickle.HIGHEST_PROTOCOL) if good else None), good, bad
+
+
+def _unpack(packed: bytes) -> list[Item]:
+    """A worker's side of `_pack`: the items of a chunk pickled whole, or item by item."""
+    loaded = pickle.loads(packed)
+    return [pickle.loads(blob) for blob in loaded] if loaded and isinstance(loaded[0], bytes) else loaded
 
 
 def _die_with_parent() -> None:
@@ -192,12 +203,17 @@ def _main_not_reimported(needs_main: bool) -> Iterator[None]:
 
 
 class _Job:
-    """One caller's batch: its chunks not yet handed out, its results, its per-item timeout."""
+    """One caller's batch: its chunks not yet handed out, its results, its per-item timeout.
 
-    def __init__(self, items: Sequence[Item], timeout: float | None, chunk_size: int) -> None:
-        self.pending: deque[list[Item]] = deque(
-            list(items[k : k + chunk_size]) for k in range(0, len(items), chunk_size)
-        )
+    The last `callers_chunks` chunks of `pending` hold items its caller may score in its own
+    thread (`WorkerPool.run`'s `caller`): workers take chunks from the front, the caller from the
+    back, so both finish together. A chunk given back after a crash goes to the front, the workers'."""
+
+    def __init__(self, items: Sequence[Item], timeout: float | None, chunk_size: int, callers_from: int = -1) -> None:
+        split = len(items) if callers_from < 0 else callers_from
+        workers_only, callers = _chunks(items[:split], chunk_size), _chunks(items[split:], chunk_size)
+        self.pending: deque[list[Item]] = deque(workers_only + callers)
+        self.callers_chunks = len(callers)
         self.timeout = timeout
         self.out: dict[int, Score] = {}
         self.indices = [i for i, _c, _t in items]
@@ -207,13 +223,40 @@ class _Job:
 
     def decide(self, index: int, score: Score) -> None:
         """The item's score; the first decision stands (a late result never replaces a deadline's)."""
+        self.decide_all([(index, score)])
+
+    def decide_all(self, scores: list[tuple[int, Score]]) -> None:
+        """`decide` for many items at once: one wake-up of the caller."""
         with self.changed:
-            self.out.setdefault(index, score)
+            for index, score in scores:
+                self.out.setdefault(index, score)
             self.changed.notify_all()
 
     @property
     def finished(self) -> bool:
         return len(self.out) >= self.total
+
+    def take_front(self) -> list[Item]:
+        """The next chunk for a worker (under the pool's lock)."""
+        if len(self.pending) == self.callers_chunks:
+            self.callers_chunks -= 1
+        return self.pending.popleft()
+
+    def take_back(self) -> list[Item] | None:
+        """The last chunk its caller may score itself, if any is left (under the pool's lock)."""
+        if self.callers_chunks <= 0 or self.cancelled:
+            return None
+        self.callers_chunks -= 1
+        return self.pending.pop()
+
+    def drop_pending(self) -> list[list[Item]]:
+        """Every chunk not handed out, taken away (under the pool's lock)."""
+        chunks, self.pending, self.callers_chunks = list(self.pending), deque(), 0
+        return chunks
+
+
+def _chunks(items: Sequence[Item], size: int) -> list[list[Item]]:
+    return [list(items[k : k + size]) for k in range(0, len(items), size)]
 
 
 class WorkerPool:
@@ -250,14 +293,26 @@ class WorkerPool:
 
     # ------------------------------------------------------------------ callers
     def run(
-        self, items: Sequence[Item], timeout: float | None, progress: Progress, deadline: Deadline | None = None
+        self,
+        items: Sequence[Item],
+        timeout: float | None,
+        progress: Progress,
+        deadline: Deadline | None = None,
+        caller: Scorer | None = None,
+        callers_from: int = -1,
     ) -> dict[int, Score]:
         """Score `items` (any thread); returns {index: Score}. Progress is reported in this thread.
         At `deadline` the job is cancelled: items not scored by then get the deadline's score, its
-        chunks are dropped and workers still on its items are killed, so the pool is free again."""
+        chunks are dropped and workers still on its items are killed, so the pool is free again.
+
+        With `caller`, this thread scores `items[callers_from:]` beside the workers, with
+        `caller.score` (items safe to score without a worker: short, for a pure verifier), taking
+        their chunks from the back of the queue while workers take from the front."""
         if not items:
             return {}
-        job = _Job(items, timeout, max(1, min(1024, math.ceil(len(items) / (self.size * 8)))))
+        shared = caller is not None and 0 <= callers_from < len(items)
+        per_chunk = math.ceil(len(items) / (self.size * (32 if shared else 8)))  # smaller when shared: even ends
+        job = _Job(items, timeout, max(1, min(1024, per_chunk)), callers_from if shared else -1)
         with self._lock:
             if self.closed:
                 raise RuntimeError("the worker pool is closed")
@@ -267,26 +322,49 @@ class WorkerPool:
                 self._dispatcher.start()
         self._wake()
         reported = 0
+
+        def report() -> None:
+            nonlocal reported
+            if len(job.out) > reported:
+                progress(len(job.out) - reported)
+                reported = len(job.out)
+
+        if shared:
+            self._score_here(job, caller, deadline, report)  # type: ignore[arg-type]
         with job.changed:
             while not job.finished:
                 job.changed.wait(0.5 if deadline is None else max(0.001, min(0.5, deadline.left())))
                 if deadline is not None and not job.finished and deadline.left() <= 0:
                     self._cancel(job, deadline.late_score())
-                if len(job.out) > reported:
-                    progress(len(job.out) - reported)
-                    reported = len(job.out)
+                report()
                 if not job.finished and (self._dispatcher is None or not self._dispatcher.is_alive()):
                     raise RuntimeError("the worker pool's dispatcher stopped")
-        if len(job.out) > reported:
-            progress(len(job.out) - reported)
+        report()
         return job.out
+
+    def _score_here(self, job: _Job, caller: Scorer, deadline: Deadline | None, report: Callable[[], None]) -> None:
+        """Score the caller's chunks in this thread until none is left (or the deadline passes)."""
+        while True:
+            with self._lock:
+                chunk = job.take_back()
+            if chunk is None:
+                return
+            scores = []
+            for index, completion, task in chunk:
+                if deadline is not None and deadline.passed():
+                    job.decide_all(scores)
+                    self._cancel(job, deadline.late_score())
+                    return
+                scores.append((index, caller.score(completion, task)))
+            job.decide_all(scores)
+            report()
 
     def _cancel(self, job: _Job, late: Score) -> None:
         """The job's deadline passed: every item not yet decided gets `late`, and the dispatcher
         stops whatever of it is still queued or running."""
         with self._lock:
             job.cancelled = True
-            job.pending.clear()
+            job.drop_pending()
         for i in job.indices:
             job.decide(i, late)
         self._wake()
@@ -332,7 +410,7 @@ class WorkerPool:
                 if job.pending:
                     self._seq += 1
                     self._job_of[self._seq] = job
-                    return self._seq, job.pending.popleft(), job
+                    return self._seq, job.take_front(), job
         return None
 
     def _assign(self) -> None:
@@ -415,8 +493,7 @@ class WorkerPool:
         w.started_any = True
         self._job_of.pop(seq, None)
         if job is not None:
-            for (i, _c, _t), row in zip(items, rows):
-                job.decide(i, Score.from_row(row))
+            job.decide_all([(i, Score.from_row(row)) for (i, _c, _t), row in zip(items, rows)])
         return True
 
     def _abandon(self, w: _Worker, chunk: Chunk | None, pos: int, reason: str, rerun: bool = True) -> None:
@@ -454,7 +531,7 @@ class WorkerPool:
         with self._lock:
             jobs = list(self._jobs)
             for job in jobs:
-                chunks, job.pending = list(job.pending), deque()
+                chunks = job.drop_pending()
                 undecided = [i for items in chunks for i, _c, _t in items]
                 if in_flight:
                     undecided = [i for i in job.indices if i not in job.out]

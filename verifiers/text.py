@@ -16,6 +16,8 @@ _SPECIAL_TOKEN = re.compile(r"(?:<\|[A-Za-z0-9_]{1,32}\|>|<｜[^<>｜]{1,40}｜>
 
 def strip_special_tokens(text: str) -> str:
     """`text` without the chat special tokens at its end (up to eight of them)."""
+    if text.rstrip()[-1:] != ">":  # every special token ends in '>': most completions have none
+        return text
     for _ in range(8):
         match = _SPECIAL_TOKEN.search(text, max(0, len(text) - 200))
         if match is None:

@@ -7,6 +7,8 @@ import threading
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import verifiers
 from verifiers import Score, Verdict, Verifier
@@ -134,6 +136,51 @@ def test_short_game24_items_stay_in_the_callers_thread_and_long_ones_go_to_the_p
     long = ["reasoning " * (v.inline_max_chars // 10 + 1) + "\nAnswer: (6-4)*(4+8)"]
     assert v.score_batch(short + long, [task] * 3, workers=2) == [v.score(c, task) for c in short + long]
     assert len(pools_for(v)) == 1, "the long item did not go to the worker pool"
+    v.close()
+
+
+@verifiers.register("inline-probe")
+class InlineProbe(Verifier):
+    """Short completions may be scored in the caller's thread; each score says which process made it."""
+
+    inline_max_chars = 100
+
+    @dataclasses.dataclass(frozen=True)
+    class Config:
+        seconds: float = 0.002
+
+    def evaluate(self, completion, task):
+        time.sleep(self.config.seconds)
+        return Score(1.0, Verdict.CORRECT, answer=completion, info={"pid": os.getpid()})
+
+
+def test_a_large_inline_batch_is_shared_by_this_thread_and_the_workers(monkeypatch):
+    """Many short items: this thread scores from the back of the queue while the workers take from
+    its front; a long item is only ever a worker's. Results come back in order, each item once."""
+    import verifiers.batch
+
+    monkeypatch.setattr(verifiers.batch, "SHARE_INLINE_FROM", 64)
+    v = verifiers.get("inline-probe")
+    long = "x" * 200
+    completions = [long, *(f"item {i}" for i in range(600)), long + "y"]
+    done = []
+    scores = v.score_batch(completions, [{}] * len(completions), workers=2, progress=done.append)
+    assert [s.answer for s in scores] == completions and sum(done) == len(completions)
+    here = [s.answer for s in scores if s.info["pid"] == os.getpid()]
+    assert here and len(here) < 600, f"this thread scored {len(here)} of 600 short items: the work was not shared"
+    assert long not in here and long + "y" not in here
+    v.close()
+
+
+def test_a_deadline_stops_the_shared_work_of_this_thread_too():
+    """The deadline is checked between this thread's items: the batch returns on time, late items TIMEOUT."""
+    v = verifiers.get("inline-probe", seconds=0.005)
+    completions = [f"item {i}" for i in range(6000)]  # 30 s of work
+    started = time.monotonic()
+    scores = v.score_batch(completions, [{}] * len(completions), workers=1, deadline=0.5)
+    assert time.monotonic() - started < 10
+    verdicts = {s.verdict for s in scores}
+    assert Verdict.TIMEOUT in verdicts and Verdict.CORRECT in verdicts
     v.close()
 
 
@@ -302,3 +349,38 @@ def test_a_hang_or_crash_in_one_callers_item_stays_that_items_error():
     assert verdicts == [["correct", "error", "correct"], ["correct", "error"], ["correct"], ["correct", "correct"]]
     assert "longer than" in results[0][1].reason and "exited" in results[1][1].reason
     v.close()
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(
+    st.integers(1, 60),
+    st.integers(0, 60),
+    st.integers(1, 9),
+    st.lists(st.sampled_from(["worker", "caller", "crash"]), max_size=80),
+)
+def test_the_caller_takes_only_its_own_chunks_and_every_item_is_handed_out_once(n, split, size, takers):
+    """A job's queue, taken from both ends in any order (and a worker's chunk given back after a
+    crash): the caller only ever gets items from `callers_from` on; every item is handed out once."""
+    from verifiers.pool import _Job
+
+    items = [(i, f"c{i}", {}) for i in range(n)]
+    split = min(split, n)
+    job = _Job(items, None, size, split)
+    handed: list[int] = []
+    for taker in takers:
+        if taker == "caller":
+            chunk = job.take_back()
+            if chunk is not None:
+                assert all(i >= split for i, _c, _t in chunk)
+                handed += [i for i, _c, _t in chunk]
+        elif job.pending:
+            chunk = job.take_front()
+            if taker == "crash":  # the worker died on its first item: the rest go back to the front
+                handed.append(chunk[0][0])
+                if chunk[1:]:
+                    job.pending.appendleft(chunk[1:])
+            else:
+                handed += [i for i, _c, _t in chunk]
+    while job.pending:
+        handed += [i for i, _c, _t in job.take_front()]
+    assert sorted(handed) == list(range(n)) and job.callers_chunks == 0

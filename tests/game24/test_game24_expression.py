@@ -1,5 +1,6 @@
 """The expression checker: exact arithmetic, the rules, and every pitfall from the research notes."""
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -107,3 +108,46 @@ def test_random_trees_evaluate_exactly_as_fraction_arithmetic(case):
         ev = parse(text)
         assert ev.value == value
         assert ev.uses_exactly(nums)
+
+
+# ------------------------------------------------------------------- the shortcuts equal the general paths
+@settings(max_examples=400, derandomize=True, deadline=None)
+@given(st.from_regex(r"[0-9]{1,4}|0[0-9]{1,3}|[0-9]{198,203}", fullmatch=True))
+def test_a_literal_link_reads_as_parse_plain_reads_it(literal):
+    """read_chain takes a bare literal (`= 24`) without parse_plain's checks: same link, same refusal."""
+    from verifiers.game24.answer import read_chain
+    from verifiers.game24.expression import parse_plain
+
+    try:
+        expected = parse_plain(literal, 200)
+    except ExpressionError as exc:
+        with pytest.raises(ExpressionError, match=re.escape(str(exc))):
+            read_chain(f"1 + 2 = {literal}", 200)
+        return
+    link = read_chain(f"1 + 2 = {literal}", 200)[-1]
+    ev = link.expression
+    assert (link.text, link.num, link.den) == (expected.text, expected.num, expected.den)
+    assert (ev.text, ev.num, ev.den, ev.numbers) == (expected.text, expected.num, expected.den, expected.numbers)
+
+
+@settings(max_examples=400, derandomize=True, deadline=None)
+@given(
+    st.one_of(
+        st.lists(st.integers(-3, 10**6 + 3), min_size=0, max_size=10),
+        st.lists(st.one_of(st.integers(0, 30), st.booleans(), st.floats(0, 30), st.text("0123456789", max_size=3))),
+    ),
+    st.one_of(st.integers(-50, 50), st.floats(-50, 50), st.booleans(), st.just("24")),
+)
+def test_the_usual_tasks_quick_check_agrees_with_the_general_one(numbers, target):
+    """_task_numbers returns at once for a plain list of ints: exactly what the general path returns."""
+    from verifiers.base import TaskError
+    from verifiers.game24 import verifier as game24_verifier
+
+    task = {"numbers": numbers, "target": target}
+    try:
+        quick = game24_verifier._task_numbers(task)
+    except TaskError as exc:
+        with pytest.raises(TaskError, match=re.escape(str(exc))):
+            game24_verifier._checked_task_numbers(task)
+        return
+    assert quick == game24_verifier._checked_task_numbers(task)

@@ -168,11 +168,12 @@ def parse_plain(expr: str, max_chars: int = MAX_EXPRESSION_CHARS) -> Evaluated:
     GRPO group often end in the very same answer."""
     if not expr:
         raise ExpressionError("empty expression")
-    match = _TRAILING_EQUALS.match(expr)
-    if match:
-        expr = match.group("lhs").strip()
     if "=" in expr:
-        raise ExpressionError("only one trailing '= N' is allowed")
+        match = _TRAILING_EQUALS.match(expr)
+        if match:
+            expr = match.group("lhs").strip()
+        if "=" in expr:
+            raise ExpressionError("only one trailing '= N' is allowed")
     if len(expr) > max_chars:
         raise ExpressionError(f"expression longer than {max_chars} characters")
     if not _ALLOWED.fullmatch(expr):

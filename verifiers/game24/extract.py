@@ -32,6 +32,7 @@ _MARKER = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _OPENERS = (("$$", "$$"), ("\\[", "\\]"), ("```", "```"))
+_OPENER_PREFIXES = tuple(opener for opener, _ in _OPENERS)
 _LIST_ITEM = re.compile(r"^\s*(?:[-+•]|\*(?=\s)|\d{1,2}[.)])\s+")
 _CONTINUES = re.compile(r"[-+*/×÷−(]\s*$")
 MAX_LINES = 6  # lines one answer may span
@@ -51,9 +52,12 @@ def _answer_lines(text: str) -> list[tuple[int, str]]:
 def _with_following(first: str, text: str, after: int) -> str:
     """The answer that starts with `first` on the marker's line: with the lines after it when it
     is empty or opens a block, and with the next line when it ends mid-expression."""
-    lines = text[after : after + 8192].split("\n", MAX_LINES + 1)[1 : MAX_LINES + 1]
     taken = first.strip()
-    if not taken.strip("*_ "):  # a heading: the answer is on the next non-empty line, perhaps a list item
+    heading = not taken.strip("*_ ")
+    if not heading and not taken.startswith(_OPENER_PREFIXES) and not _goes_on(taken):
+        return taken  # the usual answer: complete on its own line
+    lines = text[after : after + 8192].split("\n", MAX_LINES + 1)[1 : MAX_LINES + 1]
+    if heading:  # the answer is on the next non-empty line, perhaps a list item
         lines = [line for line in lines if line.strip()]
         taken = _LIST_ITEM.sub("", lines.pop(0)).strip() if lines else ""
     for opener, closer in _OPENERS:  # a block: up to its closing line
@@ -62,11 +66,18 @@ def _with_following(first: str, text: str, after: int) -> str:
             while closer not in body and lines:
                 body += " " + lines.pop(0).strip()
             return opener + body
-    while _CONTINUES.search(strip_emphasis(taken)) or taken.count("(") > taken.count(")"):
+    while _goes_on(taken):
         if not lines or not lines[0].strip():
             break
         taken += " " + lines.pop(0).strip()
     return taken
+
+
+def _goes_on(taken: str) -> bool:
+    """Does the expression end mid-way (an operator or an open parenthesis last)?"""
+    if taken[-1:].isdigit():  # the usual end: only an open parenthesis can carry it on
+        return taken.count("(") > taken.count(")")
+    return bool(_CONTINUES.search(strip_emphasis(taken))) or taken.count("(") > taken.count(")")
 
 
 def _last_tag(text: str) -> list[tuple[int, str]]:
@@ -114,8 +125,12 @@ EXTRACTORS: dict[str, Callable[[str], list[tuple[int, str]]]] = {
 
 def final_answers(text: str, formats: Iterable[str] = ("answer_line", "answer_tag", "boxed")) -> list[str]:
     """Every final answer in `text` in any of `formats`, in the order they appear, stripped; empty ones dropped."""
-    found = sorted(place for name in formats for place in EXTRACTORS[name](text))
-    answers = [answer.strip().strip("`").strip() for _, answer in found]
+    found: list[tuple[int, str]] = []
+    for name in formats:
+        found += EXTRACTORS[name](text)
+    if len(found) > 1:
+        found.sort()
+    answers = (answer.strip().strip("`").strip() for _, answer in found)
     return [a for a in answers if a]
 
 

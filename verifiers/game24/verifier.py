@@ -86,8 +86,24 @@ def length_reward(steps: int, t: int = 4, m: int = 20, k: float = 0.2) -> float:
     return 0.0 if z > 700 else 1.0 / (1.0 + math.exp(z))
 
 
+MAX_NUMBERS, MAX_NUMBER = 8, 10**6  # a task's numbers: how many, and how large
+
+
 def _task_numbers(task: Mapping[str, Any]) -> tuple[list[int], int]:
     """The task's numbers and target, or TaskError naming the field that is wrong."""
+    given, target = task.get("numbers"), task.get("target", 24)
+    if (  # the usual task, checked at a fifth of the general path's cost
+        type(given) is list
+        and type(target) is int
+        and 1 <= len(given) <= MAX_NUMBERS
+        and all(type(n) is int and 0 <= n <= MAX_NUMBER for n in given)
+    ):
+        return given, target
+    return _checked_task_numbers(task)
+
+
+def _checked_task_numbers(task: Mapping[str, Any]) -> tuple[list[int], int]:
+    """`_task_numbers` for any task: numbers as text or any iterable, integers as text."""
     given = task.get("numbers")
     numbers = given.replace(",", " ").split() if isinstance(given, str) else given
     try:
@@ -100,7 +116,7 @@ def _task_numbers(task: Mapping[str, Any]) -> tuple[list[int], int]:
         target = _integer(task.get("target", 24))
     except (TypeError, ValueError):
         raise TaskError(f"'target' must be an integer, got {task.get('target')!r}") from None
-    if not 1 <= len(nums) <= 8 or min(nums) < 0 or max(nums) > 10**6:
+    if not 1 <= len(nums) <= MAX_NUMBERS or min(nums) < 0 or max(nums) > MAX_NUMBER:
         raise TaskError(f"'numbers' must hold 1-8 integers in 0..1e6, got {given!r}")
     return nums, target
 
@@ -116,8 +132,9 @@ def _main_expression(links: list[Link], numbers: list[int]) -> Evaluated | None:
     """The link the answer stands on: the first expression over exactly the puzzle's numbers, else
     the first with an operator, else the first expression at all."""
     expressions = [link for link in links if link.expression is not None]
+    wanted = sorted(numbers)
     for link in expressions:
-        if sorted(link.expression.numbers) == sorted(numbers):  # type: ignore[union-attr]
+        if len(link.expression.numbers) == len(wanted) and sorted(link.expression.numbers) == wanted:  # type: ignore[union-attr]
             return link.expression
     chosen = next((link for link in expressions if link.has_operator), expressions[0] if expressions else None)
     return chosen.expression if chosen is not None else None
@@ -169,10 +186,11 @@ class Game24Verifier(Verifier):
                 ev = _main_expression(links, numbers)
                 if ev is None:  # only stated values: the first one is the answer's value
                     ev = Evaluated(links[0].text, links[0].num, links[0].den, ())
-                used = " ".join(map(str, sorted(ev.numbers)))
+                used_numbers = sorted(ev.numbers)
+                used = " ".join(map(str, used_numbers))
                 info["value"] = value = ev.value_text()
                 answer = f"{value} using {used}"
-                verdict, r_oc, reason = self._judge(ev, used, numbers, target)
+                verdict, r_oc, reason = self._judge(ev, used_numbers, numbers, target)
                 stated = [link for link in links if link.differs_from(ev.num, ev.den)]
                 if verdict is Verdict.CORRECT and stated:
                     verdict, r_oc = Verdict.INCORRECT, cfg.wrong_answer_credit
@@ -201,12 +219,13 @@ class Game24Verifier(Verifier):
         right = ev is not None and ev.uses_exactly(numbers) and ev.equals(target)
         return answers[-2] if right else answers[-1]
 
-    def _judge(self, ev: Evaluated, used: str, numbers: list[int], target: int) -> tuple[Verdict, float, str]:
+    def _judge(self, ev: Evaluated, used: list[int], numbers: list[int], target: int) -> tuple[Verdict, float, str]:
         """Verdict, r_oc and reason for a well-formed final expression (`used`: its sorted numbers)."""
         credit = self.config.wrong_answer_credit
-        if sorted(ev.numbers) != sorted(numbers):
+        if used != sorted(numbers):
             paid = 0.0 if self.config.credit_needs_numbers else credit
-            return Verdict.INCORRECT, paid, f"uses {used or 'no numbers'}, not {' '.join(map(str, sorted(numbers)))}"
+            shown = " ".join(map(str, used)) or "no numbers"
+            return Verdict.INCORRECT, paid, f"uses {shown}, not {' '.join(map(str, sorted(numbers)))}"
         if not ev.equals(target):
             return Verdict.INCORRECT, credit, f"evaluates to {ev.value_text()}, not {target}"
         return Verdict.CORRECT, 1.0, f"{ev.text} = {target} with each number used once"
