@@ -190,6 +190,7 @@ class Judge:
         self.warm_out = os.path.join(work, "candidate.out")
         self.warm_err = os.path.join(work, "candidate.err")
         self.calls = {}  # test index -> its plain call node, or None
+        self.setup_namespace = None  # the trusted setup's names, made at the first request of calls
         self.batching = True
         self.zygote = Zygote(job.get("zygote_fd"))  # None in a one-shot run: each candidate exec'd
         self.start_seconds = 0.0  # spent starting candidates and loading the program (the profile)
@@ -283,8 +284,7 @@ class Judge:
             emptied(path)
         try:
             session = Session(self._warm_candidate(Clock(limit)))
-            namespace = {"__name__": "check", "__builtins__": builtins}
-            exec(setup_code(self.job), namespace)
+            namespace = self._setup_namespace()
             calls = [self._arguments(self._call(first + k), namespace, session) for k in range(count)]
             if any(c is None for c in calls):
                 return None
@@ -300,17 +300,29 @@ class Judge:
             return None
         return records if len(records) == count and all(r is not None for r in records) else None
 
+    def _setup_namespace(self):
+        """The trusted setup's names, for evaluating arguments: run once per job (as one request's
+        calls always shared it), not once per request."""
+        if self.setup_namespace is None:
+            namespace = {"__name__": "check", "__builtins__": builtins}
+            exec(setup_code(self.job), namespace)
+            self.setup_namespace = namespace
+        return self.setup_namespace
+
     @staticmethod
     def _arguments(call, namespace, session):
         """The call's arguments as plain data, or None if they read a name the setup lacks (the
-        one-by-one path then takes it from the program). All of them are evaluated as one tuple: one
-        compile per test, and no walk over large literal arguments."""
+        one-by-one path then takes it from the program). Literals are built from the syntax tree;
+        anything else is evaluated as one tuple (one compile per test)."""
         nodes = [*call.args, *(k.value for k in call.keywords)]
-        together = ast.fix_missing_locations(ast.Expression(ast.Tuple(nodes, ast.Load())))
-        try:
-            evaluated = eval(compile(together, "test", "eval"), namespace)
-        except NameError:
-            return None
+        try:  # most tests' arguments are literals: built from the tree at a fraction of compile's cost
+            evaluated = [literal_value(node) for node in nodes]
+        except NotLiteral:
+            together = ast.fix_missing_locations(ast.Expression(ast.Tuple(nodes, ast.Load())))
+            try:
+                evaluated = eval(compile(together, "test", "eval"), namespace)
+            except NameError:
+                return None
         values = [session.argument(v) for v in evaluated]
         return [values[: len(call.args)], [[k.arg, v] for k, v in zip(call.keywords, values[len(call.args) :])]]
 

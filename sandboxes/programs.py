@@ -22,5 +22,5 @@ CANDIDATE = _program("rlimits", "zygote", "candidate")  # the only process that 
 # runner and judge: reads the job, runs the tests against the program's process, reports nonce-tagged
 # records; it starts the sandbox's zygote from the candidate program before any job arrives
 RUNNER = f"CANDIDATE_SOURCE, PYTHON_FLAGS = {CANDIDATE!r}, {PYTHON_FLAGS!r}\n\n" + _program(
-    "rlimits", "child", "proxies", "judge", "runner"
+    "rlimits", "child", "proxies", "literals", "judge", "runner"
 )

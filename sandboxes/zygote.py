@@ -41,9 +41,13 @@ def not_dumpable_and_bound_to_parent():
     libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG (forks do not inherit it)
 
 
-# Standard modules programs commonly import (LeetCode's preamble among them), imported once here
-# so a candidate finds them loaded; never `random`, whose state every fork would share.
-PROGRAM_MODULES = ("bisect collections functools heapq itertools math operator re string typing").split()
+# Standard modules programs commonly import (LeetCode's preamble among them, and `traceback`, which
+# its `sortedcontainers` imports: 2-3 ms a program), imported once here so a candidate finds them
+# loaded; none holds state a program could read another's from, and never `random`, whose state
+# every fork would share.
+PROGRAM_MODULES = (
+    "bisect collections datetime functools heapq itertools math operator re string traceback typing"
+).split()
 
 
 def fork_candidates(control=3):

@@ -16,6 +16,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import pickle
 import threading
 import weakref
 from pathlib import Path
@@ -224,19 +225,29 @@ def run_in_processes(
     inline, pooled = [], []
     for item in items:
         (inline if limit and isinstance(item[1], str) and len(item[1]) <= limit else pooled).append(item)
-    if len(inline) < SHARE_INLINE_FROM:  # a pool would cost more than it saves: all here, then the rest
-        done = run_serially(verifier, inline, progress=progress, deadline=deadline) if inline else {}
-        if not pooled:
-            return done
-        return {**done, **_pool(verifier, workers, memory_mb).run(pooled, timeout, progress, deadline)}
-    # many: this thread scores inline items from the back of the queue while the workers take from its front
-    pool = _pool(verifier, workers, memory_mb)
-    return pool.run(pooled + inline, timeout, progress, deadline, caller=verifier, callers_from=len(pooled))
+    if len(inline) >= SHARE_INLINE_FROM and _workers_can_score(verifier):
+        # many: this thread scores them from the back of the queue while the workers take from its front
+        pool = _pool(verifier, workers, memory_mb)
+        return pool.run(pooled + inline, timeout, progress, deadline, caller=verifier, callers_from=len(pooled))
+    done = run_serially(verifier, inline, progress=progress, deadline=deadline) if inline else {}
+    if not pooled:
+        return done
+    return {**done, **_pool(verifier, workers, memory_mb).run(pooled, timeout, progress, deadline)}
 
 
 # Inline items in one batch from which the worker pool helps this thread: below it (a GRPO step's
 # batch), starting or waking workers costs more than the items (about 0.02 ms each for game24).
 SHARE_INLINE_FROM = 4096
+
+
+def _workers_can_score(verifier: Scorer) -> bool:
+    """Can a worker process hold this verifier? Items it scores inline must never depend on that:
+    a verifier that does not pickle, or whose class lives in the caller's script (a worker would
+    re-run the script), keeps its inline items in this thread."""
+    try:
+        return b"__main__" not in pickle.dumps(verifier)
+    except Exception:
+        return False
 
 
 def _pool(verifier: Scorer, workers: int | None, memory_mb: int | None) -> WorkerPool:

@@ -172,6 +172,18 @@ def test_a_large_inline_batch_is_shared_by_this_thread_and_the_workers(monkeypat
     v.close()
 
 
+def test_a_verifier_no_worker_can_hold_keeps_a_large_inline_batch_in_this_thread(monkeypatch):
+    """Sharing with workers is an optimisation: a verifier that does not pickle scores as before."""
+    import verifiers.batch
+
+    monkeypatch.setattr(verifiers.batch, "SHARE_INLINE_FROM", 64)
+    v = verifiers.get("inline-probe", seconds=0.0)
+    v.unpicklable = threading.Lock()
+    scores = v.score_batch([f"item {i}" for i in range(200)], [{}] * 200, workers=2)
+    assert all(s.correct and s.info["pid"] == os.getpid() for s in scores)
+    v.close()
+
+
 def test_a_deadline_stops_the_shared_work_of_this_thread_too():
     """The deadline is checked between this thread's items: the batch returns on time, late items TIMEOUT."""
     v = verifiers.get("inline-probe", seconds=0.005)
