@@ -162,6 +162,7 @@ def test_a_large_inline_batch_is_shared_by_this_thread_and_the_workers(monkeypat
     monkeypatch.setattr(verifiers.batch, "SHARE_INLINE_FROM", 64)
     v = verifiers.get("inline-probe")
     long = "x" * 200
+    v.score_batch([long + "z"], [{}], workers=2)  # a long item starts the workers: the test then waits on no start
     completions = [long, *(f"item {i}" for i in range(600)), long + "y"]
     done = []
     scores = v.score_batch(completions, [{}] * len(completions), workers=2, progress=done.append)
