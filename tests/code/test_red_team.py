@@ -86,6 +86,28 @@ def pooled_game24():
     v.close()
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.booleans(), st.sampled_from([0, 0, 0, 40, 3000]), st.booleans()), min_size=1, max_size=40))
+def test_every_result_lands_on_its_own_item_when_this_thread_shares_the_work(pooled_game24, monkeypatch, items):
+    """The same, with short items this thread scores from the back of the queue while the workers
+    take long ones and short ones from its front (the sharing threshold lowered to one item)."""
+    import verifiers.batch
+
+    monkeypatch.setattr(verifiers.batch, "SHARE_INLINE_FROM", 1)
+    pad = " " * 20_000
+    completions = [
+        ("Answer: (6 - 4) * (4 + 8) = 24" if right else "Answer: 4 + 4 + 6 + 8 = 22") + ("" if short else pad)
+        for right, _, short in items
+    ]
+    tasks = [{"numbers": [4, 4, 6, 8], **({"note": nested(depth)} if depth else {})} for _, depth, _ in items]
+    scores = pooled_game24.score_batch(completions, tasks, workers=2)
+    for (right, depth, _), score in zip(items, scores):
+        if score.is_error:
+            assert depth >= 3000 and "cannot be sent" in score.reason
+        else:
+            assert score.verdict is (Verdict.CORRECT if right else Verdict.INCORRECT)
+
+
 def test_a_worker_that_answers_for_other_items_is_replaced_and_its_items_are_error():
     """The dispatcher pairs a reply with its chunk by sequence number, never by arrival order."""
     from verifiers.pool import WorkerPool, _Job
