@@ -26,6 +26,7 @@ from . import libraries, programs
 from .base import MAX_STDOUT, STOP, Limits, RawRun, SandboxUnavailable, Watch
 from .cleanup import process_alive
 from .image import IMAGE
+from .preload import preload_arguments
 
 SANDBOX_UID = "10001"
 LABEL = "evalkit.sandbox.owner"
@@ -154,7 +155,8 @@ class DockerBackend:
         return raw
 
     def _open_session(self, container: Any) -> "_Session":
-        session = _Session(self.client.api, container.id)
+        preloaded = preload_arguments(self.limits.packages, self.library_paths(self.limits.packages))
+        session = _Session(self.client.api, container.id, preloaded)
         with self._lock:
             self._sessions[container.id] = session
         return session
@@ -229,8 +231,8 @@ class _Session:
     each ending with a `done` line written after the runner has cleaned the container (killed
     every other sandbox-user process, emptied /work, /tmp and /dev/shm)."""
 
-    def __init__(self, api: Any, container_id: str) -> None:
-        _exec_id, self.sock = _start_runner(api, container_id, "--serve")
+    def __init__(self, api: Any, container_id: str, preloaded: list[str] | None = None) -> None:
+        _exec_id, self.sock = _start_runner(api, container_id, "--serve", *(preloaded or []))
         self.frames = _Frames()
 
     def run(self, job: bytes, nonce: str, wall_seconds: float, watch: Watch | None = None) -> tuple[RawRun, bool]:

@@ -38,6 +38,7 @@ from . import libraries, programs
 from .base import MAX_STDOUT, STOP, Limits, RawRun, SandboxUnavailable, Watch
 from .cgroups import RunCgroup
 from .cleanup import process_alive, work_dir_prefix
+from .preload import preload_arguments
 from .programs import PYTHON_FLAGS
 from .runner import SHARED_MEMORY_SLACK
 
@@ -204,8 +205,9 @@ class _Sandbox:
         command = (self.group.enter_command() if self.group else []) + backend.command(
             self.work, limits.tmpfs_mb << 20, limits.packages
         )
+        preloaded = preload_arguments(limits.packages, backend.library_paths(limits.packages))
         self.proc = subprocess.Popen(
-            command + ["--serve"],
+            command + ["--serve", *preloaded],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.stderr,

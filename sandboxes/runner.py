@@ -286,9 +286,10 @@ TRUSTED_SETUP_MODULES = (
 ).split()
 
 
-def preload():
+def preload(packages):
     for name in TRUSTED_SETUP_MODULES:
         __import__(name)
+    import_packages(packages)
 
 
 class ZygoteProcess:
@@ -297,8 +298,8 @@ class ZygoteProcess:
 
     ANSWER_SECONDS = 1.0
 
-    def __init__(self):
-        self.pid, self.link, self.pings = None, None, 0
+    def __init__(self, packages=()):
+        self.pid, self.link, self.pings, self.packages = None, None, 0, list(packages)
         self.start()
 
     def start(self):
@@ -312,7 +313,10 @@ class ZygoteProcess:
                 for target, fd in ((0, devnull), (1, devnull), (2, devnull), (3, link)):
                     os.dup2(fd, target)
                 os.closerange(4, 1 << 16)
-                os.execv(sys.executable, [sys.executable, *PYTHON_FLAGS, "-c", CANDIDATE_SOURCE, "--zygote"])
+                os.execv(
+                    sys.executable,
+                    [sys.executable, *PYTHON_FLAGS, "-c", CANDIDATE_SOURCE, "--zygote", json.dumps(self.packages)],
+                )
             finally:
                 os._exit(127)
         theirs.close()
@@ -352,11 +356,12 @@ def main():
     `done` line written after the sandbox is clean again. A serving runner forks candidates from a
     zygote; a one-shot run starts each candidate afresh."""
     not_dumpable()
-    preload()
+    packages = packages_argument(sys.argv, PRELOAD_FLAG)  # the sandbox's allowed packages: (name, path)
+    preload(packages)
     serve = "--serve" in sys.argv
     if serve and not inside_sandbox():
         sys.exit("runner: --serve only runs inside a sandbox (bubblewrap or a Docker container)")
-    zygote = ZygoteProcess() if serve else None
+    zygote = ZygoteProcess(packages) if serve else None
     out = sys.stdout
     while True:
         header = read_line(0)

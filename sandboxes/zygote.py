@@ -15,8 +15,8 @@ What a candidate could do to the zygote, and why the next program does not see i
   (exec), and the runner replaces a zygote that does not answer between jobs;
 - random state: the zygote imports no `random`, so each candidate seeds its own from the OS; the
   hash seed is the zygote's (shared by the candidates of one sandbox, secret to none of them);
-- modules: those it imported (`PROGRAM_MODULES`) are as freshly imported; a fork's changes to
-  them stay in the fork.
+- modules: those it imported (`PROGRAM_MODULES`, and the sandbox's allowed packages, `preload.py`)
+  are as freshly imported; a fork's changes to them stay in the fork.
 """
 
 import fcntl
@@ -50,12 +50,14 @@ PROGRAM_MODULES = (
 ).split()
 
 
-def fork_candidates(control=3):
+def fork_candidates(packages=(), control=3):
     """Serve spawn requests until the runner closes the socket. Returns only in a fork, set up as a
-    candidate; the caller then serves the program."""
+    candidate; the caller then serves the program. `packages`: the sandbox's allowed packages, as
+    [name, path] pairs, imported before any request (`preload.py`)."""
     not_dumpable_and_bound_to_parent()
     for name in PROGRAM_MODULES:
         __import__(name)
+    import_packages(packages)
     link = socket.socket(fileno=control)
     wake_read, wake_write = os.pipe()
     os.set_blocking(wake_write, False)

@@ -12,7 +12,7 @@ import verifiers
 from sandboxes.suite import Test, run_tests
 
 TASK = {"test_cases": ["assert f(1) == 2", "assert f(2) == 3"], "entry_point": "f"}
-FROM_A_ZYGOTE = 'open(f"/proc/{os.getppid()}/cmdline", "rb").read().endswith(b"--zygote\\0")'
+FROM_A_ZYGOTE = 'b"\\0--zygote\\0" in open(f"/proc/{os.getppid()}/cmdline", "rb").read()'
 
 
 def fenced(source: str) -> str:
@@ -118,3 +118,40 @@ def test_a_program_that_kills_the_zygote_mid_job_still_gets_every_test_run(backe
         tests = [Test("stdio", f"{i}\n", f"{i + 1}\n") for i in range(3)]
         result = run_tests(backend, code, tests)
     assert [o.verdict.value for o in result.outcomes] == ["pass"] * 3, result.outcomes
+
+
+POISON_PACKAGE = """
+import sortedcontainers
+sortedcontainers.SortedList.__len__ = lambda self: 99
+sortedcontainers.POISON = True
+def f(x):
+    return x + 1
+"""
+SEES_PACKAGE = f"""
+import os, sys
+LOADED = "sortedcontainers" in sys.modules  # before any import of ours: the zygote loaded it
+import sortedcontainers
+CLEAN = not hasattr(sortedcontainers, "POISON") and len(sortedcontainers.SortedList([1])) == 1
+def f(x):
+    return x + 1 if LOADED and CLEAN and {FROM_A_ZYGOTE} else f"loaded {{LOADED}}, clean {{CLEAN}}"
+"""
+NOT_LOADED = """
+import sys
+def f(x):
+    return x + 1 if "sortedcontainers" not in sys.modules else "an allowed package of another sandbox"
+"""
+
+
+def test_the_allowed_packages_are_loaded_before_any_job_and_stay_clean(backend):
+    """A sandbox imports its allowed packages once (a tenth of a short LeetCode program's cost):
+    a program finds them loaded, cannot poison them for the next program, and a sandbox that does
+    not allow a package never has it loaded."""
+    allowed = verifiers.get("code", backend=backend.name, pool_size=1, packages=("sortedcontainers",))
+    none = verifiers.get("code", backend=backend.name, pool_size=1, packages=())
+    try:
+        verdicts = [allowed.score(fenced(source), TASK) for source in (SEES_PACKAGE, POISON_PACKAGE, SEES_PACKAGE)]
+        verdicts.append(none.score(fenced(NOT_LOADED), TASK))
+    finally:
+        allowed.close()
+        none.close()
+    assert [s.verdict.value for s in verdicts] == ["correct"] * 4, [s.info.get("failures") for s in verdicts]
