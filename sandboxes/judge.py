@@ -396,6 +396,27 @@ class Judge:
         self._retire()
 
 
+class Report:
+    """Records on their way to the runner: gathered up to 64 KiB, then written (one system call for
+    a request's records, not one per test; a large record is never held beside many others)."""
+
+    def __init__(self, fd):
+        self.fd, self.pending = fd, []
+        self.size = 0
+
+    def add(self, line):
+        self.pending.append(line)
+        self.size += len(line)
+        if self.size >= 1 << 16:
+            self.flush()
+
+    def flush(self):
+        data = memoryview(b"".join(self.pending))
+        self.pending, self.size = [], 0
+        while data:
+            data = data[os.write(self.fd, data) :]
+
+
 def judge_main(job, go_fd, report_fd, work):
     """The judge process: never sees the nonce. Waits for the go signal, runs every test, reports."""
     devnull = os.open(os.devnull, os.O_RDONLY)
@@ -417,12 +438,14 @@ def judge_main(job, go_fd, report_fd, work):
         records = judge.run_calls(index, count) if count > 1 else None
         if records is None:  # one by one
             records = [judge.run(index + k, tests[index + k]) for k in range(max(count, 1))]
+        report = Report(report_fd)  # one request's records in few writes, not one per test
         for record in records:
             line = json.dumps(record).encode()
             if len(line) > job["max_output_bytes"] + MAX_FRAME_BYTES + 65536:
                 line = json.dumps({"i": record["i"], "status": "output_limit", "error": "the result is too large"})
                 line = line.encode()
-            os.write(report_fd, line + b"\n")
+            report.add(line + b"\n")
+        report.flush()
         index += len(records)
     judge.close()
     total = time.monotonic() - started
