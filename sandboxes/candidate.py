@@ -158,6 +158,6 @@ def _flush():
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--zygote"]:  # then the sandbox's allowed packages, as JSON [name, path] pairs
-        fork_candidates(json.loads(sys.argv[2]) if len(sys.argv) > 2 else [])  # returns only in a fork (zygote.py)
+    if sys.argv[1:2] == ["--zygote"]:
+        fork_candidates(packages_argument(sys.argv))  # returns only in a fork, set up as a candidate (zygote.py)
     serve()

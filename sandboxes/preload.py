@@ -8,15 +8,15 @@ and the zygote before it forks any candidate, so both find them loaded. Only mod
 every job of the sandbox may import are loaded, and a fork's changes to them stay in the fork.
 """
 
+import json
 import sys
 
 PRELOAD_FLAG = "--preload"  # the runner's option: the sandbox's allowed packages, JSON [name, path] pairs
 
 
 def preload_arguments(packages, paths):
-    """The runner's command-line option that names the sandbox's allowed packages and their paths."""
-    import json
-
+    """The command-line option that names the sandbox's allowed packages and their paths (the
+    runner's, and the zygote's, which the runner passes it on to)."""
     return [PRELOAD_FLAG, json.dumps([[name, path] for name, path in zip(packages, paths)])] if packages else []
 
 
@@ -33,10 +33,8 @@ def import_packages(packages):
             sys.path.remove(path)
 
 
-def packages_argument(argv, flag):
-    """The [name, path] pairs passed after `flag` on the command line (none when it is absent)."""
-    import json
-
-    if flag in argv[:-1]:
-        return json.loads(argv[argv.index(flag) + 1])
+def packages_argument(argv):
+    """The [name, path] pairs `preload_arguments` put on the command line (none when absent)."""
+    if PRELOAD_FLAG in argv[:-1]:
+        return json.loads(argv[argv.index(PRELOAD_FLAG) + 1])
     return []

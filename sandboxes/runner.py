@@ -299,7 +299,8 @@ class ZygoteProcess:
     ANSWER_SECONDS = 1.0
 
     def __init__(self, packages=()):
-        self.pid, self.link, self.pings, self.packages = None, None, 0, list(packages)
+        self.pid, self.link, self.pings = None, None, 0
+        self.preloaded = preload_arguments(*zip(*packages)) if packages else []  # passed on to the zygote
         self.start()
 
     def start(self):
@@ -315,7 +316,7 @@ class ZygoteProcess:
                 os.closerange(4, 1 << 16)
                 os.execv(
                     sys.executable,
-                    [sys.executable, *PYTHON_FLAGS, "-c", CANDIDATE_SOURCE, "--zygote", json.dumps(self.packages)],
+                    [sys.executable, *PYTHON_FLAGS, "-c", CANDIDATE_SOURCE, "--zygote", *self.preloaded],
                 )
             finally:
                 os._exit(127)
@@ -356,7 +357,7 @@ def main():
     `done` line written after the sandbox is clean again. A serving runner forks candidates from a
     zygote; a one-shot run starts each candidate afresh."""
     not_dumpable()
-    packages = packages_argument(sys.argv, PRELOAD_FLAG)  # the sandbox's allowed packages: (name, path)
+    packages = packages_argument(sys.argv)  # the sandbox's allowed packages: [name, path] pairs
     preload(packages)
     serve = "--serve" in sys.argv
     if serve and not inside_sandbox():

@@ -75,9 +75,8 @@ def _with_following(first: str, text: str, after: int) -> str:
 
 def _goes_on(taken: str) -> bool:
     """Does the expression end mid-way (an operator or an open parenthesis last)?"""
-    if taken[-1:].isdigit():  # the usual end: only an open parenthesis can carry it on
-        return taken.count("(") > taken.count(")")
-    return bool(_CONTINUES.search(strip_emphasis(taken))) or taken.count("(") > taken.count(")")
+    ends_open = not taken[-1:].isdigit() and bool(_CONTINUES.search(strip_emphasis(taken)))  # a digit: never
+    return ends_open or taken.count("(") > taken.count(")")
 
 
 def _last_tag(text: str) -> list[tuple[int, str]]:

@@ -134,7 +134,7 @@ def _main_expression(links: list[Link], numbers: list[int]) -> Evaluated | None:
     expressions = [link for link in links if link.expression is not None]
     wanted = sorted(numbers)
     for link in expressions:
-        if len(link.expression.numbers) == len(wanted) and sorted(link.expression.numbers) == wanted:  # type: ignore[union-attr]
+        if sorted(link.expression.numbers) == wanted:  # type: ignore[union-attr]
             return link.expression
     chosen = next((link for link in expressions if link.has_operator), expressions[0] if expressions else None)
     return chosen.expression if chosen is not None else None
