@@ -38,6 +38,23 @@ def process_alive(pid: int) -> bool:
         return True
 
 
+def family_alive(pids: set[int]) -> bool:
+    """True while one of `pids`, or a process in a group one of them leads, is alive. A Ray actor
+    leads its own process group and the pool workers it started stay in it after it dies, so this
+    turns False only once nothing that could still create or hold a sandbox there is left."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                state, _ppid, pgrp = fh.read().rpartition(")")[2].split()[:3]
+        except (OSError, ValueError):
+            continue  # gone meanwhile
+        if state != "Z" and (int(entry) in pids or int(pgrp) in pids):
+            return True
+    return False
+
+
 def release_process(pid: int) -> None:
     """Everything sandbox-related that process `pid` left: containers and work dirs."""
     remove_work_dirs(pid)

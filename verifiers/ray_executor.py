@@ -220,18 +220,17 @@ class ActorGroup:
         self.close()
 
 
-def _sweep_node(blob: bytes, pids: list[int], wait_seconds: float = 15.0) -> None:
-    """On one node: wait until the given actor processes (and with them their pool workers, which
-    die with their parent) are gone, then release what evalkit processes that died there left."""
-    from sandboxes.cleanup import process_alive
+def _sweep_node(blob: bytes, pids: list[int], wait_seconds: float = 60.0) -> None:
+    """On one node: wait until the given actor processes and everything in their process groups
+    (the pool workers they started, which outlive them briefly) are gone, then release what evalkit
+    processes that died there left. Waiting for the actors alone left a slow pool worker's work dir."""
+    from sandboxes.cleanup import family_alive
 
     verifier = pickle.loads(blob)
     deadline = time.monotonic() + wait_seconds
-    while any(process_alive(pid) for pid in pids) and time.monotonic() < deadline:
+    while family_alive(set(pids)) and time.monotonic() < deadline:
         time.sleep(0.1)
-    for _ in range(3):  # the pool workers' death signal follows their parent's: sweep again after it
-        time.sleep(0.5)
-        verifier.release_orphans()
+    verifier.release_orphans()
 
 
 def run_on_actors(

@@ -92,10 +92,33 @@ def test_more_workers_than_free_cpus_scale_down_or_fail_at_once(ray_cluster):
 
 
 DRIVER = """
-import json, sys
+import glob, json, os, subprocess, sys, tempfile
 import ray
 import verifiers
 from verifiers.batch import pools_for
+
+def descendants(roots):
+    parent = {}
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                parent[int(entry)] = int(fh.read().rpartition(")")[2].split()[1])
+        except (ValueError, OSError, IndexError):
+            pass
+    found, todo = set(roots), list(roots)
+    while todo:
+        pid = todo.pop()
+        children = [child for child, ppid in parent.items() if ppid == pid and child not in found]
+        found.update(children)
+        todo.extend(children)
+    return sorted(found)
+
+def held_by(owners):
+    dirs = glob.glob(os.path.join(tempfile.gettempdir(), "evalkit-sbx-*-*"))
+    labels = subprocess.run(["docker", "ps", "-a", "--format", '{{.Label "evalkit.sandbox.owner"}}'],
+                            capture_output=True, text=True).stdout.split()
+    return {"dirs": [d for d in dirs if int(os.path.basename(d).split("-")[2]) in owners],
+            "containers": [c for c in labels if int(c.rpartition(":")[2]) in owners]}
 
 backend, ending = sys.argv[1], sys.argv[2]
 ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)  # its own cluster
@@ -104,8 +127,10 @@ task = {"test_cases": ["assert f(1) == 2"]}
 program = "```python\\ndef f(x):\\n    return x + 1\\n```"
 scores = v.score_batch([program + "\\n" * k for k in range(4)], [task] * 4, executor="ray", workers=2)
 group = next(pool for key, pool in pools_for(v).items() if key[0] == "ray")
+actors = [pid for _, pid in group.where()]
+owners = descendants([os.getpid(), *actors])
 print(json.dumps({"verdicts": [s.verdict.value for s in scores], "reasons": [s.reason for s in scores],
-                  "pids": [pid for _, pid in group.where()]}), flush=True)
+                  "actors": actors, "owners": owners, "held": held_by(set(owners))}), flush=True)
 ray.kill(group.actors[0])  # killed: it cannot clean up after itself
 if ending == "close":
     v.close()
@@ -114,17 +139,33 @@ else:
 """
 
 
-def _containers() -> set[str]:
+def _containers(owners: set[int]) -> set[str]:
+    """Sandbox containers whose owner label names one of `owners` (the other xdist group starts and
+    stops its own meanwhile)."""
     import subprocess
 
     out = subprocess.run(
-        ["docker", "ps", "-aq", "--filter", "label=evalkit.sandbox.owner"], capture_output=True, text=True
+        [
+            "docker",
+            "ps",
+            "-a",
+            "--filter",
+            "label=evalkit.sandbox.owner",
+            "--format",
+            '{{.ID}} {{.Label "evalkit.sandbox.owner"}}',
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     )
-    return set(out.stdout.split())
+    rows = [line.split() for line in out.stdout.splitlines()]
+    return {row[0] for row in rows if len(row) == 2 and int(row[1].rpartition(":")[2]) in owners}
 
 
-def _work_dirs() -> set[str]:
-    return set(glob.glob(os.path.join(tempfile.gettempdir(), "evalkit-sbx-*-*")))
+def _work_dirs(owners: set[int]) -> set[str]:
+    """Local sandbox work dirs named after one of `owners`."""
+    found = glob.glob(os.path.join(tempfile.gettempdir(), "evalkit-sbx-*-*"))
+    return {p for p in found if int(os.path.basename(p).split("-")[2]) in owners}
 
 
 @pytest.mark.slow
@@ -146,14 +187,16 @@ def test_a_killed_actor_and_an_ending_driver_leave_no_sandbox_behind(tmp_path, b
             "bash scripts/setup-env.sh",
         )
     (tmp_path / "driver.py").write_text(DRIVER)
-    containers, dirs = _containers(), _work_dirs()
     r = subprocess.run(
         [sys.executable, "driver.py", backend, ending], cwd=tmp_path, capture_output=True, text=True, timeout=600
     )
     assert r.returncode == 0, r.stderr[-3000:]
     report = json.loads(r.stdout.strip().splitlines()[0])
     assert report["verdicts"] == ["correct"] * 4, report["reasons"]
-    assert len(report["pids"]) == 2
-    assert not [pid for pid in report["pids"] if os.path.exists(f"/proc/{pid}")], "an actor process outlived its driver"
-    assert _containers() - containers == set(), "sandbox containers left behind"
-    assert _work_dirs() - dirs == set(), "sandbox work dirs left behind"
+    assert len(report["actors"]) == 2
+    assert not [pid for pid in report["actors"] if os.path.exists(f"/proc/{pid}")], "an actor outlived its driver"
+    # Only what the driver's own processes held counts: the other xdist group runs sandboxes meanwhile.
+    assert report["held"]["containers" if backend == "docker" else "dirs"], "the driver held no sandbox to leave"
+    owners = set(report["owners"])
+    assert _containers(owners) == set(), "sandbox containers left behind"
+    assert _work_dirs(owners) == set(), "sandbox work dirs left behind"

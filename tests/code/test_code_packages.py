@@ -85,3 +85,47 @@ def test_sandbox_clean_releases_what_dead_processes_left_and_nothing_else(tmp_pa
         for d in dirs:
             if d.exists():
                 d.rmdir()
+
+
+def test_a_family_is_alive_until_the_last_process_of_its_leaders_group_is_gone():
+    """What a Ray actor's clean-up waits for: the actor leads a process group, and a pool worker it
+    started stays in that group after the actor is killed. Until that worker is gone too, its
+    sandbox work dir may still be created or in use."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from sandboxes.cleanup import family_alive
+
+    leader = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import subprocess, sys, time\n"
+            "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+            "print(child.pid, flush=True)\n"
+            "time.sleep(60)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # leads its own group, as a Ray worker does
+    )
+    child = int(leader.stdout.readline())
+    try:
+        assert family_alive({leader.pid})
+        leader.kill()
+        leader.wait()
+        assert not os.path.exists(f"/proc/{leader.pid}") and family_alive({leader.pid})  # its worker lives on
+        os.kill(child, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while family_alive({leader.pid}) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not family_alive({leader.pid})
+    finally:
+        for pid in (leader.pid, child):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
