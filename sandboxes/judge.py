@@ -44,7 +44,8 @@ def called_names(*trees):
 
 
 def setup_code(job):
-    """The trusted setup, compiled once per job (it runs afresh for every test)."""
+    """The trusted setup, compiled once per job (it runs afresh for every test), unless the runner
+    already compiled it for an earlier job (`compiled_setup`)."""
     if "setup_code" not in job:
         job["setup_code"] = compile(job["judge_setup"], "setup", "exec")
     return job["setup_code"]

@@ -63,11 +63,36 @@ def read_line(fd):
     return data.decode().strip()
 
 
+SETUP_CODES = {}  # a judge setup's text -> its code, for the jobs after the first that share it
+MOST_SETUP_CODES = 8
+MOST_CACHED_SETUP_CHARS = 1 << 18
+
+
+def compiled_setup(text):
+    """The task's trusted setup, compiled here once for every later job that shares it (a data set's
+    tasks mostly do: LeetCode's preamble), so no judge compiles it again; compiling runs none of it.
+    None where it does not compile (the judge then reports that for each test) or is too large to keep."""
+    code = SETUP_CODES.get(text)
+    if code is None and len(text) <= MOST_CACHED_SETUP_CHARS:
+        try:
+            code = compile(text, "setup", "exec")
+        except Exception:
+            return None
+        if len(SETUP_CODES) >= MOST_SETUP_CODES:
+            SETUP_CODES.pop(next(iter(SETUP_CODES)))  # the oldest
+        SETUP_CODES[text] = code
+    return code
+
+
 def run_job(job, out, phases):
     """Fork the judge, only then read the nonce, relay the judge's records tagged with it. Adds the
     seconds of each step to `phases` (the profile)."""
     start = time.monotonic()
     job["python"] = sys.executable
+    job["candidate_source"] = job.get("candidate_prelude", "") + CANDIDATE_SOURCE  # for a candidate exec'd
+    code = compiled_setup(job["judge_setup"]) if type(job.get("judge_setup")) is str else None
+    if code is not None:
+        job["setup_code"] = code
     work = os.getcwd()  # every backend starts the runner in its run's work dir
     go_read, go_write = os.pipe()
     report_read, report_write = os.pipe()

@@ -62,7 +62,7 @@ def build_job(
         "packages": list(limits.packages),
         "tests": [t.job_entry() for t in tests],
         "library_paths": paths,
-        "candidate_source": libraries.prelude(paths) + programs.CANDIDATE,
+        "candidate_prelude": libraries.prelude(paths),  # the runner holds the candidate program itself
         "python_flags": programs.PYTHON_FLAGS,
         "cpu_seconds": limits.cpu_seconds,
         "timeout_budget_seconds": limits.timeout_budget_seconds,
