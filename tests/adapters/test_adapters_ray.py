@@ -142,24 +142,12 @@ else:
 def _containers(owners: set[int]) -> set[str]:
     """Sandbox containers whose owner label names one of `owners` (the other xdist group starts and
     stops its own meanwhile)."""
-    import subprocess
+    import docker
 
-    out = subprocess.run(
-        [
-            "docker",
-            "ps",
-            "-a",
-            "--filter",
-            "label=evalkit.sandbox.owner",
-            "--format",
-            '{{.ID}} {{.Label "evalkit.sandbox.owner"}}',
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    rows = [line.split() for line in out.stdout.splitlines()]
-    return {row[0] for row in rows if len(row) == 2 and int(row[1].rpartition(":")[2]) in owners}
+    from sandboxes.docker_pool import LABEL
+
+    listed = docker.from_env().api.containers(all=True, filters={"label": LABEL})
+    return {c["Id"] for c in listed if int(c["Labels"][LABEL].rpartition(":")[2]) in owners}
 
 
 def _work_dirs(owners: set[int]) -> set[str]:
