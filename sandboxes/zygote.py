@@ -58,7 +58,7 @@ def fork_candidates(packages=(), control=3):
     for name in PROGRAM_MODULES:
         __import__(name)
     import_packages(packages)
-    compile("", "warm", "exec")  # the compiler's first use builds its syntax-tree types: 1-3 ms a fork, else
+    compile("", "warm", "exec")  # its first use builds the syntax-tree types: else 1-3 ms in every fork
     link = socket.socket(fileno=control)
     wake_read, wake_write = os.pipe()
     os.set_blocking(wake_write, False)
