@@ -152,20 +152,36 @@ def failed(exc):
     return "exception", {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
 
 
-def plain_call(test, entry):
-    """The call node of a test that is exactly `candidate(args)` (no setup, no starred arguments),
-    which can go to the program together with others; None for any other test."""
-    if test["kind"] != "call" or not entry or test.get("setup"):
+def plain_call(test):
+    """The call node of a test that is exactly `name(args)` (no setup, no starred arguments), which
+    may go to the program together with others; None for any other test."""
+    if test["kind"] != "call" or test.get("setup"):
         return None
     try:
         call = ast.parse(test["expr"], "test", "eval").body
     except SyntaxError:
         return None
-    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "candidate"):
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
         return None
     if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
         return None
     return call
+
+
+def program_function(job, name, setup_namespace):
+    """The expression the program evaluates for a test's `name(args)` call when the judge would take
+    `name` from the program (`judge_namespace`'s rule): the entry point for `candidate`, the name
+    itself for the entry point, a declared name, or, where the task declares none, a called name
+    that neither the setup, the builtins nor an allowed package provides. None: the judge's own."""
+    entry = job.get("entry_point")
+    if name == "candidate" and entry:
+        return entry
+    if (name in setup_namespace and name != entry) or name in BUILTIN_NAMES:
+        return None
+    declared = declared_names(job)
+    if declared:
+        return name if name in declared else None
+    return name if name in STDLIB_MODULES or trusted_value(job, name) is missing else None
 
 
 def emptied(path):
@@ -249,22 +265,36 @@ class Judge:
 
     # ------------------------------------------------------------------ plain calls, many at once
     def calls_from(self, index, most=CALLS_PER_REQUEST):
-        """How many tests from `index` on are plain `candidate(args)` calls, up to `most`."""
-        if not self.batching:
+        """How many tests from `index` on are plain calls of the same function of the program, up to `most`."""
+        if not self.batching or most < 2:  # one test goes alone: no need to look at it
             return 0
-        tests, count = self.job["tests"], 0
-        while index + count < len(tests) and count < most and self._call(index + count) is not None:
+        first = self._call(index)
+        if first is None:
+            return 0
+        count = 1
+        while index + count < len(self.job["tests"]) and count < most:
+            following = self._call(index + count)
+            if following is None or following[1] != first[1]:
+                break
             count += 1
         return count
 
     def _call(self, index):
+        """(call node, the program's function it calls) of a plain call test, or None."""
         if index not in self.calls:
-            self.calls[index] = plain_call(self.job["tests"][index], self.job.get("entry_point"))
+            call = plain_call(self.job["tests"][index])
+            function = None
+            if call is not None:
+                try:
+                    function = program_function(self.job, call.func.id, self._setup_namespace())
+                except Exception:  # the setup itself fails: the one-by-one path reports it, test by test
+                    self.batching = False
+            self.calls[index] = (call, function) if function is not None else None
         return self.calls[index]
 
     def run_calls(self, first, count):
-        """Tests first..first+count-1 in one request: the program evaluates its entry point afresh for
-        each and calls it with the test's arguments (evaluated here, in the trusted setup, and sent as
+        """Tests first..first+count-1 in one request: the program evaluates the function under test
+        afresh for each and calls it with the test's arguments (evaluated here, in the trusted setup, and sent as
         plain data, as one by one). Returns their records, or None when anything went wrong that
         the one-by-one path judges exactly (a timeout, a death, a crash while loading, too much
         output, an argument that needs the program): the caller then runs them one by one, and
@@ -286,10 +316,11 @@ class Judge:
         try:
             session = Session(self._warm_candidate(Clock(limit)))
             namespace = self._setup_namespace()
-            calls = [self._arguments(self._call(first + k), namespace, session) for k in range(count)]
+            calls = [self._arguments(self._call(first + k)[0], namespace, session) for k in range(count)]
             if any(c is None for c in calls):
                 return None
-            replies = session.candidate.request({"op": "call_each", "expr": self.job["entry_point"], "calls": calls})
+            function = self._call(first)[1]
+            replies = session.candidate.request({"op": "call_each", "expr": function, "calls": calls})
             if os.path.getsize(self.warm_out) >= self.job["max_output_bytes"] or type(replies) is not list:
                 return None
             records = [self._call_record(reply, session) for reply in replies]
