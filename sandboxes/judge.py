@@ -430,7 +430,9 @@ class Judge:
 
 class Report:
     """Records on their way to the runner: gathered up to 64 KiB, then written (one system call for
-    a request's records, not one per test; a large record is never held beside many others)."""
+    a request's records and the next one's "started" line, not one per line: each write is a message
+    the runner relays, through Docker's daemon on that backend; a large record is never held beside
+    many others)."""
 
     def __init__(self, fd):
         self.fd, self.pending = fd, []
@@ -459,26 +461,28 @@ def judge_main(job, go_fd, report_fd, work):
     sys.setrecursionlimit(10_000)
     judge = Judge(job, work)
     tests, index, most = job["tests"], 0, 1
+    report = Report(report_fd)  # a request's records go out with the next request's "started" line
     while index < len(tests):
         # requests grow (1, 2, 4, ... CALLS_PER_REQUEST calls): an early failure reaches the host,
         # which may stop the run there (a pass/fail reward), before many more tests have run; a
         # program that loops on the first test is timed on that test alone
         count = judge.calls_from(index, most)
         most = min(2 * most, CALLS_PER_REQUEST)
-        # "started" first: a judge killed before any record is the program's doing, not the sandbox's
-        os.write(report_fd, json.dumps({"started": index}).encode() + b"\n")
+        # "started" out before the request runs: a judge killed before any record is the program's
+        # doing, not the sandbox's
+        report.add(json.dumps({"started": index}).encode() + b"\n")
+        report.flush()
         records = judge.run_calls(index, count) if count > 1 else None
         if records is None:  # one by one
             records = [judge.run(index + k, tests[index + k]) for k in range(max(count, 1))]
-        report = Report(report_fd)  # one request's records in few writes, not one per test
         for record in records:
             line = json.dumps(record).encode()
             if len(line) > job["max_output_bytes"] + MAX_FRAME_BYTES + 65536:
                 line = json.dumps({"i": record["i"], "status": "output_limit", "error": "the result is too large"})
                 line = line.encode()
             report.add(line + b"\n")
-        report.flush()
         index += len(records)
+    report.flush()
     judge.close()
     total = time.monotonic() - started
     profile = {"candidate_start": judge.start_seconds, "tests": total - judge.start_seconds}
