@@ -70,9 +70,9 @@ def answer(objects, namespace, request):
         return {"value": encode(found, objects.tag)}
     if op == "eval":
         return {"value": encode(eval(request["expr"], namespace), objects.tag)}
-    if op == "call_each":  # many tests' calls in one request: the entry point afresh for each, as one by one
-        entry = compile(request["expr"], "entry", "eval")  # once: evaluated again for every call
-        return {"value": [call_entry(objects, namespace, entry, args, kwargs) for args, kwargs in request["calls"]]}
+    if op == "call_each":  # many tests' calls in one request: the function under test afresh for each, as one by one
+        function = compile(request["expr"], "function", "eval")  # once: evaluated again for every call
+        return {"value": [call_entry(objects, namespace, function, args, kwargs) for args, kwargs in request["calls"]]}
     target = objects.by_number[request["handle"]]
     if op == "call":
         args = [decode(a, resolve) for a in request["args"]]
@@ -97,12 +97,12 @@ def answer(objects, namespace, request):
     raise ValueError(f"unknown request {op!r}")
 
 
-def call_entry(objects, namespace, entry, args, kwargs):
-    """One test's call (`entry`: the compiled entry-point expression): its own reply, a value or
-    what the program raised."""
+def call_entry(objects, namespace, function, args, kwargs):
+    """One test's call (`function`: the compiled expression of the function under test): its own
+    reply, a value or what the program raised."""
     resolve = objects.resolve(namespace)
     try:
-        target = eval(entry, namespace)
+        target = eval(function, namespace)
         value = target(*[decode(a, resolve) for a in args], **{k: decode(v, resolve) for k, v in kwargs})
         return {"value": encode(value, objects.tag)}
     except BaseException as exc:

@@ -95,30 +95,49 @@ def judge_namespace(job, session, names, called=frozenset()):
     namespace = {"__name__": "check", "__builtins__": builtins}
     sys.modules["solution"] = SolutionModule(session)
     exec(setup_code(job), namespace)
-    entry = job.get("entry_point")
-    wanted = sorted(n for n in names if (n not in namespace or n == entry) and n not in BUILTIN_NAMES)
-    if entry and "candidate" in wanted:
-        namespace["candidate"] = session.ask({"op": "eval", "expr": entry})
-        wanted.remove("candidate")
-    declared = declared_names(job)
+    entry_first = bool(job.get("entry_point"))  # the entry point is asked for before any other name
     from_program = []
-    for name in wanted:
-        if name in declared:
+    for name in sorted(names, key=lambda n: (not (entry_first and n == "candidate"), n)):
+        source = name_source(job, name, namespace, called)
+        if source is ENTRY_POINT:
+            namespace[name] = session.ask({"op": "eval", "expr": job["entry_point"]})
+        elif source is FROM_PROGRAM:
             from_program.append(name)
-            continue
-        value = missing if (not declared and name in called and name in STDLIB_MODULES) else trusted_value(job, name)
-        if value is not missing:
-            namespace[name] = value
-        elif not declared and name in called:
-            from_program.append(name)  # a module is never called: this is the function under test
-        else:
-            raise TaskBroken(
-                f"the tests read `{name}`, which neither the task's setup (imports) nor its entry point or "
-                "program_names provide"
-            )
+        elif source is not None:
+            namespace[name] = source
     if from_program:
         namespace.update(session.ask({"op": "globals", "names": from_program}))
     return namespace
+
+
+ENTRY_POINT = object()  # `name_source`: `candidate`, the program's entry point
+FROM_PROGRAM = object()  # `name_source`: the program's own value of the name
+
+
+def name_source(job, name, namespace, called):
+    """Where a free name of the tests comes from (`judge_namespace`'s rule, written only here: tests
+    run one by one and calls batched to the program both follow it). None: the setup's `namespace`
+    or the builtins have it. ENTRY_POINT for `candidate`; FROM_PROGRAM for the entry point, a
+    declared name, or, where the task declares none, a `called` name that no standard module or
+    allowed package provides; otherwise the judge's own value (a standard module, a package's name).
+    Raises TaskBroken where nothing may provide it."""
+    entry = job.get("entry_point")
+    if (name in namespace and name != entry) or name in BUILTIN_NAMES:
+        return None
+    if name == "candidate" and entry:
+        return ENTRY_POINT
+    declared = declared_names(job)
+    if name in declared:
+        return FROM_PROGRAM
+    value = missing if (not declared and name in called and name in STDLIB_MODULES) else trusted_value(job, name)
+    if value is not missing:
+        return value
+    if not declared and name in called:
+        return FROM_PROGRAM  # a module is never called: this is the function under test
+    raise TaskBroken(
+        f"the tests read `{name}`, which neither the task's setup (imports) nor its entry point or "
+        "program_names provide"
+    )
 
 
 def run_judged(job, test, session):
@@ -169,19 +188,15 @@ def plain_call(test):
 
 
 def program_function(job, name, setup_namespace):
-    """The expression the program evaluates for a test's `name(args)` call when the judge would take
-    `name` from the program (`judge_namespace`'s rule): the entry point for `candidate`, the name
-    itself for the entry point, a declared name, or, where the task declares none, a called name
-    that neither the setup, the builtins nor an allowed package provides. None: the judge's own."""
-    entry = job.get("entry_point")
-    if name == "candidate" and entry:
-        return entry
-    if (name in setup_namespace and name != entry) or name in BUILTIN_NAMES:
-        return None
-    declared = declared_names(job)
-    if declared:
-        return name if name in declared else None
-    return name if name in STDLIB_MODULES or trusted_value(job, name) is missing else None
+    """The expression the program evaluates for a test's `name(args)` call where the judge would
+    take `name` from the program (`name_source`); None where it would not."""
+    try:
+        source = name_source(job, name, setup_namespace, {name})
+    except TaskBroken:
+        return None  # the one-by-one path reports it
+    if source is ENTRY_POINT:
+        return job["entry_point"]
+    return name if source is FROM_PROGRAM else None
 
 
 def emptied(path):
@@ -206,7 +221,7 @@ class Judge:
         self.timeout_left = job["timeout_budget_seconds"]
         self.warm_out = os.path.join(work, "candidate.out")
         self.warm_err = os.path.join(work, "candidate.err")
-        self.calls = {}  # test index -> its plain call node, or None
+        self.calls = {}  # test index -> (its plain call node, the program's function it calls), or None
         self.setup_namespace = None  # the trusted setup's names, made at the first request of calls
         self.batching = True
         self.zygote = Zygote(job.get("zygote_fd"))  # None in a one-shot run: each candidate exec'd
@@ -294,8 +309,8 @@ class Judge:
 
     def run_calls(self, first, count):
         """Tests first..first+count-1 in one request: the program evaluates the function under test
-        afresh for each and calls it with the test's arguments (evaluated here, in the trusted setup, and sent as
-        plain data, as one by one). Returns their records, or None when anything went wrong that
+        afresh for each and calls it with the test's arguments (evaluated here, in the trusted setup,
+        and sent as plain data, as one by one). Returns their records, or None when anything went wrong that
         the one-by-one path judges exactly (a timeout, a death, a crash while loading, too much
         output, an argument that needs the program): the caller then runs them one by one, and
         stops batching for this job."""
