@@ -22,5 +22,5 @@ CANDIDATE = _program("rlimits", "preload", "zygote", "candidate")  # the only pr
 # runner and judge: reads the job, runs the tests against the program's process, reports nonce-tagged
 # records; it starts the sandbox's zygote from the candidate program before any job arrives
 RUNNER = f"CANDIDATE_SOURCE, PYTHON_FLAGS = {CANDIDATE!r}, {PYTHON_FLAGS!r}\n\n" + _program(
-    "rlimits", "preload", "child", "proxies", "literals", "judge", "runner"
+    "rlimits", "preload", "seccomp", "child", "proxies", "literals", "judge", "runner"
 )

@@ -12,6 +12,7 @@ import abc
 import dataclasses
 import functools
 import json
+import math
 import traceback
 import types
 import typing
@@ -42,14 +43,19 @@ def _plain(value: Any) -> Any:
 
 
 def check_types(config: Any, owner: str) -> None:
-    """Every field's value against its annotation (int, float, bool, str, tuples, `X | None`), so a
-    mistyped setting from JSON or a framework's kwargs fails when the verifier is built, not as an
-    ERROR on every item later. Annotations it cannot read are not checked."""
+    """Every field's value against its annotation (int, float, bool, str, tuples, `X | None`; a float
+    is finite: NaN or infinity in a weight or a timeout made every item an ERROR), so a mistyped
+    setting from JSON or a framework's kwargs fails when the verifier is built, not as an ERROR on
+    every item later; and a limit or cost (a setting a client may only lower, `client="at_most"`)
+    is never negative. Annotations it cannot read are not checked."""
     hints = _hints(type(config))
     for f in dataclasses.fields(config):
         value, hint = getattr(config, f.name), hints.get(f.name, Any)
         if not _fits(value, hint):
-            raise TypeError(f"{owner}: {f.name} must be {_type_name(hint)}, got {value!r}")
+            shown = _type_name(hint) + (" (finite)" if "float" in _type_name(hint) else "")
+            raise TypeError(f"{owner}: {f.name} must be {shown}, got {value!r}")
+        if f.metadata.get("client") == "at_most" and _number(value) and value < 0:
+            raise ValueError(f"{owner}: {f.name} is a limit and must be >= 0, got {value!r}")
 
 
 @functools.lru_cache(maxsize=None)
@@ -74,7 +80,11 @@ def _fits(value: Any, hint: Any) -> bool:
     if hint is int:
         return isinstance(value, int) and not isinstance(value, bool)
     if hint is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
+        return (
+            isinstance(value, (int, float))
+            and not isinstance(value, bool)
+            and (isinstance(value, int) or math.isfinite(value))
+        )
     if hint is str:
         return isinstance(value, str)
     if origin is tuple:

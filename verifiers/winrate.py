@@ -84,6 +84,15 @@ class WinRate:
         }
 
 
+def check_budget(config: Any) -> None:
+    """A rollout-estimating verifier's budget (`rollouts`, `max_rollouts`, `target_width`), checked
+    where its config is: a width of 0 or less is never reached (every item runs to the cap)."""
+    if config.rollouts < 1 or config.max_rollouts < 1:
+        raise ValueError("rollouts and max_rollouts must be positive")
+    if config.target_width is not None and config.target_width <= 0:
+        raise ValueError(f"target_width must be > 0 (or None: a fixed rollout count), got {config.target_width}")
+
+
 def estimate(
     play: Callable[[np.random.Generator, int], np.ndarray],
     rng: np.random.Generator,

@@ -252,10 +252,38 @@ def f(x):
     return "made a queue" if made else x + 1
 """
 
+ADD_KEY = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall({add_key}, b"user", b"evalkit-left", b"from the last job", 17, -4)  # to the user's keyring
+def f(x):
+    return x + 1
+"""
+READ_KEY = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+key = libc.syscall({keyctl}, 10, -4, b"user", b"evalkit-left", 0)  # KEYCTL_SEARCH the user's keyring
+text = ctypes.create_string_buffer(64)
+HEARD = key > 0 and libc.syscall({keyctl}, 11, key, text, 64) > 0  # KEYCTL_READ
+def f(x):
+    return "heard the last job" if HEARD else x + 1
+"""
+
+
+def key_store_programs() -> list[tuple[str, str]]:
+    """A job that leaves a key in its user's kernel keyring, and one that reads it back."""
+    import platform
+
+    from sandboxes.seccomp import KEYRING_CALLS
+
+    add_key, _, keyctl = KEYRING_CALLS[platform.machine()][1]
+    return [("leaves a key", ADD_KEY.format(add_key=add_key)), ("reads the key", READ_KEY.format(keyctl=keyctl))]
+
 
 def test_nothing_of_a_job_survives_into_the_next_one(backend):
     """Segments of 600 MB left by a correct program made every later 200 MB program a memory-limit
-    failure, and a message written by one job was read by the next."""
+    failure, and a message written by one job was read by the next; a key added to the kernel's
+    keyring (a store of the user id, not of any process) was read by the next job on bubblewrap."""
     v = verifiers.get("code", backend=backend.name, pool_size=1)
     try:
         verdicts = {
@@ -266,6 +294,7 @@ def test_nothing_of_a_job_survives_into_the_next_one(backend):
                 ("uses 200 MB", USE_200_MB),
                 ("makes a POSIX queue", POSIX_QUEUE),
                 ("uses 200 MB again", USE_200_MB),
+                *key_store_programs(),
             ]
         }
     finally:

@@ -31,6 +31,57 @@ def test_every_builtin_refuses_a_wrongly_typed_setting_by_name(name):
                 verifiers.get(name, **{field.name: wrong})
 
 
+def _number_settings(name: str):
+    """(field, its default, its client policy) for every setting that holds numbers (a tuple of them too)."""
+    config = verifiers.verifier_class(name).Config()
+    for field in dataclasses.fields(config):
+        value = getattr(config, field.name)
+        numbers = value if isinstance(value, tuple) else (value,)
+        if numbers and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in numbers):
+            yield field.name, value, field.metadata.get("client", "fixed")
+
+
+@pytest.mark.parametrize("name", BUILTINS)
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf")])
+def test_no_setting_takes_a_number_that_is_not_finite(name, bad):
+    """NaN or infinity in a weight, a timeout or a width made every item an ERROR (`reward must be
+    finite`) or a run that never stops; refused when the verifier is built, naming the setting."""
+    for field, value, _ in _number_settings(name):
+        wrong = (bad, *value[1:]) if isinstance(value, tuple) else bad
+        if isinstance(value, int) and not isinstance(wrong, float):
+            continue
+        with pytest.raises((TypeError, ValueError), match=field):
+            verifiers.get(name, **{field: wrong})
+
+
+@pytest.mark.parametrize("name", BUILTINS)
+def test_no_limit_is_negative(name):
+    """A limit or a cost (a setting a client may only lower) below 0 is refused, for the operator too."""
+    limits = [(field, value) for field, value, client in _number_settings(name) if client == "at_most"]
+    assert limits or name == "svg"
+    for field, value in limits:
+        with pytest.raises(ValueError, match=field):
+            verifiers.get(name, **{field: -1 if isinstance(value, int) else -0.5})
+
+
+@pytest.mark.parametrize(
+    "name, config, message",
+    [
+        ("game24", {"weights": [1, -0.5, 0]}, "weights must be >= 0"),
+        ("game24", {"wrong_answer_credit": 1.0}, "wrong_answer_credit"),
+        ("game24", {"length_slope": -0.2}, "length_slope"),
+        ("doudizhu", {"target_width": 0.0}, "target_width"),
+        ("gomoku", {"target_width": -0.1}, "target_width"),
+        ("gomoku", {"engine_timeout": 0.0}, "engine_timeout"),
+        ("svg", {"clip_cosine_range": [0.3, 0.3]}, "clip_cosine_range"),
+        ("svg", {"contrastive_temperature": -1.0}, "contrastive_temperature"),
+    ],
+)
+def test_a_setting_that_would_invert_or_void_every_reward_is_refused(name, config, message):
+    with pytest.raises(ValueError, match=message):
+        verifiers.get(name, config)
+
+
 @pytest.mark.parametrize(
     "name, config, message",
     [

@@ -41,7 +41,7 @@ from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
 from ..testing import Probe, move_game_probes
-from ..winrate import WinRate, estimate_seeded, keyed_verdict, stable_seed
+from ..winrate import WinRate, check_budget, estimate_seeded, keyed_verdict, stable_seed
 from .cards import (
     ALLOW_BOMB_WINGS,
     ALLOW_EQUAL_PAIRS,
@@ -99,8 +99,7 @@ class DoudizhuConfig:
     def validate(self) -> None:
         if self.mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}")
-        if self.rollouts < 1 or self.max_rollouts < 1:
-            raise ValueError("rollouts and max_rollouts must be positive")
+        check_budget(self)
         unknown = set(self.move_formats) - set(MOVE_FORMATS)
         if unknown:
             raise ValueError(f"unknown move formats {sorted(unknown)}; known: {MOVE_FORMATS}")

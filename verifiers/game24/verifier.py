@@ -72,6 +72,14 @@ class Game24Config:
             raise ValueError(f"unknown answer format(s) {sorted(unknown)}; known: {sorted(EXTRACTORS)}")
         if len(self.weights) != 3:
             raise ValueError("weights must be (outcome, process, length)")
+        if min(self.weights) < 0:
+            raise ValueError(
+                f"weights must be >= 0 (a component that lowers the reward inverts it), got {self.weights}"
+            )
+        if not 0 <= self.wrong_answer_credit < 1:  # a wrong answer never earns what a right one does
+            raise ValueError(f"wrong_answer_credit must be in [0, 1), got {self.wrong_answer_credit}")
+        if min(self.length_threshold, self.length_margin, self.length_slope) < 0:
+            raise ValueError("length_threshold, length_margin and length_slope must be >= 0 (a decay with length)")
         if self.prompt_style not in ("steps", "short"):
             raise ValueError("prompt_style must be 'steps' or 'short'")
         if self.task_set not in ("classic", "mix", *TASK_SETS):

@@ -36,7 +36,7 @@ from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
 from ..testing import Probe, move_game_probes
-from ..winrate import WinRate, estimate_seeded, keyed_verdict, stable_seed
+from ..winrate import WinRate, check_budget, estimate_seeded, keyed_verdict, stable_seed
 from .board import EMPTY, geometry, makes_five, other, winning_cells
 from .extract import MOVE_FORMATS, find_moves
 from .mcts import mcts_outcomes
@@ -75,10 +75,11 @@ class GomokuConfig:
             raise ValueError(f"estimator must be one of {ESTIMATORS}")
         if self.estimator == "engine" and not self.engine:
             raise ValueError("estimator='engine' needs engine='/path/to/piskvork-engine'")
+        if self.engine_timeout <= 0:
+            raise ValueError(f"engine_timeout must be > 0 seconds, got {self.engine_timeout}")
         if self.vct_depth < 0 or self.proof_nodes < 1:
             raise ValueError("vct_depth must be >= 0 and proof_nodes >= 1")
-        if self.rollouts < 1 or self.max_rollouts < 1:
-            raise ValueError("rollouts and max_rollouts must be positive")
+        check_budget(self)
 
 
 @register("gomoku")

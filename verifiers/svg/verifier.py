@@ -72,6 +72,13 @@ class SvgConfig:
             raise ValueError(f"renderer must be one of {RENDERERS}")
         if min(self.clip_weight, self.contrastive_weight, self.checks_weight) < 0:
             raise ValueError("component weights must be >= 0")
+        low, high = self.clip_cosine_range
+        if not low < high:  # mapped linearly onto [0, 1]: an empty or reversed range divides by 0 or inverts it
+            raise ValueError(f"clip_cosine_range must be (low, high) with low < high, got {self.clip_cosine_range}")
+        if self.contrastive_temperature < 0:
+            raise ValueError(
+                f"contrastive_temperature must be >= 0 (0: the model's own), got {self.contrastive_temperature}"
+            )
         if self.render_timeout <= 0 or self.render_size < 8:
             raise ValueError("render_timeout must be > 0 and render_size >= 8")
 
