@@ -77,7 +77,8 @@ def _identities(
     """One identity per item: equal identities mean the same job. A task object that repeats (the G
     samples of one prompt) is serialised once. Hashes are only made when a disk cache needs them.
     A task that cannot be serialised (nested too deeply) is its own job, `Unique`, never cached:
-    one such item must not fail the batch."""
+    one such item must not fail the batch; so is a completion that is not a string (its repr once
+    stood for it, and the text `"['Answer: …']"` then shared the score of the list `['Answer: …']`)."""
     task_json: dict[int, str | None] = {}
     spec_digest = hashlib.blake2b(spec_json.encode(), digest_size=16).digest()
     out: list[Any] = []
@@ -88,12 +89,17 @@ def _identities(
             except (RecursionError, ValueError, TypeError):
                 task_json[id(task)] = None
         tj = task_json[id(task)]
-        if tj is None:
+        if tj is None or not isinstance(completion, str):  # not text (INVALID at once): no text stands for it
             out.append(Unique(index))
             continue
-        text = completion if isinstance(completion, str) else repr(completion)
-        out.append(_digest(spec_digest, text, tj) if hashed else (text, tj))
+        out.append(_digest(spec_digest, completion, tj) if hashed else (completion, tj))
     return out
+
+
+def _code_version(verifier: Any) -> str:
+    from .cache import code_version  # with the cache only (sqlite3 and a read of our sources)
+
+    return code_version(verifier)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -123,7 +129,8 @@ def score_batch(
         below the verifier's own `time_budget()`, so the verifier's limits decide TIMEOUT first.
     executor: "process" (default), "serial", or "ray" (needs the `ray` extra); a `BatchScorer`
         scores the batch itself under "process" and "serial".
-    cache: a `ScoreCache` or a path to one; scores other than ERROR are reused across runs.
+    cache: a `ScoreCache` or a path to one; scores other than ERROR are reused across runs, while the
+        config and the scoring code are the same (`cache.code_version`: a fixed verifier rescores).
     progress: called with the number of items just finished (duplicates and cache hits included).
     memory_mb: address-space cap per worker (default: the verifier's `worker_memory_mb`).
     deadline: seconds for the whole batch (or a `Deadline` its caller may cancel); items not scored by
@@ -139,7 +146,8 @@ def score_batch(
         timeout = max(timeout, budget)
     cutoff = deadline if isinstance(deadline, Deadline) or deadline is None else Deadline(deadline)
     store = _open_cache(cache)
-    keys = _identities(spec_json_of(verifier), completions, tasks, hashed=store is not None)
+    spec = spec_json_of(verifier) + (_code_version(verifier) if store is not None else "")
+    keys = _identities(spec, completions, tasks, hashed=store is not None)
     results: list[Score | None] = [None] * len(keys)
     first_of: dict[Any, int] = {}
     for i, key in enumerate(keys):

@@ -36,7 +36,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="seconds per item before it is an ERROR (default: 30, as every route)",
     )
-    parser.add_argument("--cache", type=Path, default=None, help="SQLite score cache shared across runs")
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="SQLite score cache shared across runs (rescored when the scoring code changes)",
+    )
     parser.add_argument("--overwrite", action="store_true", help="start afresh instead of resuming OUTPUT")
 
 

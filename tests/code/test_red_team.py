@@ -78,6 +78,25 @@ def test_every_result_lands_on_its_own_item_whatever_the_batch_holds(pooled_game
             assert score.verdict is (Verdict.CORRECT if right else Verdict.INCORRECT)
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.booleans(), st.sampled_from(["text", "list", "tuple", "bytes"])), min_size=1, max_size=8))
+def test_a_completion_that_is_not_text_shares_no_score_with_text(pooled_game24, items):
+    """A batch's identical items are scored once; a completion that is not a string was known by its
+    repr, so the text `"['Answer: …']"` and the list `['Answer: …']` shared one score (either way
+    round: the list could take a right answer's reward). Each item scores as it does alone."""
+    answers = {True: "Answer: (6 - 4) * (4 + 8) = 24", False: "Answer: 4 + 4 + 6 + 8 = 22"}
+    shapes = {"list": lambda a: [a], "tuple": lambda a: (a,), "bytes": lambda a: a.encode()}
+    completions = [
+        repr(shapes["list"](answers[right])) if kind == "text" else shapes[kind](answers[right])
+        for right, kind in items
+    ]
+    task = {"numbers": [4, 4, 6, 8]}
+    scores = pooled_game24.score_batch(completions, [task] * len(items))
+    assert scores == [pooled_game24.score(c, task) for c in completions]
+    for (_, kind), score in zip(items, scores):
+        assert (kind != "text") == ("must be a string" in score.reason)
+
+
 @pytest.fixture(scope="module")
 def pooled_game24():
     """One warm pool for every generated batch."""

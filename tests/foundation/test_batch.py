@@ -90,6 +90,33 @@ def test_disk_cache_reuses_scores_across_runs_but_not_errors(tmp_path):
     v.close()
 
 
+def test_disk_cache_never_serves_what_older_scoring_code_gave(tmp_path, monkeypatch):
+    """A fix to a verifier (a hole a model found) must not be undone by the rewards the old code
+    cached: the cache key holds a digest of the code that scores, here a third-party verifier's file."""
+    import importlib
+    import sys
+
+    from verifiers import cache as cache_module
+
+    source = tmp_path / "lenient_verifier.py"
+    verifier_code = (
+        "import verifiers\nfrom verifiers import Score, Verdict\n"
+        "class Lenient(verifiers.Verifier):\n"
+        "    def evaluate(self, completion, task):\n"
+        "        return Score({reward}, Verdict.CORRECT if {reward} else Verdict.INCORRECT, {{}}, None, 'x')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    db = tmp_path / "cache.sqlite"
+    rewards = []
+    for reward in (1.0, 0.0):  # the hole, then the fix, in the same file
+        source.write_text(verifier_code.format(reward=reward))
+        sys.modules.pop("lenient_verifier", None)
+        cls = importlib.import_module("lenient_verifier").Lenient
+        cache_module._digest_of.cache_clear()  # a new process after the fix
+        rewards.append(cls().score_batch(["exploit"], [{}], workers=0, cache=db)[0].reward)
+    assert rewards == [1.0, 0.0]
+
+
 def test_works_from_a_thread_and_from_asyncio():
     v = verifiers.get("batch-probe")
     results = {}
