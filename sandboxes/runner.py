@@ -382,7 +382,7 @@ def main():
     `done` line written after the sandbox is clean again. A serving runner forks candidates from a
     zygote; a one-shot run starts each candidate afresh."""
     not_dumpable()
-    deny_key_stores()  # first: every process of the sandbox inherits it (seccomp.py)
+    install_sandbox_filter()  # first: every process of the sandbox inherits it (seccomp.py)
     packages = packages_argument(sys.argv)  # the sandbox's allowed packages: [name, path] pairs
     preload(packages)
     serve = "--serve" in sys.argv

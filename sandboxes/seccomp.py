@@ -1,48 +1,112 @@
-"""A seccomp filter for the sandbox: the system calls no program needs that would let one job leave
-data for the next (shipped as source text in the runner, `programs.py`; the runner installs it
-before anything else, so the judge, the zygote and every candidate inherit it, exec'd or forked).
+"""A seccomp filter for the sandbox: the system calls by which one job could reach the next (shipped
+as source text in the runner, `programs.py`; the runner installs it before anything else, so the
+judge, the zygote and every candidate inherit it, exec'd or forked, for good).
 
-The kernel's key stores (`add_key`, `request_key`, `keyctl`) belong to a user id, not to a
-process: a key one job adds to its user's keyring outlives every process of the job, so the next
-job (and any other sandbox running as that user) reads it back. The clean-up between jobs removes
-files, processes and SysV IPC; a key store it cannot see, so no program may use one. Docker's
-default profile refuses them too; bubblewrap installs no filter of its own. System calls of
-another ABI (x86's 32-bit `int 0x80`, x32) would reach the same stores under other numbers: refused.
-A refused call fails with EPERM, as under Docker's profile, so a program sees an ordinary error.
+Two kinds, each refused with EPERM (an ordinary error to the program, as Docker's profile gives):
+- **stores that outlive every process of a job**: the kernel's key stores (`add_key`,
+  `request_key`, `keyctl`) belong to a user id; a key one job adds, the next job (and any sandbox
+  of that user) reads back. The clean-up between jobs removes files, processes and SysV IPC, not
+  keys. Docker's default profile refuses these calls; bubblewrap installs no filter of its own.
+- **settings of another process** that the kernel lets a process change for any process of its
+  user, without the ptrace check that keeps a candidate out of the runner's and zygote's memory:
+  resource limits (`prlimit64`), priority (`setpriority`, `ioprio_set`), CPU affinity and scheduling
+  policy (`sched_setaffinity`, `sched_setscheduler`, `sched_setparam`, `sched_setattr`). Set on the
+  zygote or the runner they pass to every later program of the warm sandbox (a 60 MB address-space
+  hard limit failed every later honest program); these calls may name only the calling process itself
+  (pid 0).
+System calls of another ABI (x86's 32-bit `int 0x80`, x32) would reach the same calls under other
+numbers: refused.
 """
 
 import ctypes
 import platform
 import struct
 
-# (audit architecture, the numbers of add_key, request_key and keyctl) by machine
-KEYRING_CALLS = {
-    "x86_64": (0xC000003E, (248, 249, 250)),
-    "aarch64": (0xC00000B7, (217, 218, 219)),
+# by machine: (audit architecture, {name: number})
+SYSCALLS = {
+    "x86_64": (
+        0xC000003E,
+        {
+            "add_key": 248,
+            "request_key": 249,
+            "keyctl": 250,
+            "prlimit64": 302,
+            "setpriority": 141,
+            "ioprio_set": 251,
+            "sched_setaffinity": 203,
+            "sched_setscheduler": 144,
+            "sched_setparam": 142,
+            "sched_setattr": 314,
+        },
+    ),
+    "aarch64": (
+        0xC00000B7,
+        {
+            "add_key": 217,
+            "request_key": 218,
+            "keyctl": 219,
+            "prlimit64": 261,
+            "setpriority": 140,
+            "ioprio_set": 30,
+            "sched_setaffinity": 122,
+            "sched_setscheduler": 119,
+            "sched_setparam": 118,
+            "sched_setattr": 274,
+        },
+    ),
+}
+DENIED = ("add_key", "request_key", "keyctl")
+# allowed only with these (argument index, value) pairs: the calling process itself
+SELF_ONLY = {
+    "prlimit64": ((0, 0),),  # pid 0
+    "setpriority": ((0, 0), (1, 0)),  # PRIO_PROCESS, who 0 (never PRIO_PGRP or PRIO_USER: the whole user)
+    "ioprio_set": ((0, 1), (1, 0)),  # IOPRIO_WHO_PROCESS, who 0
+    "sched_setaffinity": ((0, 0),),
+    "sched_setscheduler": ((0, 0),),
+    "sched_setparam": ((0, 0),),
+    "sched_setattr": ((0, 0),),
 }
 X32_BIT = 0x40000000  # x86_64's x32 ABI: the same numbers with this bit set
 PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 22, 2
 ALLOW, DENY = 0x7FFF0000, 0x00050000 | 1  # SECCOMP_RET_ALLOW; SECCOMP_RET_ERRNO with EPERM
 LD_ABS, JEQ, JGE, RET = 0x20, 0x15, 0x35, 0x06  # BPF_LD|W|ABS, BPF_JMP|JEQ|K, BPF_JMP|JGE|K, BPF_RET|K
+ARCH_AT, NR_AT = 4, 0  # offsets in struct seccomp_data
 
 
-def keyring_filter(machine):
-    """The BPF program, as (code, jump if true, jump if false, k) rows: another ABI's call and a
-    key-store call are refused, everything else allowed. None for a machine we have no numbers for."""
-    if machine not in KEYRING_CALLS:
+def arg_at(index):
+    """Where argument `index`'s low 32 bits are (little-endian): all the kernel reads of a pid or an int."""
+    return 16 + 8 * index
+
+
+def sandbox_filter(machine):
+    """The BPF program as (code, jump if true, jump if false, k) rows; None for a machine we have no
+    numbers for. Jumps count the rows after their own (classic BPF jumps forward only)."""
+    if machine not in SYSCALLS:
         return None
-    arch, calls = KEYRING_CALLS[machine]
-    checks = [(JGE, X32_BIT)] + [(JEQ, nr) for nr in calls]  # after loading the number: each jumps to DENY
-    deny = 3 + len(checks) + 1  # the last row; a jump counts the rows after its own
-    rows = [(LD_ABS, 0, 0, 4), (JEQ, 0, deny - 2, arch), (LD_ABS, 0, 0, 0)]
-    rows += [(code, deny - (3 + i) - 1, 0, k) for i, (code, k) in enumerate(checks)]
-    return rows + [(RET, 0, 0, ALLOW), (RET, 0, 0, DENY)]
+    arch, numbers = SYSCALLS[machine]
+    rows = [(LD_ABS, 0, 0, ARCH_AT), (JEQ, 0, "deny", arch), (LD_ABS, 0, 0, NR_AT), (JGE, "deny", 0, X32_BIT)]
+    rows += [(JEQ, "deny", 0, numbers[name]) for name in DENIED]
+    rows += [(JEQ, name, 0, numbers[name]) for name in SELF_ONLY]
+    rows.append((RET, 0, 0, ALLOW))
+    labels = {}
+    for name, conditions in SELF_ONLY.items():
+        labels[name] = len(rows)
+        for index, value in conditions:
+            rows += [(LD_ABS, 0, 0, arg_at(index)), (JEQ, 0, "deny", value)]
+        rows.append((RET, 0, 0, ALLOW))
+    labels["deny"] = len(rows)
+    rows.append((RET, 0, 0, DENY))
+
+    def offset(target, row):
+        return labels[target] - row - 1 if isinstance(target, str) else target
+
+    return [(code, offset(jt, i), offset(jf, i), k) for i, (code, jt, jf, k) in enumerate(rows)]
 
 
-def deny_key_stores():
+def install_sandbox_filter():
     """Install the filter in this process (inherited by every child, for good). Returns False where
-    this machine has no numbers in `KEYRING_CALLS`; raises OSError where the kernel refuses it."""
-    rows = keyring_filter(platform.machine())
+    this machine has no numbers in `SYSCALLS`; raises OSError where the kernel refuses it."""
+    rows = sandbox_filter(platform.machine())
     if rows is None:
         return False
     program = b"".join(struct.pack("=HBBI", *row) for row in rows)

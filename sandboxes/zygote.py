@@ -11,6 +11,8 @@ The fork becomes the candidate (`candidate.py`) with exactly what an exec'd one 
 What a candidate could do to the zygote, and why the next program does not see it:
 - its memory: copy-on-write pages, so nothing it writes reaches the zygote; the zygote is not
   dumpable, so `/proc/<zygote>/mem`, its fds and ptrace are closed;
+- its resource limits, priority, CPU affinity and scheduling policy, which forks inherit: the
+  sandbox's seccomp filter (`seccomp.py`) lets a process change these only for itself;
 - signals (kill, stop): a dead or stopped zygote makes the judge start the program the old way
   (exec), and the runner replaces a zygote that does not answer between jobs;
 - random state: the zygote imports no `random`, so each candidate seeds its own from the OS; the

@@ -293,9 +293,10 @@ def key_store_programs() -> list[tuple[str, str]]:
     """A job that leaves a key in its user's kernel keyring, and one that reads it back."""
     import platform
 
-    from sandboxes.seccomp import KEYRING_CALLS
+    from sandboxes.seccomp import SYSCALLS
 
-    add_key, _, keyctl = KEYRING_CALLS[platform.machine()][1]
+    numbers = SYSCALLS[platform.machine()][1]
+    add_key, keyctl = numbers["add_key"], numbers["keyctl"]
     return [("leaves a key", ADD_KEY.format(add_key=add_key)), ("reads the key", READ_KEY.format(keyctl=keyctl))]
 
 
@@ -319,6 +320,90 @@ def test_nothing_of_a_job_survives_into_the_next_one(backend):
     finally:
         v.close()
     assert verdicts == dict.fromkeys(verdicts, "correct")
+
+
+LOWER_EVERY_LIMIT = """
+import os, resource
+for pid in (int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) != os.getpid()):
+    for limit, value in ((resource.RLIMIT_AS, 60 << 20), (resource.RLIMIT_NOFILE, 8), (resource.RLIMIT_FSIZE, 1)):
+        try:  # the runner's, the zygote's and the judge's: the same user, and no ptrace check on this call
+            resource.prlimit(pid, limit, (value, value))
+        except OSError:
+            pass
+    for change in (lambda: os.setpriority(os.PRIO_PROCESS, pid, 19), lambda: os.sched_setaffinity(pid, {0})):
+        try:
+            change()
+        except OSError:
+            pass
+def f(x):
+    return x + 1
+"""
+USE_MEMORY_AND_FILES = """
+def f(x):
+    data = bytearray(150 << 20)
+    data[::4096] = b"x" * len(data[::4096])
+    with open("/tmp/scratch", "w") as fh:
+        fh.write("a line")
+    return x + 1
+"""
+
+
+def test_a_job_cannot_lower_what_later_jobs_get(backend):
+    """One job lowered the address-space, file and open-file hard limits of every process of its
+    user (the zygote and the runner among them): every later honest program of the warm sandbox,
+    forked from that zygote, failed. No candidate reaches another process's settings any more."""
+    v = verifiers.get("code", backend=backend.name, pool_size=1)
+    try:
+        verdicts = [
+            v.score(code_block(source), TASK).verdict.value
+            for source in (USE_MEMORY_AND_FILES, LOWER_EVERY_LIMIT, USE_MEMORY_AND_FILES, USE_MEMORY_AND_FILES)
+        ]
+    finally:
+        v.close()
+    assert verdicts == ["correct"] * 4
+
+
+OTHER_PROCESS_CALLS = """
+import os, resource, sys
+sys.path.insert(0, "sandboxes")
+import seccomp
+assert seccomp.install_sandbox_filter()
+parent = os.getppid()
+calls = {
+    "prlimit": (lambda pid: resource.prlimit(pid, resource.RLIMIT_NOFILE, (400, 1024))),
+    "setpriority": (lambda pid: os.setpriority(os.PRIO_PROCESS, pid, 5)),
+    "affinity": (lambda pid: os.sched_setaffinity(pid, os.sched_getaffinity(0))),
+    "scheduler": (lambda pid: os.sched_setscheduler(pid, os.SCHED_OTHER, os.sched_param(0))),
+    "sched_param": (lambda pid: os.sched_setparam(pid, os.sched_param(0))),
+}
+for name, call in calls.items():
+    call(0)  # this process itself: allowed
+    try:
+        call(parent)
+        print(name, "reached another process")
+    except PermissionError:
+        pass
+for name, call in {"whole user": lambda: os.setpriority(os.PRIO_USER, 0, 5)}.items():
+    try:
+        call()
+        print(name, "reached another process")
+    except PermissionError:
+        pass
+import ctypes
+print("keyring", "refused" if ctypes.CDLL(None).syscall(250, 0, -4, 0, 0, 0) == -1 else "open")
+"""
+
+
+def test_the_sandbox_filter_lets_a_process_change_only_itself():
+    """The seccomp filter the runner installs, in a plain process: each call that changes a
+    process's settings works on the caller and fails with EPERM on its parent; key stores are closed."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(verifiers.__file__).parent.parent
+    done = subprocess.run([sys.executable, "-c", OTHER_PROCESS_CALLS], cwd=root, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == "keyring refused\n", done.stdout + done.stderr
 
 
 def test_a_clean_sandbox_serves_the_next_job_and_one_whose_memory_is_not_back_is_replaced(monkeypatch):
