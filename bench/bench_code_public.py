@@ -162,7 +162,11 @@ def main() -> dict:
     notes.append(
         f"{WORKERS} workers each, warm pools, in one run. The checker stops a wrong program at its first failing "
         "assert, as our pass/fail reward does; the share-of-tests reward runs every test, which on LeetCode's "
-        "wrong programs (39-266 tests each, some of them slow) is more work than the checker does."
+        "wrong programs (39-266 tests each, some of them slow) is more work than the checker does: the row "
+        "'every test' is the same checker running every statement of `check` (none fatal), the work the "
+        "share-of-tests reward does, and the figure in brackets compares with it. A program that loops "
+        "spends our per-solution timeout budget (4 s: TIMEOUT) where the checker kills it at 3 s (HumanEval "
+        "holds 8 such programs)."
     )
     notes.append(
         "\n\nWhere a program's time goes (ms per program, one warm sandbox, serial, pass/fail reward):\n\n"
