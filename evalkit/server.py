@@ -370,14 +370,25 @@ async def _read_body(request: Request, limits: ServerLimits) -> bytes:
 
 
 def _parse(body: bytes) -> Any:
+    """The body as JSON data; a key given twice in one object is refused (parsers disagree on which
+    one counts, as they do for a repeated `?verifier=`: a gateway may check the first, we would use the last)."""
     try:
-        return json.loads(body)
+        return json.loads(body, object_pairs_hook=_unique_keys)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise HTTPError(400, f"malformed JSON: {exc}") from None
     except RecursionError:
         raise HTTPError(400, "malformed JSON: nested too deeply") from None
     except ValueError as exc:  # e.g. an integer past Python's digit limit
         raise HTTPError(400, f"malformed JSON: {str(exc).splitlines()[0][:120]}") from None
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    made = dict(pairs)
+    if len(made) != len(pairs):
+        seen: set[str] = set()
+        repeated = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
+        raise ValueError(f"the key {_shown(repeated)} appears twice in one object")
+    return made
 
 
 def _json(content: Any, status: int = 200) -> JSONResponse:

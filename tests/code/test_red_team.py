@@ -698,6 +698,21 @@ def test_no_route_answers_without_the_token_and_a_repeated_key_is_refused(code_s
     assert service.metrics.latencies.maxlen == 1000
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"verifier": "game24", "verifier": "code", "items": []}',
+        '{"verifier": "game24", "items": [{"completion": "x", "task": {"numbers": [1, 2, 3, 4], "numbers": [4, 4, 6, 8]}}]}',
+    ],
+)
+def test_a_key_given_twice_in_a_body_is_refused(code_server, body):
+    """As with a repeated `?verifier=`: a gateway that reads the first of two keys would check one
+    verifier or task while the server, reading the last, scored another."""
+    url, _ = code_server
+    r = httpx.post(f"{url}/score", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 400 and "appears twice" in r.json()["error"], r.text
+
+
 class _Loud(Verifier):
     """A third-party verifier whose reason carries a lone surrogate: the server still answers JSON."""
 
