@@ -160,6 +160,15 @@ class ActorGroup:
                 answered = isinstance(rows, list) and sorted(i for i, _row in rows) == sorted(i for i, _c, _t in chunk)
             except ray.exceptions.RayActorError:
                 rows, answered = None, False
+            except ray.exceptions.RayError:  # the actor lives, its call failed on this chunk (an item it cannot load)
+                idle.append(actor)
+                if len(chunk) > 1:  # each item on its own: one such item must not fail the others
+                    todo.extend(([item], tries) for item in chunk)
+                elif tries < RETRIES:
+                    todo.append((chunk, tries + 1))
+                else:
+                    give_up(chunk, Score.error(f"the Ray actor failed on this item, {RETRIES + 1} times"))
+                continue
             if not answered:
                 if rows is not None:  # alive but confused: never trust it again
                     self.ray.kill(actor)

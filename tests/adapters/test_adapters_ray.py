@@ -49,6 +49,32 @@ def test_warm_actors_on_two_nodes_match_the_local_pool_and_survive_a_dead_actor(
     assert group.closed
 
 
+class _LoadsNowhere(dict):
+    """A task that pickles on the driver and fails to load on the actor (as one too deep for its stack)."""
+
+    def __reduce__(self):
+        return (_refuse, ())
+
+
+def _refuse():
+    raise ValueError("this task cannot be loaded here")
+
+
+def test_an_item_an_actor_cannot_load_is_its_own_error(ray_cluster):
+    """The actor's call failed (RayTaskError) and the whole batch raised; now that chunk's items go
+    one by one, and only the item that cannot be loaded is ERROR."""
+    v = verifiers.get("game24")
+    tasks = v.tasks("test", limit=24)
+    completions = [f"Answer: {t['solution']}" for t in tasks]
+    tasks[7] = _LoadsNowhere(tasks[7], note="loads nowhere")
+    try:
+        scores = v.score_batch(completions, tasks, executor="ray", workers=2)
+    finally:
+        v.close()
+    assert scores[7].is_error and "failed on this item" in scores[7].reason
+    assert [s.verdict.value for i, s in enumerate(scores) if i != 7] == ["correct"] * 23
+
+
 @pytest.mark.slow
 def test_a_dead_actors_sandbox_leftovers_are_released_by_its_replacement(ray_cluster):
     v = verifiers.get("code", backend="local")
