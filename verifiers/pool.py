@@ -484,6 +484,13 @@ class WorkerPool:
         if len(reply) == 3:  # the worker could not read the chunk
             if reply[1] != _UNREADABLE:
                 return False
+            if len(items) > 1 and job is not None and not job.cancelled:  # which item? each on its own, first
+                w.in_flight.popleft()
+                w.started_any = True
+                self._job_of.pop(seq, None)
+                with self._lock:
+                    job.pending.extendleft([item] for item in reversed(items))
+                return True
             rows = [Score.error(f"the scoring worker could not read this item: {reply[2]}").to_row()] * len(items)
         else:
             rows = reply[1]

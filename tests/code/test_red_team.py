@@ -57,6 +57,34 @@ def test_a_task_the_pool_cannot_send_is_its_own_error_and_rotates_nothing(depth)
         v.close()
 
 
+class _LoadsNowhere(dict):
+    """A task that pickles here and fails to load in a worker (as one its stack cannot hold)."""
+
+    def __reduce__(self):
+        return (_refuse, ())
+
+
+def _refuse():
+    raise ValueError("this task cannot be loaded here")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_an_item_a_worker_cannot_load_costs_that_item_only(workers):
+    """A chunk a worker could not read made every item of it ERROR (two right answers beside the
+    bad task); the chunk's items now go again one by one and only the bad one is ERROR."""
+    v = verifiers.get("game24")
+    tasks = v.tasks("test", limit=24)
+    pad = " " * 20_000  # longer than game24's inline limit: these go through the worker pool
+    completions = [f"Answer: {t['solution']}" + pad for t in tasks]
+    tasks[7] = _LoadsNowhere(tasks[7], note="loads nowhere")
+    try:
+        scores = v.score_batch(completions, tasks, workers=workers)
+    finally:
+        v.close()
+    assert scores[7].is_error and "could not read" in scores[7].reason
+    assert [s.verdict.value for i, s in enumerate(scores) if i != 7] == ["correct"] * 23
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     st.lists(st.tuples(st.booleans(), st.sampled_from([0, 0, 0, 40, 3000])), min_size=1, max_size=12),
