@@ -2,7 +2,8 @@
 and swap limits, a pids limit, a CPU quota, no-new-privileges, every capability dropped, an
 unprivileged user), kept warm in a pool and reused through `exec`.
 
-Each container keeps one runner serving job after job over a `docker exec` socket; between jobs
+Each container keeps one runner serving job after job, talking to the host over a unix socket made
+for it (see `_Session`; the `docker exec` stream where none connects); between jobs
 the runner kills every other process of the sandbox user and wipes /work, /tmp and /dev/shm, so a
 run never sees a previous run's files or processes. A container whose run overruns its wall clock
 or breaks the protocol is replaced.
@@ -13,10 +14,14 @@ new pool removes any whose owner process is gone (e.g. after a SIGKILL).
 from __future__ import annotations
 
 import atexit
+import glob
 import os
 import queue
+import secrets
+import shutil
 import socket
 import struct
+import tempfile
 import threading
 import time
 import weakref
@@ -27,6 +32,7 @@ from .base import MAX_STDOUT, STOP, Limits, RawRun, SandboxUnavailable, Watch
 from .cleanup import process_alive
 from .image import IMAGE
 from .preload import preload_arguments
+from .runner import CHANNEL_FLAG
 
 SANDBOX_UID = "10001"
 LABEL = "evalkit.sandbox.owner"
@@ -70,6 +76,7 @@ class DockerBackend:
         self._idle: queue.Queue = queue.Queue()
         self._all: set[str] = set()
         self._sessions: dict[str, _Session] = {}  # container id -> its serving runner
+        self._channels: dict[str, str] = {}  # container id -> the host folder its runner's channel is made in
         self._lock = threading.Lock()
         self.reap_orphans()
         for _ in range(pool_size):
@@ -88,6 +95,7 @@ class DockerBackend:
 
     # ------------------------------------------------------------------ containers
     def _start(self) -> Any:
+        channels = _channel_dir()
         container = self.client.containers.run(
             self.image,
             ["sleep", "infinity"],
@@ -111,10 +119,11 @@ class DockerBackend:
             init=True,
             labels={LABEL: _owner()},
             environment={"HOME": "/work"},
-            volumes=self._extra_mounts(self.limits.packages),
+            volumes={**self._extra_mounts(self.limits.packages), channels: {"bind": CHANNEL_MOUNT, "mode": "ro"}},
         )
         with self._lock:
             self._all.add(container.id)
+            self._channels[container.id] = channels
         return container
 
     def _remove(self, container: Any) -> None:
@@ -128,6 +137,9 @@ class DockerBackend:
             pass
         with self._lock:
             self._all.discard(container.id)
+            channels = self._channels.pop(container.id, None)
+        if channels is not None:
+            shutil.rmtree(channels, ignore_errors=True)
 
     def reap_orphans(self) -> int:
         """Remove containers left by evalkit processes on this host that no longer run."""
@@ -156,7 +168,7 @@ class DockerBackend:
 
     def _open_session(self, container: Any) -> "_Session":
         preloaded = preload_arguments(self.limits.packages, self.library_paths(self.limits.packages))
-        session = _Session(self.client.api, container.id, preloaded)
+        session = _Session(self.client.api, container.id, preloaded, self._channels.get(container.id))
         with self._lock:
             self._sessions[container.id] = session
         return session
@@ -218,6 +230,9 @@ class DockerBackend:
                 pass
         with self._lock:
             self._all.clear()
+            channels, self._channels = list(self._channels.values()), {}
+        for folder in channels:
+            shutil.rmtree(folder, ignore_errors=True)
         while not self._idle.empty():
             self._idle.get_nowait()
         try:
@@ -227,13 +242,24 @@ class DockerBackend:
 
 
 class _Session:
-    """A runner in `--serve` mode inside one container, on one `docker exec` socket: job after job,
-    each ending with a `done` line written after the runner has cleaned the container (killed
-    every other sandbox-user process, emptied /work, /tmp and /dev/shm)."""
+    """A runner in `--serve` mode inside one container: job after job, each ending with a `done` line
+    written after the runner has cleaned the container (killed every other sandbox-user process,
+    emptied /work, /tmp and /dev/shm). It talks over a unix socket the host listened on for its one
+    connection, in the container's channel folder (`/channel`, read-only there), closed and removed
+    once the runner connected, before any job: the `docker exec` stream costs the Docker daemon about
+    2 ms of CPU a program to relay. Where the runner cannot connect, that stream serves."""
 
-    def __init__(self, api: Any, container_id: str, preloaded: list[str] | None = None) -> None:
-        _exec_id, self.sock = _start_runner(api, container_id, "--serve", *(preloaded or []))
-        self.frames = _Frames()
+    def __init__(
+        self, api: Any, container_id: str, preloaded: list[str] | None = None, channels: str | None = None
+    ) -> None:
+        listener = _listen(channels) if channels is not None else None
+        channel = [CHANNEL_FLAG, f"{CHANNEL_MOUNT}/{os.path.basename(listener[1])}"] if listener else []
+        _exec_id, self.stream = _start_runner(api, container_id, "--serve", *(preloaded or []), *channel)
+        self.sock, self.frames = self.stream, _Frames()
+        if listener is not None:
+            link = _accept_runner(*listener)
+            if link is not None:  # the runner's stdin and stdout are this socket: plain bytes, no frames
+                self.sock, self.frames = link, None
 
     def run(self, job: bytes, nonce: str, wall_seconds: float, watch: Watch | None = None) -> tuple[RawRun, bool]:
         """(what came back, whether the session can serve another job)."""
@@ -253,7 +279,7 @@ class _Session:
                 return RawRun(bytes(stdout), None, timed_out=True), False
             if not chunk:  # the runner died mid-job (the program killed it): what it said still counts
                 return RawRun(bytes(stdout), None), False
-            piece = self.frames.stdout_of(chunk)
+            piece = self.frames.stdout_of(chunk) if self.frames is not None else chunk
             if len(stdout) < MAX_STDOUT:
                 stdout += piece
             if watch is not None and watch(piece):
@@ -261,8 +287,66 @@ class _Session:
         return RawRun(bytes(stdout), 0), True
 
     def close(self) -> None:
+        for sock in {self.sock, self.stream}:
+            try:
+                sock.close()
+            except OSError:
+                pass
+
+
+CHANNEL_MOUNT = "/channel"  # where a container sees its host folder of channels (read-only)
+CHANNEL_PREFIX = "evalkit-channel-"
+CHANNEL_SECONDS = 15.0  # for a runner to connect: it starts (and preloads its packages) in well under a second
+
+
+def _channel_dir() -> str:
+    """A host folder for one container's channels, reachable by the sandbox user and root only."""
+    folder = tempfile.mkdtemp(
+        prefix=f"{CHANNEL_PREFIX}{os.getpid()}-", suffix="-"
+    )  # the owner's pid: see _reap_orphans
+    try:
+        os.chown(folder, int(SANDBOX_UID), -1)
+    except OSError:  # not root: the peer's user id is still checked when it connects
+        os.chmod(folder, 0o755)
+    return folder
+
+
+def _listen(folder: str) -> tuple[socket.socket, str] | None:
+    """A unix socket listening in `folder` for the runner's one connection, and its path."""
+    path = os.path.join(folder, f"{secrets.token_hex(8)}.sock")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        listener.bind(path)
+        os.chmod(path, 0o666)  # the folder keeps out everyone but the sandbox user (and root)
+        listener.listen(1)
+    except OSError:
+        listener.close()
+        return None
+    return listener, path
+
+
+def _accept_runner(listener: socket.socket, path: str) -> socket.socket | None:
+    """The runner's connection (a peer of the sandbox user), or None if none came in time (a daemon
+    on another host, a remapped user namespace): the session then uses the exec stream. The listener
+    is closed and its file removed either way, so nothing in the sandbox can connect later."""
+    deadline = time.monotonic() + CHANNEL_SECONDS
+    try:
+        while (left := deadline - time.monotonic()) > 0:
+            listener.settimeout(left)
+            try:
+                link, _ = listener.accept()
+            except (socket.timeout, TimeoutError, OSError):
+                return None
+            uid = struct.unpack("3i", link.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))[1]
+            if uid == int(SANDBOX_UID):
+                link.settimeout(None)
+                return link
+            link.close()  # not the sandbox's runner
+        return None
+    finally:
+        listener.close()
         try:
-            self.sock.close()
+            os.unlink(path)
         except OSError:
             pass
 
@@ -346,6 +430,10 @@ def _reap_orphans(client: Any) -> int:
         owner_host, _, pid = owner.partition(":")
         if owner_host == host and pid.isdigit() and not process_alive(int(pid)):
             removed += _remove_quietly(client, container_id)
+    for folder in glob.glob(os.path.join(tempfile.gettempdir(), f"{CHANNEL_PREFIX}*-")):  # their channel folders
+        pid = os.path.basename(folder)[len(CHANNEL_PREFIX) :].split("-")[0]
+        if pid.isdigit() and not process_alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
     return removed
 
 

@@ -79,8 +79,28 @@ def sq(x):
             except OSError: pass
     return x * x
 """
+CHANNEL_FORGER = """
+import os, socket, json
+def sq(x):
+    line = (json.dumps({"i": 0, "status": "ok"}) + "\\n").encode()
+    for folder in ("/channel", "/work", "/tmp", "/dev/shm"):  # the Docker runner's channel is made in /channel
+        for name in (os.listdir(folder) if os.path.isdir(folder) else []):
+            link = socket.socket(socket.AF_UNIX)
+            try:
+                link.connect(os.path.join(folder, name))
+                link.sendall(line * 3)
+            except OSError:
+                pass
+            link.close()
+    try:
+        socket.socket(socket.AF_UNIX).bind("/channel/forged.sock")
+    except OSError:
+        pass
+    return 0
+"""
 ATTACKS = {
     "fd scan": FD_SCAN,
+    "connects to the host's channel": CHANNEL_FORGER,
     "forged frames": FRAME_FORGER,
     "writes to /proc fds": PROC_FORGER,
     "always-equal values": ALWAYS_EQUAL,

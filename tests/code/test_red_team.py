@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import os
 import socket
 import time
 
@@ -432,6 +433,36 @@ def test_the_sandbox_filter_lets_a_process_change_only_itself():
     root = Path(verifiers.__file__).parent.parent
     done = subprocess.run([sys.executable, "-c", OTHER_PROCESS_CALLS], cwd=root, capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout == "keyring refused\n", done.stdout + done.stderr
+
+
+def test_the_docker_runner_talks_over_a_channel_only_it_could_open(monkeypatch):
+    """A warm container's runner talks to the host over a unix socket (not the `docker exec` stream
+    the daemon relays): the host accepted its one connection, then removed the listener before any
+    job came in; a peer of another user is refused."""
+    import socket
+
+    from conftest import open_backend
+
+    from sandboxes import docker_pool
+
+    open_backend("docker", pool_size=0).close()  # a skip outside CI, a failure in it, without Docker
+    v = verifiers.get("code", backend="docker", pool_size=1)
+    try:
+        assert v.score(code_block("def f(x):\n    return x + 1"), TASK).verdict is Verdict.CORRECT
+        backend = v.backend()
+        (session,) = backend._sessions.values()
+        assert session.frames is None and session.sock is not session.stream  # the channel, not the stream
+        assert [os.listdir(folder) for folder in backend._channels.values()] == [[]]
+    finally:
+        v.close()
+    monkeypatch.setattr(docker_pool, "CHANNEL_SECONDS", 1.0)
+    folder = docker_pool._channel_dir()
+    listener, path = docker_pool._listen(folder)
+    peer = socket.socket(socket.AF_UNIX)
+    peer.connect(path)  # this process: root or the test's user, not the sandbox user
+    assert docker_pool._accept_runner(listener, path) is None and not os.path.exists(path)
+    peer.close()
+    os.rmdir(folder)
 
 
 def test_a_clean_sandbox_serves_the_next_job_and_one_whose_memory_is_not_back_is_replaced(monkeypatch):
