@@ -15,12 +15,16 @@ BEHAVIOURS = st.lists(st.sampled_from(["pass", "wrong", "raise"]), min_size=1, m
 
 
 def program(behaviour: list[str]) -> str:
+    """A program whose test i passes, is wrong, raises, or passes after 10 ms ("slow")."""
     return f"""```python
+import time
 BEHAVIOUR = {behaviour!r}
 def f(i):
     if BEHAVIOUR[i] == "raise":
         raise ValueError(i)
-    return i * 10 if BEHAVIOUR[i] == "pass" else -1
+    if BEHAVIOUR[i] == "slow":
+        time.sleep(0.01)
+    return -1 if BEHAVIOUR[i] == "wrong" else i * 10
 ```"""
 
 
@@ -63,7 +67,9 @@ def test_stopping_early_gives_the_reward_and_verdict_of_running_every_test(pairs
 
 def test_a_stopped_program_says_which_test_decided_and_how_many_did_not_run(backend):
     v = verifiers.get("code", backend=backend.name, reward="code_r1", pool_size=1)
-    behaviour = ["pass", "wrong"] + ["pass"] * 200
+    # the later tests take 10 ms each: the host's stop lands long before they could all run, however
+    # busy the machine (at full speed 200 passing tests could finish before the stop came back)
+    behaviour = ["pass", "wrong"] + ["slow"] * 200
     try:
         score = v.score(program(behaviour), task(len(behaviour)))
     finally:
