@@ -385,8 +385,7 @@ def _parse(body: bytes) -> Any:
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     made = dict(pairs)
     if len(made) != len(pairs):
-        seen: set[str] = set()
-        repeated = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
+        repeated = next(key for key, count in collections.Counter(key for key, _ in pairs).items() if count > 1)
         raise ValueError(f"the key {_shown(repeated)} appears twice in one object")
     return made
 

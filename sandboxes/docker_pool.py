@@ -301,9 +301,8 @@ CHANNEL_SECONDS = 15.0  # for a runner to connect: it starts (and preloads its p
 
 def _channel_dir() -> str:
     """A host folder for one container's channels, reachable by the sandbox user and root only."""
-    folder = tempfile.mkdtemp(
-        prefix=f"{CHANNEL_PREFIX}{os.getpid()}-", suffix="-"
-    )  # the owner's pid: see _reap_orphans
+    # named with the owner's pid, so that `_reap_orphans` removes the folders of a process that is gone
+    folder = tempfile.mkdtemp(prefix=f"{CHANNEL_PREFIX}{os.getpid()}-", suffix="-")
     try:
         os.chown(folder, int(SANDBOX_UID), -1)
     except OSError:  # not root: the peer's user id is still checked when it connects

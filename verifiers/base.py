@@ -52,8 +52,8 @@ def check_types(config: Any, owner: str) -> None:
     for f in dataclasses.fields(config):
         value, hint = getattr(config, f.name), hints.get(f.name, Any)
         if not _fits(value, hint):
-            shown = _type_name(hint) + (" (finite)" if "float" in _type_name(hint) else "")
-            raise TypeError(f"{owner}: {f.name} must be {shown}, got {value!r}")
+            name = _type_name(hint)
+            raise TypeError(f"{owner}: {f.name} must be {name}{' (finite)' if 'float' in name else ''}, got {value!r}")
         if f.metadata.get("client") == "at_most" and _number(value) and value < 0:
             raise ValueError(f"{owner}: {f.name} is a limit and must be >= 0, got {value!r}")
 

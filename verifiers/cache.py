@@ -79,7 +79,7 @@ def _digest_of(extra_file: str) -> str:
         files.add(extra_file)
     digest = hashlib.blake2b(digest_size=16)
     for file in sorted(files):
-        digest.update(file.rsplit("/", 2)[-1].encode() + b"\0")
+        digest.update(Path(file).name.encode() + b"\0")
         try:
             digest.update(Path(file).read_bytes())
         except OSError:
