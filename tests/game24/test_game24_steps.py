@@ -1,4 +1,10 @@
-"""The step checker: arithmetic, bookkeeping, rounding and backtracking search traces."""
+"""The step checker: arithmetic, bookkeeping, rounding and backtracking search traces, as listed
+cases and as generated step chains (every value shown whole, as a fraction or rounded)."""
+
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verifiers.game24.steps import check_steps
 
@@ -53,3 +59,50 @@ def test_step_count_includes_unchecked_lines_beyond_the_cap():
     text = "\n".join("1 + 2 = 3 (left: 3 3 4)" for _ in range(10))
     r = check_steps(text, [1, 2, 3, 4], max_checked=4)
     assert r.total_lines == 10 and len(r.valid) == 4
+
+
+def _shown(value: Fraction, style: str) -> str:
+    """`value` as a model shows it: whole, `a/b`, or rounded to two decimals."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{value.numerator}/{value.denominator}" if style == "fraction" else f"{float(value):.2f}"
+
+
+@st.composite
+def step_chains(draw: st.DrawFn) -> tuple[list[int], list[tuple[str, Fraction, Fraction, Fraction, list[Fraction]]]]:
+    """A puzzle and a chain of steps that combine two numbers of the current state (results never
+    negative, never a division by zero), as (op, a, b, c, the numbers left)."""
+    numbers = draw(st.lists(st.integers(0, 13), min_size=2, max_size=5))
+    state = [Fraction(n) for n in numbers]
+    steps = []
+    while len(state) > 1 and draw(st.booleans() if steps else st.just(True)):
+        ia, ib = draw(st.permutations(range(len(state))))[:2]
+        a, b = state[ia], state[ib]
+        op = draw(st.sampled_from("+-*/"))
+        if op == "-" and a < b or op == "/" and b == 0:
+            op = "+"
+        c = {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else None}[op]
+        state = [x for k, x in enumerate(state) if k not in (ia, ib)] + [c]
+        steps.append((op, a, b, c, sorted(state)))
+    return numbers, steps
+
+
+@settings(max_examples=1500, deadline=None, derandomize=True)
+@given(step_chains(), st.sampled_from(["fraction", "decimal"]), st.sampled_from(["right", "result", "left"]))
+def test_generated_step_chains_are_valid_and_their_mistakes_are_caught(case, style, mistake_kind):
+    """Every step of a generated chain is valid however its values are shown; a result that is off
+    by one, or a left list with one number off by one, makes that step invalid."""
+    numbers, steps = case
+    lines = []
+    for k, (op, a, b, c, left) in enumerate(steps):
+        shown_c, shown_left = c, list(left)
+        if k == len(steps) - 1 and mistake_kind == "result":
+            shown_c = c + 1
+            shown_left[left.index(c)] = c + 1
+        if k == len(steps) - 1 and mistake_kind == "left":
+            shown_left[0] += 1
+        left_text = " ".join(_shown(x, style) for x in shown_left)
+        lines.append(f"{_shown(a, style)} {op} {_shown(b, style)} = {_shown(shown_c, style)} (left: {left_text})")
+    report = check_steps("\n".join(lines), numbers)
+    expected = (True,) * len(steps) if mistake_kind == "right" else (True,) * (len(steps) - 1) + (False,)
+    assert report.valid == expected, (lines, report.reasons)

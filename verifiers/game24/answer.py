@@ -7,7 +7,7 @@ perhaps words after it.
 `=` into links; each link is parsed on its own by `expression.parse` (so every refusal keeps its
 reason), except that a link which is only a number is a stated value: it may be a decimal (`24.0`),
 signed (`-5`, a negative target) or grouped in thousands (`1,999`), and it is never arithmetic. How
-the links are judged is the verifier's (`Game24Verifier._judge_chain`): correct iff some link is an
+the links are judged is the verifier's (`Game24Verifier._judge`): correct iff some link is an
 expression over exactly the puzzle's numbers equal to the target and no link states another value.
 
 The only rewrites are the ones listed here and in `normalise`; none adds arithmetic:

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from typing import Iterator
+from typing import Callable, Iterator, NamedTuple, Union
 
 from .expression import ExpressionError, normalise
 
@@ -26,31 +26,36 @@ MAX_LINE_CHARS = 300
 _MAY_BE_STEP = re.compile(r"^\W*\d")  # cheap pre-filter on the raw line, before normalising
 _ANY_STEP = re.compile(r"^\W*\d[^\n]*=", re.MULTILINE)  # one C-level scan: is there any step at all?
 
+#: An exact value: an int while it is whole (the usual case, and several times faster than a
+#: Fraction), a Fraction once a division leaves a remainder. The two compare and hash alike.
+Exact = Union[int, Fraction]
 
-@dataclass(frozen=True)
-class Shown:
-    """A number as the model displayed it, with the tolerance its rounding implies."""
+
+class Shown(NamedTuple):
+    """A number as the model displayed it, with the tolerance its rounding implies (0: exact)."""
 
     text: str
-    value: Fraction
-    tolerance: Fraction
+    value: Exact
+    tolerance: Exact
 
     @classmethod
     def parse(cls, text: str) -> "Shown":
+        if text.isdigit() and text.isascii():  # a whole number: most of what models show
+            return cls(text, int(text), 0)
         if "/" in text:
             num, den = text.split("/")
             if int(den) == 0:
                 raise ValueError("zero denominator")
-            return cls(text, Fraction(int(num), int(den)), Fraction(0))
+            return cls(text, Fraction(int(num), int(den)), 0)
         try:
             dec = Decimal(text)
         except InvalidOperation:
             raise ValueError(text) from None
         places = max(0, -dec.as_tuple().exponent)  # type: ignore[operator]
-        return cls(text, Fraction(dec), Fraction(1, 2 * 10**places) if places else Fraction(0))
+        return cls(text, Fraction(dec), Fraction(1, 2 * 10**places) if places else 0)
 
-    def matches(self, exact: Fraction) -> bool:
-        return abs(exact - self.value) <= self.tolerance
+    def matches(self, exact: Exact) -> bool:
+        return exact == self.value if not self.tolerance else abs(exact - self.value) <= self.tolerance
 
 
 @dataclass(frozen=True)
@@ -73,11 +78,20 @@ class StepReport:
 NO_STEPS = StepReport()
 
 
-_APPLY = {
+def _divide(a: Exact, b: Exact) -> Exact | None:
+    """a / b exactly (an int when it divides evenly), None for b = 0."""
+    if not b:
+        return None
+    if type(a) is int and type(b) is int and a % b == 0:
+        return a // b
+    return Fraction(a) / b
+
+
+_APPLY: dict[str, Callable[[Exact, Exact], Exact | None]] = {
     "+": lambda a, b: a + b,
     "-": lambda a, b: a - b,
     "*": lambda a, b: a * b,
-    "/": lambda a, b: a / b if b else None,
+    "/": _divide,
 }
 
 
@@ -100,7 +114,7 @@ def check_steps(text: str, numbers: list[int], max_checked: int = 256) -> StepRe
     valid: list[bool] = []
     reasons: list[str] = []
     total = 0
-    states: list[tuple[Fraction, ...]] = [tuple(sorted(Fraction(n) for n in numbers))]
+    states: list[tuple[Exact, ...]] = [tuple(sorted(numbers))]
     seen = {states[0]}
     for match in step_lines(text):
         total += 1
@@ -115,9 +129,7 @@ def check_steps(text: str, numbers: list[int], max_checked: int = 256) -> StepRe
     return StepReport(tuple(valid), tuple(reasons), total)
 
 
-def _check_one(
-    match: re.Match[str], states: list[tuple[Fraction, ...]]
-) -> tuple[bool, str, tuple[Fraction, ...] | None]:
+def _check_one(match: re.Match[str], states: list[tuple[Exact, ...]]) -> tuple[bool, str, tuple[Exact, ...] | None]:
     try:
         a, b, c = (Shown.parse(match.group(k)) for k in "abc")
         left = (
@@ -148,7 +160,7 @@ def _check_one(
     return False, "arithmetic is wrong", None
 
 
-def _pairs(state: tuple[Fraction, ...], a: Shown, b: Shown) -> Iterator[tuple[int, int]]:
+def _pairs(state: tuple[Exact, ...], a: Shown, b: Shown) -> Iterator[tuple[int, int]]:
     for ia, x in enumerate(state):
         if a.matches(x):
             for ib, y in enumerate(state):
@@ -156,7 +168,7 @@ def _pairs(state: tuple[Fraction, ...], a: Shown, b: Shown) -> Iterator[tuple[in
                     yield ia, ib
 
 
-def _multiset_matches(shown: list[Shown], exact: tuple[Fraction, ...]) -> bool:
+def _multiset_matches(shown: list[Shown], exact: tuple[Exact, ...]) -> bool:
     """Does each shown number match a distinct exact one? (Greedy is exact here: tolerances < 1.)"""
     if len(shown) != len(exact):
         return False
