@@ -9,7 +9,6 @@ k decimals matches an exact value that rounds to it; an integer must match exact
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -172,8 +171,8 @@ def _multiset_matches(shown: list[Shown], exact: tuple[Exact, ...]) -> bool:
     """Does each shown number match a distinct exact one? (Greedy is exact here: tolerances < 1.)"""
     if len(shown) != len(exact):
         return False
-    if all(s.tolerance == 0 for s in shown):
-        return Counter(s.value for s in shown) == Counter(exact)
+    if all(s.tolerance == 0 for s in shown):  # exact values: equal as sorted lists (`exact` is sorted)
+        return sorted(s.value for s in shown) == list(exact)
     remaining = list(exact)
     for s in sorted(shown, key=lambda s: s.value):
         for k, x in enumerate(remaining):
