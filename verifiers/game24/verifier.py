@@ -181,8 +181,13 @@ class Game24Verifier(Verifier):
         info: dict[str, Any] = {"steps": steps.total_lines, "steps_valid": steps.n_valid}
         if steps.total_lines:
             info["step_problems"] = [f"step {i + 1}: {r}" for i, r in enumerate(steps.reasons) if r != "ok"][:10]
+        # the usual last line (`Answer: <expression> = N`) is read in one step; anything else, in full
         usual = read_usual_answer(completion, cfg.max_expression_chars) if "answer_line" in cfg.answer_formats else None
-        raw, links = usual or (self._final(final_answers(completion, cfg.answer_formats), wanted, target), None)
+        raw, links = (
+            usual
+            if usual is not None
+            else (self._final(final_answers(completion, cfg.answer_formats), wanted, target), None)
+        )
         answer = None
         r_l = 0.0  # paid only with a final expression (see the module docstring)
         if raw is None:
@@ -190,7 +195,8 @@ class Game24Verifier(Verifier):
         else:
             info["expression"] = raw[:200]
             try:
-                links = links or read_chain(raw, cfg.max_expression_chars)
+                if links is None:
+                    links = read_chain(raw, cfg.max_expression_chars)
             except ExpressionError as exc:
                 verdict, r_oc, reason = Verdict.INVALID, 0.0, f"final answer rejected: {exc}"
             else:
