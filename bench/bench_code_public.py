@@ -32,11 +32,14 @@ from verifiers.code.program_mix import Program
 WORKERS = 2
 SETS = {"HumanEval": (humaneval, 4), "LeetCode": (leetcode, 3)}  # data set, mutants per problem
 REWARDS = {"code_r1": "pass/fail", "continuous": "share of tests"}
+# seconds a program may run on both sides: the checkers' own limit, given to ours as its per-solution
+# timeout budget (default 4 s), so that a program that loops costs both sides the same
+CHECKER_SECONDS = 3.0
 PHASES = ("build_job", "hand_off", "read_job", "judge_fork", "candidate_start", "tests", "clean_up", "compare")
 
 
 def _ours(backend: str, reward: str, data: Any, programs: list[Program]) -> tuple[float, list]:
-    v = verifiers.get("code", backend=backend, reward=reward)
+    v = verifiers.get("code", backend=backend, reward=reward, timeout_budget_seconds=CHECKER_SECONDS)
     try:
         v.score_batch([programs[0].completion()], [data.as_task(programs[0].problem)], workers=WORKERS)  # warm
         start = time.perf_counter()
@@ -51,7 +54,7 @@ def _ours(backend: str, reward: str, data: Any, programs: list[Program]) -> tupl
 def _theirs(data: Any, programs: list[Program]) -> tuple[float, list[bool]]:
     start = time.perf_counter()
     with ThreadPoolExecutor(WORKERS) as pool:
-        verdicts = list(pool.map(data.reference_verdict, programs))
+        verdicts = list(pool.map(lambda program: data.reference_verdict(program, CHECKER_SECONDS), programs))
     return time.perf_counter() - start, verdicts
 
 
@@ -79,7 +82,9 @@ def phase_profile(backend_name: str, data: Any, programs: list[Program]) -> dict
     from verifiers.code.formats import prepare
     from verifiers.code.verifier import DECIDED_BY
 
-    v = verifiers.get("code", backend=backend_name, reward="code_r1", pool_size=1)
+    v = verifiers.get(
+        "code", backend=backend_name, reward="code_r1", pool_size=1, timeout_budget_seconds=CHECKER_SECONDS
+    )
     backend, totals = v.backend(), collections.Counter()
     try:
         for program in programs:
@@ -165,8 +170,8 @@ def main() -> dict:
         "wrong programs (39-266 tests each, some of them slow) is more work than the checker does: the row "
         "'every test' is the same checker running every statement of `check` (none fatal), the work the "
         "share-of-tests reward does, and the figure in brackets compares with it. A program that loops "
-        "spends our per-solution timeout budget (4 s: TIMEOUT) where the checker kills it at 3 s (HumanEval "
-        "holds 8 such programs)."
+        f"(HumanEval holds 8) costs both sides {CHECKER_SECONDS:g} s: the checker's limit, given to ours as "
+        "its per-solution timeout budget (`timeout_budget_seconds`, default 4 s)."
     )
     notes.append(
         "\n\nWhere a program's time goes (ms per program, one warm sandbox, serial, pass/fail reward):\n\n"
