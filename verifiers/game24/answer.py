@@ -62,6 +62,13 @@ class Link(NamedTuple):
         return self.num * den != num * self.den
 
 
+def literal_link(digits: str) -> Link:
+    """The link of a plain integer literal (the usual last link): what parse_plain would make of it,
+    without its checks (the caller has made them)."""
+    value = int(digits)
+    return Link(digits, Evaluated(digits, value, 1, (value,)), value, 1)
+
+
 def without_commentary(plain: str) -> str:
     """`plain` up to where words or symbols that are not arithmetic begin (see the module
     docstring); a clause there that states a value (`, which is 25`) stays, as the link `= 25`."""
@@ -93,9 +100,7 @@ def read_chain(text: str, max_chars: int) -> list[Link]:
             raise ExpressionError("an '=' with nothing on one side")
         bare = strip_emphasis(part)
         if bare.isdigit() and bare.isascii() and len(bare) <= max_chars and (bare[0] != "0" or bare == "0"):
-            # a literal (the usual last link): what parse_plain would make of it, without its checks
-            literal = int(bare)
-            links.append(Link(bare, Evaluated(bare, literal, 1, (literal,)), literal, 1))
+            links.append(literal_link(bare))
             continue
         if _STATED.fullmatch(bare) and not bare.isdigit():  # a decimal, signed or grouped stated value
             value = Fraction(bare.replace(",", "").replace(" ", ""))

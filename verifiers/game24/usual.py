@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 
-from .answer import Link
-from .expression import Evaluated, ExpressionError, parse_plain
+from .answer import Link, literal_link
+from .expression import ExpressionError, parse_plain
 
 _USUAL_LINE = re.compile(r"Answer: (?P<expr>[0-9(][0-9+\-*/() ]*[0-9)]) = (?P<stated>0|[1-9][0-9]*)")
 
@@ -27,7 +27,8 @@ def read_usual_answer(completion: str, max_chars: int) -> tuple[str, list[Link]]
     if line is None:
         return None
     expr, stated = line.group("expr", "stated")
-    if len(expr) + len(stated) + 3 > max_chars or "  " in expr:
+    raw = f"{expr} = {stated}"
+    if len(raw) > max_chars or "  " in expr:
         return None  # too long (the general reader says so) or spaced as it would fold
     try:
         expression = parse_plain(expr, max_chars)
@@ -35,9 +36,4 @@ def read_usual_answer(completion: str, max_chars: int) -> tuple[str, list[Link]]
         return None  # refused: the general reader says why
     if len(expression.numbers) < 2:
         return None  # no operator: the answer may defer to an earlier one
-    value = int(stated)
-    links = [
-        Link(expr, expression, expression.num, expression.den),
-        Link(stated, Evaluated(stated, value, 1, (value,)), value, 1),
-    ]
-    return f"{expr} = {stated}", links
+    return raw, [Link(expr, expression, expression.num, expression.den), literal_link(stated)]
