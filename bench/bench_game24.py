@@ -15,7 +15,7 @@ import time
 from typing import Callable
 
 import verifiers
-from bench.common import rate, write_results
+from bench.common import rate, rates_in_turns, write_results
 from verifiers.batch import SHARE_INLINE_FROM
 from verifiers.game24.expression import parse_plain
 
@@ -128,13 +128,15 @@ def main() -> dict:
     completions, tasks = make_inputs(1362)
     numbers = [t["numbers"] for t in tasks]
     # parse_plain() caches answers (GRPO groups repeat them); empty it so every repeat is cold work.
-    ours = rate(
-        lambda: [v.score(c, t) for c, t in zip(completions, tasks)],
+    turns = rates_in_turns(
+        {
+            "ours": lambda: [v.score(c, t) for c, t in zip(completions, tasks)],
+            "tiny": lambda: [tinyzero_check(c, n) for c, n in zip(completions, numbers)],
+        },
         len(completions),
-        repeat=5,
-        setup=parse_plain.cache_clear,
+        setups={"ours": parse_plain.cache_clear},
     )
-    tiny = rate(lambda: [tinyzero_check(c, n) for c, n in zip(completions, numbers)], len(completions), repeat=5)
+    ours, tiny = turns["ours"], turns["tiny"]
     k = 200  # sympy is slow: fewer items, same kind
     tot = rate(lambda: [tot_check(c, n) for c, n in zip(completions[:k], numbers[:k])], k, repeat=1)
     gym = rate(lambda: [reasoning_gym_check(c, n) for c, n in zip(completions[:k], numbers[:k])], k, repeat=1)

@@ -24,6 +24,27 @@ def rate(fn: Callable[[], Any], items: int, repeat: int = 3, setup: Callable[[],
     return items / best
 
 
+def rates_in_turns(
+    runs: dict[str, Callable[[], Any]], items: int, rounds: int = 9, setups: dict[str, Callable[[], Any]] | None = None
+) -> dict[str, float]:
+    """Best-of-`rounds` items per second for each of `runs`, taken in turns (a, b, a, b, ...): a slow
+    spell of a shared machine then falls on every side alike, where back-to-back repeats would charge
+    it to one side's ratio. `setups[name]` runs untimed before each of that run's turns."""
+    best = dict.fromkeys(runs, float("inf"))
+    for _ in range(rounds):
+        for name, fn in runs.items():
+            if setups and name in setups:
+                setups[name]()
+            best[name] = min(best[name], _seconds(fn))
+    return {name: items / seconds for name, seconds in best.items()}
+
+
+def _seconds(fn: Callable[[], Any]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
 def write_results(name: str, figures: dict[str, Any], table: list[tuple[str, ...]], notes: str = "") -> None:
     """Write bench/results/NAME.json and NAME.md (a table whose first row is the header)."""
     RESULTS.mkdir(parents=True, exist_ok=True)

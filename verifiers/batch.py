@@ -244,11 +244,13 @@ def run_in_processes(
 
 
 # Inline items in one batch from which the worker pool helps this thread: below it (a GRPO step's
-# batch), starting or waking workers costs more than the items (game24: about 0.015 ms each, 0.06 ms
+# batch), starting or waking workers costs more than the items (game24: about 0.01 ms each, 0.05 ms
 # with three steps). Handing an item to a worker costs this process about 0.006 ms (pickling, reading
-# the score back, the garbage collector): on two cores the workers pay for items with steps (1.3x a
-# loop) but not for bare answers (0.8-0.9x). With more cores, more workers share the items for the
-# same hand-off cost, so they should pay for bare answers too (not measured: this machine has two).
+# the score back, the garbage collector): on two cores the workers pay for items with steps (1.2x a
+# loop) but not for bare answers (0.7x). Not handing those off does not help: scored all in this
+# thread they take as long (the batch's own records, dedup and the garbage collector walking them,
+# cost 0.004 ms an item, a third of such an item). With more cores, more workers share the items for
+# the same hand-off cost (not measured: this machine has two).
 SHARE_INLINE_FROM = 4096
 
 

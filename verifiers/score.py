@@ -27,7 +27,7 @@ class Verdict(str, Enum):
     ERROR = "error"  # the verifier or its infrastructure failed: never the model's fault
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Score:
     """A reward plus everything needed to trust it."""
 
@@ -38,20 +38,41 @@ class Score:
     reason: str = ""
     info: Mapping[str, Any] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
-        # Accept the verdict's string form and any numbers, so from_dict and callers stay simple;
-        # the checks are by exact type because this runs once per scored item.
-        if type(self.verdict) is not Verdict:
-            object.__setattr__(self, "verdict", Verdict(self.verdict))
-        if type(self.reward) is not float:
-            object.__setattr__(self, "reward", float(self.reward))
-        components = self.components
-        if type(components) is not dict or any(type(v) is not float for v in components.values()):
-            object.__setattr__(self, "components", {k: float(v) for k, v in dict(components).items()})
-        if type(self.info) is not dict:
-            object.__setattr__(self, "info", dict(self.info))
-        if not math.isfinite(self.reward):
-            raise ValueError(f"reward must be finite, got {self.reward!r}")
+    def __init__(
+        self,
+        reward: float,
+        verdict: Verdict | str,
+        components: Mapping[str, float] | None = None,
+        answer: str | None = None,
+        reason: str = "",
+        info: Mapping[str, Any] | None = None,
+    ) -> None:
+        # Accepts the verdict's string form and any numbers, so from_dict and callers stay simple.
+        # Written by hand because it runs once per scored item: checks by exact type, and the fields
+        # written straight into the instance's dict, where a frozen dataclass's own __init__ makes six
+        # object.__setattr__ calls (a third of the cost).
+        if type(verdict) is not Verdict:
+            verdict = Verdict(verdict)
+        if type(reward) is not float:
+            reward = float(reward)
+        if not math.isfinite(reward):
+            raise ValueError(f"reward must be finite, got {reward!r}")
+        if components is None:
+            components = {}
+        elif type(components) is not dict:
+            components = {k: float(v) for k, v in dict(components).items()}
+        else:
+            for value in components.values():  # a loop, not any(): no generator per item
+                if type(value) is not float:
+                    components = {k: float(v) for k, v in components.items()}
+                    break
+        if info is None:
+            info = {}
+        elif type(info) is not dict:
+            info = dict(info)
+        fields = self.__dict__
+        fields["reward"], fields["verdict"], fields["components"] = reward, verdict, components
+        fields["answer"], fields["reason"], fields["info"] = answer, reason, info
 
     @property
     def is_error(self) -> bool:

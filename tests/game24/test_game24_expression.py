@@ -151,3 +151,39 @@ def test_the_usual_tasks_quick_check_agrees_with_the_general_one(numbers, target
             game24_verifier._checked_task_numbers(task)
         return
     assert quick == game24_verifier._checked_task_numbers(task)
+
+
+_SHAPE_TEXT = st.lists(
+    st.one_of(
+        st.sampled_from(["+", "-", "*", "/", "(", ")", " ", "**", "//", "0", "00"]),
+        st.integers(0, 130).map(str),
+    ),
+    min_size=1,
+    max_size=14,
+).map("".join)
+
+
+@settings(max_examples=4000, derandomize=True, deadline=None)
+@given(
+    st.one_of(
+        _SHAPE_TEXT, st.from_regex(r"\(?[1-9]\)? ?[-+*/] ?\(?[0-9]{1,2}(?: ?[-+*/] ?\(?[0-9]\)?){0,3}", fullmatch=True)
+    )
+)
+def test_a_compiled_shape_evaluates_exactly_as_the_tokens_do(text):
+    """parse_plain evaluates most answers by their shape, compiled once (grammar.compiled): the
+    same value, the same numbers and the same refusal as evaluating the tokens one by one."""
+    from verifiers.game24.expression import parse_plain
+    from verifiers.game24.grammar import TOKEN, evaluate_tokens
+
+    parse_plain.cache_clear()
+    numbers: list[int] = []
+    try:
+        if "**" in text or "//" in text:
+            raise ExpressionError("'**' and '//' are not allowed")
+        expected = evaluate_tokens(TOKEN.findall(text), numbers)
+    except ExpressionError as exc:
+        with pytest.raises(ExpressionError, match=re.escape(str(exc))):
+            parse_plain(text, 200)
+        return
+    ev = parse_plain(text, 200)
+    assert (ev.num, ev.den, ev.numbers) == (*expected, tuple(sorted(numbers)))

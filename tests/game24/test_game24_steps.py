@@ -106,3 +106,20 @@ def test_generated_step_chains_are_valid_and_their_mistakes_are_caught(case, sty
     report = check_steps("\n".join(lines), numbers)
     expected = (True,) * len(steps) if mistake_kind == "right" else (True,) * (len(steps) - 1) + (False,)
     assert report.valid == expected, (lines, report.reasons)
+
+
+@settings(max_examples=3000, deadline=None, derandomize=True)
+@given(
+    st.lists(st.sampled_from(["\n", " ", "-", "*", "=", "7", "12", "a", "(", "é", "٣", "\r", "\u2028"]), max_size=30)
+)
+def test_the_any_step_prefilter_finds_exactly_the_lines_a_multiline_scan_finds(pieces):
+    """The prefilter (the first line matched in place, later ones found from their newline) says yes
+    exactly when the one-pattern scan `^…` in MULTILINE mode does: the same texts reach the checker."""
+    import re
+
+    from verifiers.game24 import steps
+
+    text = "".join(pieces)
+    multiline = re.compile(r"^\W*\d[^\n]*=", re.MULTILINE).search(text) is not None
+    prefilter = bool(steps._FIRST_LINE_STEP.match(text) or steps._LATER_LINE_STEP.search(text))
+    assert prefilter == multiline

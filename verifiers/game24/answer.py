@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import lru_cache
 from typing import NamedTuple
 
 from .expression import Evaluated, ExpressionError, normalise, parse_plain, strip_emphasis
@@ -55,16 +56,18 @@ class Link(NamedTuple):
 
     @property
     def has_operator(self) -> bool:
-        return self.expression is not None and any(op in self.text for op in "+-*/")
+        """Does it combine numbers? (The grammar has binary operators only: two numbers or more.)"""
+        return self.expression is not None and len(self.expression.numbers) > 1
 
     def differs_from(self, num: int, den: int) -> bool:
         """Does this link state a value other than num/den?"""
         return self.num * den != num * self.den
 
 
+@lru_cache(maxsize=1024)
 def literal_link(digits: str) -> Link:
     """The link of a plain integer literal (the usual last link): what parse_plain would make of it,
-    without its checks (the caller has made them)."""
+    without its checks (the caller has made them). Cached: most answers state the same target."""
     value = int(digits)
     return Link(digits, Evaluated(digits, value, 1, (value,)), value, 1)
 

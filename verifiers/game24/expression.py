@@ -2,8 +2,8 @@
 
 Never `eval`, never sympy on model text (both run `9**9**9` forever and accept `4!` or `2^3`).
 The text is normalised (NFKC plus an explicit operator map), checked against a character
-whitelist and a length cap, and parsed by a small recursive-descent parser whose grammar has
-only integer literals, parentheses and binary + - * /, evaluated in exact rational arithmetic.
+whitelist and a length cap, and evaluated by `grammar.py`, whose grammar has only integer
+literals, parentheses and binary + - * /, in exact rational arithmetic.
 
 Decisions, documented so that rewards are predictable:
 - Unary minus/plus is refused: the classic rules combine two numbers at a time.
@@ -19,6 +19,8 @@ import re
 import unicodedata
 from fractions import Fraction
 from functools import lru_cache
+
+from .grammar import TOKEN, ExpressionError, compiled, evaluate_tokens
 
 MAX_EXPRESSION_CHARS = 200
 
@@ -56,12 +58,9 @@ _PLAIN = re.compile(r"[0-9+\-*/()=.,; ]*")
 _TRAILING_EQUALS = re.compile(r"^(?P<lhs>[^=]*)=\s*(?P<rhs>[0-9]+)\s*$")
 
 
-class ExpressionError(ValueError):
-    """The text is not a well-formed expression under the game's rules (an INVALID answer)."""
-
-
 class Evaluated:
-    """A well-formed expression: its exact value (as numerator/denominator) and the literals it uses."""
+    """A well-formed expression: its exact value (as numerator/denominator) and the literals it uses,
+    in ascending order (what is judged is their multiset, never the order they were written in)."""
 
     __slots__ = ("text", "num", "den", "numbers")
 
@@ -80,7 +79,7 @@ class Evaluated:
         return str(self.num // self.den) if self.num % self.den == 0 else format_fraction(self.value)
 
     def uses_exactly(self, numbers: list[int] | tuple[int, ...]) -> bool:
-        return sorted(self.numbers) == sorted(numbers)
+        return list(self.numbers) == sorted(numbers)
 
 
 def normalise(text: str) -> str:
@@ -181,78 +180,22 @@ def parse_plain(expr: str, max_chars: int = MAX_EXPRESSION_CHARS) -> Evaluated:
         raise ExpressionError(f"characters not allowed: {''.join(bad)!r} (only digits, + - * / and parentheses)")
     if "**" in expr or "//" in expr:
         raise ExpressionError("'**' and '//' are not allowed")
-    numbers: list[int] = []
-    num, den = _evaluate(_TOKEN.findall(expr), numbers)
+    parts = _NUMBERS.split(expr)  # text, number, text, ..., text
+    program = compiled(tuple(parts[::2])) if len(parts) <= _MOST_PARTS else None
+    if program is None:
+        numbers: list[int] = []
+        num, den = evaluate_tokens(TOKEN.findall(expr), numbers)  # refused here, with the reason
+    else:
+        numbers = list(map(int, parts[1::2]))
+        num, den = program(numbers)
+    numbers.sort()
     return Evaluated(expr, num, den, tuple(numbers))
 
 
-_TOKEN = re.compile(r"[0-9]+|[-+*/()]")
-_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
-Rational = tuple[int, int]
-
-
-def _evaluate(tokens: list[str], numbers: list[int]) -> Rational:
-    """Operator-precedence evaluation of a grammar with only integers, parentheses and binary
-    + - * /: nothing else exists in it, so nothing else can run. One loop, two stacks.
-
-    Values are exact unreduced (numerator, denominator > 0) pairs: several times faster than a
-    `Fraction` per step, and the integers stay small (at most 200 characters of input).
-    """
-    values: list[Rational] = []
-    ops: list[str] = []
-    want_operand = True
-    for tok in tokens:
-        if want_operand:
-            if tok == "(":
-                ops.append(tok)
-            elif tok.isdigit():
-                if len(tok) > 1 and tok[0] == "0":
-                    raise ExpressionError(f"leading zero in {tok!r}")
-                value = int(tok)
-                numbers.append(value)
-                values.append((value, 1))
-                want_operand = False
-            elif tok in "+-":
-                raise ExpressionError("unary signs are not allowed: combine two numbers at a time")
-            else:
-                raise ExpressionError(f"not a well-formed expression (unexpected {tok!r})")
-        elif tok == ")":
-            while ops and ops[-1] != "(":
-                _apply(ops.pop(), values)
-            if not ops:
-                raise ExpressionError("not a well-formed expression (unbalanced parentheses)")
-            ops.pop()
-        elif tok in _PRECEDENCE:
-            precedence = _PRECEDENCE[tok]
-            while ops and ops[-1] != "(" and _PRECEDENCE[ops[-1]] >= precedence:
-                _apply(ops.pop(), values)
-            ops.append(tok)
-            want_operand = True
-        else:
-            raise ExpressionError(f"not a well-formed expression (unexpected {tok!r})")
-    if want_operand:
-        raise ExpressionError("not a well-formed expression (it ends too early)")
-    while ops:
-        op = ops.pop()
-        if op == "(":
-            raise ExpressionError("not a well-formed expression (unbalanced parentheses)")
-        _apply(op, values)
-    return values[0]
-
-
-def _apply(op: str, values: list[Rational]) -> None:
-    c, d = values.pop()
-    a, b = values.pop()
-    if op == "+":
-        values.append((a * d + c * b, b * d))
-    elif op == "-":
-        values.append((a * d - c * b, b * d))
-    elif op == "*":
-        values.append((a * c, b * d))
-    elif c == 0:
-        raise ExpressionError("division by zero")
-    else:
-        values.append((a * d, b * c) if c > 0 else (-a * d, -b * c))
+# a number has no leading zero: `08` splits into 0 and 8, two numbers side by side, which no shape
+# of the grammar has, so its tokens are evaluated and refused with the reason
+_NUMBERS = re.compile(r"(0|[1-9][0-9]*)")
+_MOST_PARTS = 2 * 8 + 1  # shapes are compiled for up to 8 numbers (a puzzle's most); longer text is parsed
 
 
 def format_fraction(value: Fraction) -> str:

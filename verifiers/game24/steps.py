@@ -23,7 +23,11 @@ STEP_LINE = re.compile(
 )
 MAX_LINE_CHARS = 300
 _MAY_BE_STEP = re.compile(r"^\W*\d")  # cheap pre-filter on the raw line, before normalising
-_ANY_STEP = re.compile(r"^\W*\d[^\n]*=", re.MULTILINE)  # one C-level scan: is there any step at all?
+# Is there any step at all? A line that starts (after symbols) with a digit and holds an '='. The first
+# line is matched in place and later ones found from their '\n': a pattern that starts with a literal is
+# searched for at C speed, where `^` in MULTILINE mode is tried at every character (9x slower on 10 kB).
+_FIRST_LINE_STEP = re.compile(r"\W*\d[^\n]*=")
+_LATER_LINE_STEP = re.compile(r"\n\W*\d[^\n]*=")
 
 #: An exact value: an int while it is whole (the usual case, and several times faster than a
 #: Fraction), a Fraction once a division leaves a remainder. The two compare and hash alike.
@@ -108,7 +112,7 @@ def step_lines(text: str) -> Iterator[re.Match[str]]:
 
 def check_steps(text: str, numbers: list[int], max_checked: int = 256) -> StepReport:
     """Validate every step line against the states reachable so far."""
-    if not _ANY_STEP.search(text):
+    if not (_FIRST_LINE_STEP.match(text) or _LATER_LINE_STEP.search(text)):
         return NO_STEPS
     valid: list[bool] = []
     reasons: list[str] = []

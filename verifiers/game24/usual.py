@@ -27,7 +27,7 @@ def read_usual_answer(completion: str, max_chars: int) -> tuple[str, list[Link]]
     if line is None:
         return None
     expr, stated = line.group("expr", "stated")
-    raw = f"{expr} = {stated}"
+    raw = completion[line.start("expr") :]  # `<expr> = <stated>`, to the end of the text
     if len(raw) > max_chars or "  " in expr:
         return None  # too long (the general reader says so) or spaced as it would fold
     try:

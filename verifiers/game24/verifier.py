@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Mapping
 
 from ..base import TaskError, Verifier, setting
@@ -96,22 +97,26 @@ def length_reward(steps: int, t: int = 4, m: int = 20, k: float = 0.2) -> float:
 
 
 MAX_NUMBERS, MAX_NUMBER = 8, 10**6  # a task's numbers: how many, and how large
+_INT_ONLY = {int}
 
 
-def _task_numbers(task: Mapping[str, Any]) -> tuple[list[int], int]:
-    """The task's numbers and target, or TaskError naming the field that is wrong."""
+def _task_numbers(task: Mapping[str, Any]) -> tuple[list[int], tuple[int, ...], int]:
+    """The task's numbers (as given, and sorted: what an answer must use) and its target, or
+    TaskError naming the field that is wrong."""
     given, target = task.get("numbers"), task.get("target", 24)
     if (  # the usual task, checked at a fifth of the general path's cost
         type(given) is list
         and type(target) is int
         and 1 <= len(given) <= MAX_NUMBERS
-        and all(type(n) is int and 0 <= n <= MAX_NUMBER for n in given)
+        and set(map(type, given)) == _INT_ONLY
     ):
-        return given, target
+        wanted = tuple(sorted(given))
+        if 0 <= wanted[0] and wanted[-1] <= MAX_NUMBER:
+            return given, wanted, target
     return _checked_task_numbers(task)
 
 
-def _checked_task_numbers(task: Mapping[str, Any]) -> tuple[list[int], int]:
+def _checked_task_numbers(task: Mapping[str, Any]) -> tuple[list[int], tuple[int, ...], int]:
     """`_task_numbers` for any task: numbers as text or any iterable, integers as text."""
     given = task.get("numbers")
     numbers = given.replace(",", " ").split() if isinstance(given, str) else given
@@ -127,7 +132,7 @@ def _checked_task_numbers(task: Mapping[str, Any]) -> tuple[list[int], int]:
         raise TaskError(f"'target' must be an integer, got {task.get('target')!r}") from None
     if not 1 <= len(nums) <= MAX_NUMBERS or min(nums) < 0 or max(nums) > MAX_NUMBER:
         raise TaskError(f"'numbers' must hold 1-8 integers in 0..1e6, got {given!r}")
-    return nums, target
+    return nums, tuple(sorted(nums)), target
 
 
 def _integer(value: Any) -> int:
@@ -137,15 +142,25 @@ def _integer(value: Any) -> int:
     return int(value)
 
 
-def _main_expression(links: list[Link], wanted: list[int]) -> Evaluated | None:
+def _main_expression(links: list[Link], wanted: tuple[int, ...]) -> Evaluated | None:
     """The link the answer stands on: the first expression over exactly the puzzle's numbers
     (`wanted`, sorted), else the first with an operator, else the first expression at all."""
+    first = with_operator = None
     for link in links:
-        if link.expression is not None and sorted(link.expression.numbers) == wanted:
-            return link.expression
-    expressions = [link for link in links if link.expression is not None]
-    chosen = next((link for link in expressions if link.has_operator), expressions[0] if expressions else None)
-    return chosen.expression if chosen is not None else None
+        expression = link.expression
+        if expression is None:
+            continue
+        if expression.numbers == wanted:
+            return expression
+        first = first or expression
+        with_operator = with_operator or (expression if link.has_operator else None)
+    return with_operator or first
+
+
+@lru_cache(maxsize=4096)
+def _listed(numbers: tuple[int, ...]) -> str:
+    """`4 4 6 8`: numbers as the answer and the reasons show them (cached: a puzzle's answers share them)."""
+    return " ".join(map(str, numbers))
 
 
 def _states_only(answer: str, target: int, max_chars: int) -> bool:
@@ -167,19 +182,20 @@ class Game24Verifier(Verifier):
     presets = {"published_formula": {"credit_needs_numbers": False}}  # the seed report's formula, to the letter
     deprecated_presets = {"seed": "published_formula"}
     components = ("outcome", "process", "length")
-    # exact arithmetic on capped expressions and step lines: about 0.015 ms an item (0.06 ms with three
+    # exact arithmetic on capped expressions and step lines: about 0.01 ms an item (0.05 ms with three
     # steps) in this thread against 0.27 ms for a round trip to a worker; long (possibly hostile)
     # completions go to the pool
     inline_max_chars = 16_384
 
     def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:
         cfg = self.config
-        numbers, target = _task_numbers(task)
-        wanted = sorted(numbers)
+        numbers, wanted, target = _task_numbers(task)
         completion = strip_special_tokens(completion)
         steps = check_steps(completion, numbers, cfg.max_steps_checked)
-        info: dict[str, Any] = {"steps": steps.total_lines, "steps_valid": steps.n_valid}
+        info: dict[str, Any] = {"steps": steps.total_lines, "steps_valid": 0}
+        r_pr = 0.0  # the share of valid steps (0 with none)
         if steps.total_lines:
+            info["steps_valid"], r_pr = steps.n_valid, steps.share_valid
             info["step_problems"] = [f"step {i + 1}: {r}" for i, r in enumerate(steps.reasons) if r != "ok"][:10]
         # the usual last line (`Answer: <expression> = N`) is read in one step; anything else, in full
         usual = read_usual_answer(completion, cfg.max_expression_chars) if "answer_line" in cfg.answer_formats else None
@@ -203,18 +219,17 @@ class Game24Verifier(Verifier):
                 ev = _main_expression(links, wanted)
                 if ev is None:  # only stated values: the first one is the answer's value
                     ev = Evaluated(links[0].text, links[0].num, links[0].den, ())
-                used_numbers = sorted(ev.numbers)
-                used = " ".join(map(str, used_numbers))
                 info["value"] = value = ev.value_text()
-                answer = f"{value} using {used}"
-                verdict, r_oc, reason = self._judge(ev, used_numbers, wanted, target)
-                stated = [link for link in links if link.differs_from(ev.num, ev.den)]
-                if verdict is Verdict.CORRECT and stated:
-                    verdict, r_oc = Verdict.INCORRECT, cfg.wrong_answer_credit
-                    reason = f"{ev.text} makes {target}, but the answer states {stated[0].text} as its value"
+                answer = f"{value} using {_listed(ev.numbers)}"
+                verdict, r_oc, reason = self._judge(ev, wanted, target)
+                if verdict is Verdict.CORRECT:  # a right expression, unless a link states another value
+                    for link in links:
+                        if link.differs_from(ev.num, ev.den):
+                            verdict, r_oc = Verdict.INCORRECT, cfg.wrong_answer_credit
+                            reason = f"{ev.text} makes {target}, but the answer states {link.text} as its value"
+                            break
                 r_l = length_reward(steps.total_lines, cfg.length_threshold, cfg.length_margin, cfg.length_slope)
         w_oc, w_pr, w_l = cfg.weights
-        r_pr = steps.share_valid
         return Score(
             w_oc * r_oc + w_pr * r_pr + w_l * r_l,
             verdict,
@@ -224,7 +239,7 @@ class Game24Verifier(Verifier):
             info,
         )
 
-    def _final(self, answers: list[str], wanted: list[int], target: int) -> str | None:
+    def _final(self, answers: list[str], wanted: tuple[int, ...], target: int) -> str | None:
         """The last answer, except that the bare target stated after a right expression (`… = 24`
         and then `\\boxed{24}` or `Final answer: 24`) defers to that expression."""
         if len(answers) < 2 or not _states_only(answers[-1], target, self.config.max_expression_chars):
@@ -236,14 +251,13 @@ class Game24Verifier(Verifier):
         right = ev is not None and ev.uses_exactly(wanted) and ev.equals(target)
         return answers[-2] if right else answers[-1]
 
-    def _judge(self, ev: Evaluated, used: list[int], wanted: list[int], target: int) -> tuple[Verdict, float, str]:
-        """Verdict, r_oc and reason for a well-formed final expression (`used`, `wanted`: its numbers
-        and the puzzle's, sorted)."""
+    def _judge(self, ev: Evaluated, wanted: tuple[int, ...], target: int) -> tuple[Verdict, float, str]:
+        """Verdict, r_oc and reason for a well-formed final expression (`wanted`: the puzzle's
+        numbers, sorted)."""
         credit = self.config.wrong_answer_credit
-        if used != wanted:
+        if ev.numbers != wanted:
             paid = 0.0 if self.config.credit_needs_numbers else credit
-            shown = " ".join(map(str, used)) or "no numbers"
-            return Verdict.INCORRECT, paid, f"uses {shown}, not {' '.join(map(str, wanted))}"
+            return Verdict.INCORRECT, paid, f"uses {_listed(ev.numbers) or 'no numbers'}, not {_listed(wanted)}"
         if not ev.equals(target):
             return Verdict.INCORRECT, credit, f"evaluates to {ev.value_text()}, not {target}"
         return Verdict.CORRECT, 1.0, f"{ev.text} = {target} with each number used once"
@@ -272,7 +286,7 @@ class Game24Verifier(Verifier):
         return Strategies.from_tasks(self, correct=correct_answer, wrong=wrong_answer)
 
     def prompt(self, task: Mapping[str, Any]) -> str:
-        numbers, target = _task_numbers(task)
+        numbers, _, target = _task_numbers(task)
         return prompt_text(numbers, target, self.config.prompt_style)
 
     def tasks(self, split: str = "test", *, limit: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
