@@ -47,8 +47,18 @@ def reasoning_gym_check(completion: str, numbers: list[int]) -> bool:
 
 
 def tinyzero_check(completion: str, numbers: list[int]) -> bool:
-    """TinyZero countdown: number multiset, character whitelist, then eval without builtins (unsafe)."""
-    eq = completion.strip().split("\n")[-1].replace("Answer:", "").split("=")[0]
+    """TinyZero countdown on our answer line: number multiset, character whitelist, then eval without
+    builtins (unsafe)."""
+    return _tinyzero_equation_ok(completion.strip().split("\n")[-1].replace("Answer:", "").split("=")[0], numbers)
+
+
+def tinyzero_tag_check(completion: str, numbers: list[int]) -> bool:
+    """TinyZero countdown on its own format: the last `<answer>…</answer>` on the last line, then as above."""
+    found = re.findall(r"<answer>(.*?)</answer>", completion.strip().split("\n")[-1])
+    return bool(found) and _tinyzero_equation_ok(found[-1], numbers)
+
+
+def _tinyzero_equation_ok(eq: str, numbers: list[int]) -> bool:
     try:
         if sorted(int(n) for n in re.findall(r"\d+", eq)) != sorted(numbers):
             return False
@@ -77,6 +87,12 @@ def make_inputs(n: int, seed: int = 0) -> tuple[list[str], list[dict]]:
         completions.append(f"Attempt {i}: I combine the numbers.\nAnswer: {expr} = 24")
         chosen.append(task)
     return completions, chosen
+
+
+def as_answer_tag(completion: str) -> str:
+    """The completion with its last line `Answer: <expression> = 24` as `<answer><expression></answer>`."""
+    head, _, line = completion.rpartition("\n")
+    return f"{head}\n<answer>{line.removeprefix('Answer: ').rsplit(' = ', 1)[0]}</answer>"
 
 
 def make_step_inputs(n: int) -> tuple[list[str], list[dict]]:
@@ -128,15 +144,21 @@ def main() -> dict:
     completions, tasks = make_inputs(1362)
     numbers = [t["numbers"] for t in tasks]
     # parse_plain() caches answers (GRPO groups repeat them); empty it so every repeat is cold work.
+    tagged = [as_answer_tag(c) for c in completions]  # TinyZero's own format: `<answer>(6 - 4) * (4 + 8)</answer>`
     turns = rates_in_turns(
         {
             "ours": lambda: [v.score(c, t) for c, t in zip(completions, tasks)],
             "tiny": lambda: [tinyzero_check(c, n) for c, n in zip(completions, numbers)],
+            "ours_tag": lambda: [v.score(c, t) for c, t in zip(tagged, tasks)],
+            "tiny_tag": lambda: [tinyzero_tag_check(c, n) for c, n in zip(tagged, numbers)],
         },
         len(completions),
-        setups={"ours": parse_plain.cache_clear},
+        setups={"ours": parse_plain.cache_clear, "ours_tag": parse_plain.cache_clear},
     )
     ours, tiny = turns["ours"], turns["tiny"]
+    assert [v.score(c, t).correct for c, t in zip(tagged, tasks)] == [
+        tinyzero_tag_check(c, n) for c, n in zip(tagged, numbers)
+    ], "on TinyZero's format both checks must agree"
     k = 200  # sympy is slow: fewer items, same kind
     tot = rate(lambda: [tot_check(c, n) for c, n in zip(completions[:k], numbers[:k])], k, repeat=1)
     gym = rate(lambda: [reasoning_gym_check(c, n) for c, n in zip(completions[:k], numbers[:k])], k, repeat=1)
@@ -159,6 +181,9 @@ def main() -> dict:
         "speedup_vs_tot": ours / tot,
         "speedup_vs_reasoning_gym": ours / gym,
         "time_ratio_vs_tinyzero": tiny / ours,
+        "ours_answer_tag_per_s": turns["ours_tag"],
+        "tinyzero_answer_tag_per_s": turns["tiny_tag"],
+        "time_ratio_vs_tinyzero_answer_tag": turns["tiny_tag"] / turns["ours_tag"],
         "agreement_with_tot_on_200": agree / k,
         "batch_100k_s": answers["batch"],
         "batch_warm_100k_s": answers["warm"],
@@ -176,6 +201,12 @@ def main() -> dict:
         ("Tree-of-Thoughts (sympy.simplify)", f"{tot:,.0f}", f"ours {ours / tot:.0f}x faster"),
         ("reasoning-gym puzzle24 (sympy parse_expr)", f"{gym:,.0f}", f"ours {ours / gym:.0f}x faster"),
         ("TinyZero (whitelist + eval, unsafe)", f"{tiny:,.0f}", f"ours takes {tiny / ours:.2f}x its time"),
+        ("evalkit game24, TinyZero's format (`<answer>…</answer>`)", f"{turns['ours_tag']:,.0f}", "1.00"),
+        (
+            "TinyZero on its own format",
+            f"{turns['tiny_tag']:,.0f}",
+            f"ours takes {turns['tiny_tag'] / turns['ours_tag']:.2f}x its time",
+        ),
         ("evalkit game24, completions with three checked steps", f"{with_steps:,.0f}", "(no baseline checks steps)"),
     ]
     for label, n, result in (("100k answers", 100_000, answers), ("50k with steps", 50_000, steps)):

@@ -1,6 +1,7 @@
-"""The usual answer line's quick reader (`verifiers/game24/usual.py`) gives exactly the score the
-general reader gives: generated completions that end in `Answer: <expression> = N` (and near
-misses: double spaces, `**`, leading zeros, a lone number, no operator, unbalanced parentheses),
+"""The usual endings' quick reader (`verifiers/game24/usual.py`) gives exactly the score the
+general reader gives: generated completions that end in `Answer: <expression> = N`,
+`<answer>…</answer>` or `\\boxed{…}` (and near misses: double spaces, `**`, leading zeros, a lone
+number, no operator, unbalanced parentheses, other cases and spacing of the tags, text after them),
 after generated text that holds other answers, tags, boxes and steps, scored both ways under
 several configs. Seeds fixed."""
 
@@ -20,6 +21,8 @@ CONFIGS = [
     {"credit_needs_numbers": False},
     {"max_expression_chars": 12},
     {"answer_formats": ["answer_tag", "boxed"]},
+    {"answer_formats": ["answer_line"]},
+    {"answer_formats": ["answer_tag"]},
 ]
 EARLIER_LINES = [
     "Let me think.",
@@ -35,6 +38,31 @@ EARLIER_LINES = [
     "So my final answer is 3 * 8",
     "Answer: (1 + 2",
     "",
+]
+
+
+LAST_LINES = [
+    "Answer: {e} = {s}",
+    "Answer: {e} = {s} ",
+    "answer: {e} = {s}",
+    "Answer: {e}={s}",
+    "<answer>{e}</answer>",
+    "<answer>{e} = {s}</answer>",
+    "<answer> {e} </answer>",
+    "<answer>\n{e}\n</answer>",
+    "<ANSWER>{e}</ANSWER>",
+    "<answer>{e}</answer>.",
+    "<answer>`{e}`</answer>",
+    "<answer>{e} = {s}</answer >",
+    "<answer>3 + 5</answer> <answer>{e}</answer>",
+    "Answer: <answer>{e}</answer>",
+    "\\boxed{{{e}}}",
+    "\\boxed{{{e} = {s}}}",
+    "$\\boxed{{{e}}}$",
+    "\\boxed{{ {e} }}",
+    "\\boxed{{\\boxed{{{e}}}}}",
+    "Answer: {e} = \\boxed{{{s}}}",
+    "Answer: \\boxed{{{e}}}",
 ]
 
 
@@ -65,7 +93,7 @@ def completions(draw: st.DrawFn) -> tuple[str, dict]:
     target = draw(st.sampled_from([24, 7, 0, numbers[0]]))
     earlier = draw(st.lists(st.sampled_from(EARLIER_LINES), max_size=4))
     stated = draw(st.sampled_from([str(target), "24", "25", "0", "024", "3"]))
-    last = draw(st.sampled_from(["Answer: {e} = {s}", "Answer: {e} = {s} ", "answer: {e} = {s}", "Answer: {e}={s}"]))
+    last = draw(st.sampled_from(LAST_LINES))
     expression = draw(st.one_of(expressions(), st.sampled_from(["24", "(24)", "4 * 6", "(6 - 4) * (4 + 8)"])))
     text = "\n".join([*earlier, last.format(e=expression, s=stated)])
     return text + draw(st.sampled_from(["", "<|im_end|>"])), {"numbers": numbers, "target": target}
@@ -91,6 +119,13 @@ def test_the_quick_reader_scores_exactly_as_the_general_reader(game24, case):
     "completion, used",
     [
         ("Steps.\nAnswer: (6 - 4) * (4 + 8) = 24", True),
+        ("Think.\n<answer>(6 - 4) * (4 + 8)</answer>", True),
+        ("<answer> 4*6 = 24 </answer>", True),
+        ("So \\boxed{(6-4)*(4+8)}", True),
+        ("<answer>4 * 6</answer>\n", False),
+        ("<Answer>4 * 6</Answer>", False),
+        ("<answer>24</answer>", False),  # no operator: may defer to an earlier answer
+        ("\\boxed{4 \\times 6}", False),
         ("Answer: 4 * 6 = 24", True),
         ("Answer: 4*6 = 25", True),
         ("Answer: 4  * 6 = 24", False),  # spacing the general reader folds
@@ -101,6 +136,7 @@ def test_the_quick_reader_scores_exactly_as_the_general_reader(game24, case):
         ("**Answer:** 4 * 6 = 24", False),
     ],
 )
-def test_the_quick_reader_takes_only_the_usual_line(completion, used):
-    """The test above can fail only if the quick reader is used: it is, for the usual line."""
-    assert (read_usual_answer(completion, 200) is not None) is used
+def test_the_quick_reader_takes_only_the_usual_endings(completion, used):
+    """The test above can fail only if the quick reader is used: it is, for the usual endings."""
+    formats = ("answer_line", "answer_tag", "boxed")
+    assert (read_usual_answer(completion, 200, formats) is not None) is used

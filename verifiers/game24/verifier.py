@@ -197,8 +197,9 @@ class Game24Verifier(Verifier):
         if steps.total_lines:
             info["steps_valid"], r_pr = steps.n_valid, steps.share_valid
             info["step_problems"] = [f"step {i + 1}: {r}" for i, r in enumerate(steps.reasons) if r != "ok"][:10]
-        # the usual last line (`Answer: <expression> = N`) is read in one step; anything else, in full
-        usual = read_usual_answer(completion, cfg.max_expression_chars) if "answer_line" in cfg.answer_formats else None
+        # the usual endings (`Answer: <expression> = N`, `<answer>…</answer>`, `\boxed{…}`) are read
+        # in one step; anything else, in full
+        usual = read_usual_answer(completion, cfg.max_expression_chars, cfg.answer_formats)
         raw, links = (
             usual
             if usual is not None
