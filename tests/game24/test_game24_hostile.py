@@ -26,6 +26,8 @@ HOSTILE = {
     "empty": "",
     "lone surrogate": "Answer: \ud800",
     "null bytes": "Answer: (6-4)*(4+8)\x00",
+    "a megabyte of blank lines": "\n" * 1_000_000,
+    "a megabyte of symbol lines": "!\n" * 500_000 + "Answer: 24",
 }
 
 
@@ -43,3 +45,14 @@ def test_hostile_batch_is_bounded_in_worker_processes():
     scores = V.score_batch(list(HOSTILE.values()), [TASK] * len(HOSTILE), workers=2, timeout=10)
     assert all(s.verdict in (Verdict.INVALID, Verdict.INCORRECT) for s in scores)
     V.close()
+
+
+@pytest.mark.parametrize("flood", ["\n", " \n", "!\n", "\t\n", "-\n"])
+def test_a_flood_of_blank_or_symbol_lines_before_a_right_answer_is_bounded_and_correct(flood):
+    """Degenerate models print long runs of empty lines: scanning them for steps once took n² steps
+    (64 kB: 43 s, past the batch timeout, so a right answer lost its reward)."""
+    start = time.perf_counter()
+    s = V.score(flood * (1_000_000 // len(flood)) + "Answer: (6 - 4) * (4 + 8) = 24", TASK)
+    elapsed = time.perf_counter() - start
+    assert elapsed < 5, f"took {elapsed:.1f} s"
+    assert s.verdict is Verdict.CORRECT, s.reason
