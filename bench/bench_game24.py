@@ -143,8 +143,8 @@ def main() -> dict:
     v = verifiers.get("game24")
     completions, tasks = make_inputs(1362)
     numbers = [t["numbers"] for t in tasks]
-    # parse_plain() caches answers (GRPO groups repeat them); empty it so every repeat is cold work.
     tagged = [as_answer_tag(c) for c in completions]  # TinyZero's own format: `<answer>(6 - 4) * (4 + 8)</answer>`
+    # parse_plain() caches answers (GRPO groups repeat them); empty it so every repeat is cold work.
     turns = rates_in_turns(
         {
             "ours": lambda: [v.score(c, t) for c, t in zip(completions, tasks)],

@@ -195,7 +195,7 @@ def parse_plain(expr: str, max_chars: int = MAX_EXPRESSION_CHARS) -> Evaluated:
 # a number has no leading zero: `08` splits into 0 and 8, two numbers side by side, which no shape
 # of the grammar has, so its tokens are evaluated and refused with the reason
 _NUMBERS = re.compile(r"(0|[1-9][0-9]*)")
-_MOST_PARTS = 2 * 8 + 1  # shapes are compiled for up to 8 numbers (a puzzle's most); longer text is parsed
+_MOST_PARTS = 2 * 8 + 1  # shapes of up to 8 numbers are compiled (and cached); longer text is parsed each time
 
 
 def format_fraction(value: Fraction) -> str:

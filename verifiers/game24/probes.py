@@ -55,4 +55,10 @@ PROBES = [
     Probe("trailing clause", lambda v, t: f"Answer: {_wrong_sum(t)}, which equals {_target(t)}"),
     Probe("answer on the next line", lambda v, t: f"**Final answer:**\n{_wrong_sum(t)} = {_target(t)}"),
     Probe("x glued to a letter", lambda v, t: f"Answer: {_target(t)}x"),
+    # a stall: a scan quadratic in the number of lines once took minutes here, past the batch's timeout
+    Probe(
+        "a flood of blank lines before a wrong answer",
+        lambda v, t: "\n" * 100_000 + f"Answer: {_wrong_sum(t)} = {_target(t)}",
+        batch=True,
+    ),
 ]
