@@ -15,12 +15,15 @@ START = "<!-- bench results: generated from bench/results/*.md by `python -m ben
 END = "<!-- end of bench results -->"
 
 
+def results_pages(results: Path = RESULTS) -> list[Path]:
+    """Every results page (a benchmark may write several, as bench_grpo does on a GPU)."""
+    return [path for path in sorted(results.glob("*.md")) if path.name != "SUMMARY.md"]
+
+
 def block(results: Path = RESULTS) -> str:
     """Each benchmark's Markdown, headings moved down a level to sit under the page's title."""
     parts = []
-    for path in sorted(results.glob("*.md")):
-        if path.name == "SUMMARY.md":
-            continue
+    for path in results_pages(results):
         text = re.sub(r"^(#+) ", lambda m: "#" * (len(m.group(1)) + 1) + " ", path.read_text().strip(), flags=re.M)
         parts.append(text)
     return "\n\n".join([START, *parts, END])
@@ -33,7 +36,9 @@ def current(readme: str) -> str | None:
 
 
 def update(readme_path: Path = README) -> bool:
-    """Rewrite the page's block from the results; True when it changed."""
+    """Rewrite bench/results/SUMMARY.md and the page's block from the results; True when the page changed."""
+    summary = "\n".join(path.read_text() for path in results_pages())
+    (RESULTS / "SUMMARY.md").write_text("# Benchmark results\n\n" + summary)
     text = readme_path.read_text()
     old = current(text)
     if old is None:

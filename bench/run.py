@@ -10,7 +10,6 @@ import traceback
 from pathlib import Path
 
 from bench import readme
-from bench.common import RESULTS
 
 HERE = Path(__file__).resolve().parent
 
@@ -28,8 +27,6 @@ def main(names: list[str]) -> int:
             traceback.print_exc()
             failed.append(name)
         print(f"=== bench {name}: {time.perf_counter() - start:.0f} s", flush=True)
-    parts = [(RESULTS / f"{n}.md").read_text() for n in available if (RESULTS / f"{n}.md").exists()]
-    (RESULTS / "SUMMARY.md").write_text("# Benchmark results\n\n" + "\n".join(parts))
     readme.update()
     if failed:
         print(f"failed: {', '.join(failed)}", file=sys.stderr)

@@ -3,9 +3,10 @@
 `generate`'s own sampling draws every row from one random stream, so what a prompt gets depends on
 which prompts share its batch. Here each row draws its token from softmax(logits / T) (top-p
 filtered) by inverse CDF with a uniform number that is a counter-based hash of the row's own seed
-and the step: a row's draws depend on its seed alone. On the CPU (float32) a prompt then samples the
-same tokens alone or in any batch; on a GPU the batch shape can move a probability in its last bits,
-which changes a token only where the row's number falls within that of a boundary.
+and the step: a row's draws depend on its seed and its probabilities alone. A batch sampled again gives
+the same rows, and a row does not change when other rows' seeds do (on the CPU and on a GPU). Alone
+against in another batch, a row's probabilities can move in their last bits (matrix kernels block by
+the batch's shape), which changes a token only where the row's number falls that close to a boundary.
 
 Rows sharing a prompt (a GRPO group, `n` samples) reuse one pass over the prompt: its keys and
 values are computed once and repeated for the group.
@@ -41,13 +42,11 @@ def _shift(x: Any, bits: int) -> Any:
 
 def row_uniforms(seeds: Any, step: int) -> Any:
     """One float in (0, 1) per row, a pure function of (row seed, step): splitmix64 of a counter,
-    computed on the seeds' device in a few vectorised integer operations."""
-    import torch
-
-    constant = lambda value: torch.tensor(value, dtype=torch.int64, device=seeds.device)  # noqa: E731
-    x = (seeds + constant(step) * constant(_STEP)) * constant(_GOLDEN)
-    x = (x ^ _shift(x, 30)) * constant(_MIX1)
-    x = (x ^ _shift(x, 27)) * constant(_MIX2)
+    computed on the seeds' device in a few vectorised integer operations (int64 arithmetic wraps
+    as uint64 would; the constants travel as kernel arguments, never as copies to the device)."""
+    x = (seeds + _signed(step * (_STEP % (1 << 64)) % (1 << 64))) * _GOLDEN
+    x = (x ^ _shift(x, 30)) * _MIX1
+    x = (x ^ _shift(x, 27)) * _MIX2
     x = x ^ _shift(x, 31)
     return (_shift(x, 11).double() + 0.5) / float(1 << 53)
 

@@ -75,6 +75,10 @@ class GRPOConfig:
     device: str = "auto"
     dtype: str = "auto"
     gradient_checkpointing: bool = False  # recompute activations in the backward pass: less memory, ~30% more time
+    # the most float32 logits (rows x completion tokens x vocabulary) one forward pass of the update
+    # holds: past it a batch is taken in several passes of whole groups (the same loss and gradients),
+    # since those logits, their copies and their gradients are most of the update's memory
+    logits_budget: int = 1 << 28
     # rollouts: "transformers" (batched `generate` on the policy itself) or "vllm" (an engine in this
     # process, its weights loaded from the policy after every update: evalkit/grpo/vllm_rollouts.py)
     generation_backend: str = "transformers"
@@ -120,6 +124,7 @@ class GRPOConfig:
             "grad_accumulation",
             "max_sampling_rounds",
             "warmup_batch",
+            "logits_budget",
         )
         for name in (*positive, "save_every"):
             value = getattr(self, name)

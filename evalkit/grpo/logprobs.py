@@ -8,9 +8,21 @@ gradients as a full pass per row, without the cost of the prompt G times.
 
 from __future__ import annotations
 
+import math
 from typing import Any, NamedTuple
 
 from evalkit.generation.batched import prompt_pass, token_positions
+
+
+def row_passes(rows: int, width: int, vocab: int, group_size: int, splits: int, budget: int) -> list[slice]:
+    """The rows of each forward pass over a batch: `splits` passes (gradient accumulation), more
+    while one pass's float32 logits (rows x width x vocab) would exceed `budget` elements. A pass
+    takes whole groups where one fits, so its prompts still go through the model once a group."""
+    per_pass = math.ceil(rows / splits)
+    fits = max(1, budget // max(1, width * vocab))
+    if fits < per_pass:
+        per_pass = fits // group_size * group_size or fits
+    return [slice(start, min(rows, start + per_pass)) for start in range(0, rows, per_pass)]
 
 
 def completion_width(completion_mask: Any) -> int:
@@ -22,7 +34,7 @@ class LogprobParts(NamedTuple):
     """What one pass over a batch gives the update (each [rows, completion_width], 0 off the completion)."""
 
     logp: Any  # log-probabilities of the sampled tokens at the sampling temperature (with grad)
-    entropy: Any  # each position's entropy at that temperature (detached)
+    entropy: Any | None  # each position's entropy at that temperature (detached), unless not asked for
     raw_logp: Any | None  # at temperature 1 (detached), to compare with an engine's raw log-probs
 
 
@@ -34,32 +46,51 @@ def logprob_parts(
     temperature: float,
     group_size: int = 1,
     with_raw: bool = False,
+    with_entropy: bool = True,
 ) -> LogprobParts:
     """Log-probabilities of the completion tokens under `model` (temperature-scaled, as sampled),
     each position's entropy (the number that shows a policy collapsing) and, with `with_raw`, the
     log-probabilities at temperature 1. Logits are computed for the completion positions only: the
     vocabulary projection of the prompt positions would be most of the work and is never used.
-    Rows come `group_size` to a prompt (a GRPO group): see `completion_logits`."""
+    Rows come `group_size` to a prompt (a GRPO group): see `completion_logits`.
+    Memory: [rows, k, vocab] logits dominate; one float32 copy is kept for the backward pass
+    (the compute-dtype logits are freed at once) and the entropy is taken a few rows at a time."""
     import torch
 
     k = completion_width(completion_mask)
     raw = completion_logits(model, input_ids, attention_mask, k, group_size).float()
-    logits = raw / max(temperature, 1e-5)
+    logits = raw if temperature == 1 else raw / max(temperature, 1e-5)
     normaliser = torch.logsumexp(logits, dim=-1)  # never a second [rows, k, vocab] tensor of log-probs
     mask = completion_mask[:, -k:]
     tokens = input_ids[:, -k:, None]
     logp = (logits.gather(-1, tokens).squeeze(-1) - normaliser) * mask
     with torch.no_grad():
-        entropy = (normaliser - (logits.softmax(-1) * logits).sum(-1)) * mask
-        raw_logp = (raw.gather(-1, tokens).squeeze(-1) - torch.logsumexp(raw, dim=-1)) * mask if with_raw else None
+        entropy = entropies(logits, normaliser) * mask if with_entropy else None
+        raw_logp = None
+        if with_raw:
+            raw_logp = (
+                logp.detach() if logits is raw else (raw.gather(-1, tokens).squeeze(-1) - raw.logsumexp(-1)) * mask
+            )
     return LogprobParts(logp, entropy, raw_logp)
+
+
+def entropies(logits: Any, normaliser: Any, elements: int = 1 << 24) -> Any:
+    """Each position's entropy, log Z - sum(p * logit), over row chunks of about `elements` values:
+    the probabilities never exist for the whole batch at once."""
+    import torch
+
+    rows = max(1, elements // max(1, logits.shape[1] * logits.shape[2]))
+    parts = [z - (chunk.softmax(-1) * chunk).sum(-1) for chunk, z in zip(logits.split(rows), normaliser.split(rows))]
+    return torch.cat(parts)
 
 
 def sequence_logprobs(
     model: Any, input_ids: Any, attention_mask: Any, completion_mask: Any, temperature: float, group_size: int = 1
 ) -> Any:
     """The sampled tokens' log-probabilities alone (see `logprob_parts`), shape [rows, completion_width]."""
-    return logprob_parts(model, input_ids, attention_mask, completion_mask, temperature, group_size).logp
+    return logprob_parts(
+        model, input_ids, attention_mask, completion_mask, temperature, group_size, with_entropy=False
+    ).logp
 
 
 def completion_logits(model: Any, input_ids: Any, attention_mask: Any, k: int, group_size: int = 1) -> Any:
@@ -70,13 +101,15 @@ def completion_logits(model: Any, input_ids: Any, attention_mask: Any, k: int, g
     Where each run of `group_size` rows shares one prompt (as GRPO samples them), the prompt goes
     through the model once per group and its keys and values are repeated for the group's
     completions: the same numbers and gradients as a full pass per row, without paying for the
-    prompt G times (with a few worked examples in the prompt, most of the update's cost)."""
+    prompt G times (with a few worked examples in the prompt, most of the update's cost).
+    Not while the model checkpoints its layers (see `drops_caches`): then each row takes a full pass."""
     import torch
 
     positions = token_positions(attention_mask)
     rows, width = input_ids.shape
     p = width - k
-    if group_size > 1 and p > 0 and rows % group_size == 0 and prompts_shared(input_ids, attention_mask, p, group_size):
+    shareable = group_size > 1 and p > 0 and rows % group_size == 0 and not drops_caches(model)
+    if shareable and prompts_shared(input_ids, attention_mask, p, group_size):
         one = slice(None, None, group_size)
         prompt = prompt_pass(model, input_ids[one, :p], attention_mask[one, :p], group_size)
         rest = model(
@@ -90,6 +123,13 @@ def completion_logits(model: Any, input_ids: Any, attention_mask: Any, k: int, g
         return torch.cat([prompt.logits.repeat_interleave(group_size, 0), rest.logits[:, :-1]], 1)
     out = model(input_ids=input_ids, attention_mask=attention_mask, position_ids=positions, logits_to_keep=k + 1)
     return out.logits[:, :-1]
+
+
+def drops_caches(model: Any) -> bool:
+    """Whether `model` recomputes its layers in the backward pass (gradient checkpointing while it
+    trains): transformers then drops any cache passed to a layer, with only a warning, so rows
+    continued from a shared prompt pass would silently not see their prompt."""
+    return bool(getattr(model, "is_gradient_checkpointing", False)) and model.training
 
 
 def prompts_shared(input_ids: Any, attention_mask: Any, p: int, group_size: int) -> bool:

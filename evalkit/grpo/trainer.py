@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import copy
 import json
-import math
 import random
 import time
 from dataclasses import asdict
@@ -32,7 +31,7 @@ from verifiers import Score, verdict_counts
 from verifiers.score import ITEM_TIMEOUT_SECONDS
 
 from .config import ConfigError, GRPOConfig
-from .logprobs import completion_width, logprob_parts, sequence_logprobs
+from .logprobs import completion_width, logprob_parts, row_passes, sequence_logprobs
 from .objective import RewardStats, advantages, counted, group_has_signal, grpo_loss, rewards_of
 from .rollouts import Rollouts, RolloutSettings, TransformersRollouts, take_rows
 
@@ -207,23 +206,19 @@ class GRPOTrainer:
         import torch
 
         cfg, device = self.cfg, self.device
+        vocab = self.policy.get_output_embeddings().weight.shape[0]
         prepared = []
         for batch, adv, keep in parts:
             ids, attn, cmask = batch["input_ids"], batch["attention_mask"], batch["completion_mask"]
             k = completion_width(cmask)
+            passes = row_passes(ids.shape[0], k, vocab, cfg.group_size, cfg.grad_accumulation, cfg.logits_budget)
             mask = cmask[:, -k:].float() * torch.as_tensor(keep, dtype=torch.float32, device=device)[:, None]
             with torch.no_grad(), autocast(device, self.dtype):
-                ref_logp = sequence_logprobs(
-                    self.reference, ids, attn, cmask, cfg.temperature, group_size=cfg.group_size
-                )
+                ref_logp = self._logprobs(self.reference, ids, attn, cmask, passes)
                 # one update per batch is on-policy: the old log-probs are the current ones (detached below)
-                old_logp = (
-                    sequence_logprobs(self.policy, ids, attn, cmask, cfg.temperature, group_size=cfg.group_size)
-                    if cfg.updates_per_batch > 1
-                    else None
-                )
+                old_logp = self._logprobs(self.policy, ids, attn, cmask, passes) if cfg.updates_per_batch > 1 else None
             adv_t = torch.as_tensor(adv, dtype=torch.float32, device=device)
-            prepared.append((ids, attn, cmask, mask, adv_t, ref_logp, old_logp, batch.get("rollout_logp")))
+            prepared.append((ids, attn, cmask, mask, adv_t, ref_logp, old_logp, batch.get("rollout_logp"), passes))
         n = sum(p[0].shape[0] for p in prepared)
         self.policy.train()
         logs: dict[str, float] = {}
@@ -231,12 +226,9 @@ class GRPOTrainer:
         for update in range(cfg.updates_per_batch):
             self.optimizer.zero_grad()
             total = 0.0
-            for ids, attn, cmask, mask, adv_t, ref_logp, old_logp, rollout_logp in prepared:
-                rows = ids.shape[0]
-                micro = math.ceil(rows / cfg.grad_accumulation)
-                for start in range(0, rows, micro):
-                    part = slice(start, start + micro)
-                    share = min(micro, rows - start) / n
+            for ids, attn, cmask, mask, adv_t, ref_logp, old_logp, rollout_logp, passes in prepared:
+                for part in passes:
+                    share = (part.stop - part.start) / n
                     measure_gap = update == 0 and rollout_logp is not None  # the policy before this step's update
                     with autocast(device, self.dtype):
                         logp, entropy, raw_logp = logprob_parts(
@@ -267,6 +259,15 @@ class GRPOTrainer:
             logs["loss"] = total
         self.policy.eval()
         return logs
+
+    def _logprobs(self, model: Any, ids: Any, attn: Any, cmask: Any, passes: list[slice]) -> Any:
+        """The sampled tokens' log-probabilities under `model`, pass by pass (no gradient)."""
+        import torch
+
+        cfg = self.cfg
+        return torch.cat(
+            [sequence_logprobs(model, ids[s], attn[s], cmask[s], cfg.temperature, cfg.group_size) for s in passes]
+        )
 
     def _check_gap(self, gap: float) -> None:
         limit = self.cfg.rollout_gap_limit

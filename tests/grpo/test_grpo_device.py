@@ -78,6 +78,43 @@ def test_a_bfloat16_step_on_the_cpu_changes_every_trainable_tensor(tiny, smollm2
     trainer.close()
 
 
+@pytest.mark.parametrize(
+    "saver",
+    [
+        # checkpointed layers drop any cache passed to them (transformers does so with only a warning):
+        # the update must then not continue rows from a shared prompt pass, or they lose their prompt
+        {"gradient_checkpointing": True},
+        {"logits_budget": 4 * 13 * 49152},  # one group of 4 rows a pass (12 tokens, the end, the vocabulary)
+        {"logits_budget": 1},  # one row a pass: no group shares a prompt pass
+    ],
+)
+def test_a_memory_saver_gives_the_same_update(tiny, smollm2, tmp_path, saver):
+    model, tok = smollm2
+    results = []
+    for settings in ({}, saver):
+        trainer = GRPOTrainer(
+            GRPOConfig(**{**tiny, **settings}), tmp_path / str(len(results)), copy.deepcopy(model), tok
+        )
+        torch.manual_seed(0)
+        logs = trainer.update([_fixed_update(trainer)])
+        results.append((logs["loss"], logs["grad_norm"], [p.grad.clone() for p in trainer.policy.parameters()]))
+        trainer.close()
+    (loss, norm, grads), (loss_s, norm_s, grads_s) = results
+    assert loss_s == pytest.approx(loss, abs=1e-6) and norm_s == pytest.approx(norm, rel=1e-4)
+    worst = max(float((a - b).abs().max() / a.abs().max().clamp(min=1e-12)) for a, b in zip(grads, grads_s))
+    assert worst < 1e-3, worst
+
+
+def test_row_passes_split_by_the_logits_budget_in_whole_groups():
+    from evalkit.grpo.logprobs import row_passes
+
+    spans = lambda passes: [(s.start, s.stop) for s in passes]  # noqa: E731
+    assert spans(row_passes(64, 128, 1000, 8, 1, 1 << 30)) == [(0, 64)]
+    assert spans(row_passes(64, 128, 1000, 8, 4, 1 << 30)) == [(0, 16), (16, 32), (32, 48), (48, 64)]
+    assert spans(row_passes(64, 128, 1000, 8, 1, 128 * 1000 * 20)) == [(0, 16), (16, 32), (32, 48), (48, 64)]
+    assert spans(row_passes(10, 128, 1000, 8, 1, 128 * 1000 * 3)) == [(0, 3), (3, 6), (6, 9), (9, 10)]
+
+
 def _plain_loss(trainer, batch, adv, cfg):
     """The loss by the formula, the slow way: a full pass per row, log-softmax over every position."""
     ids, attn, cmask = batch["input_ids"], batch["attention_mask"], batch["completion_mask"]
