@@ -98,10 +98,20 @@ def group_has_signal(rewards: np.ndarray, scored: np.ndarray, group_size: int) -
     return np.nan_to_num(spread, nan=0.0) > 1e-9
 
 
+def loss_denominator(mask: Any, cfg: GRPOConfig) -> float:
+    """What the loss averages over: the rows with a counted token ("sequence") or the counted tokens
+    ("token"). Summed over a whole step, it lets a step taken in several passes (gradient
+    accumulation, `logits_budget`, dynamic sampling's parts) give the loss of one pass."""
+    if cfg.loss_aggregation == "sequence":
+        return float((mask.sum(1) > 0).sum())
+    return float(mask.sum())
+
+
 def grpo_loss(
-    logp: Any, old_logp: Any, ref_logp: Any, adv: Any, mask: Any, cfg: GRPOConfig
+    logp: Any, old_logp: Any, ref_logp: Any, adv: Any, mask: Any, cfg: GRPOConfig, denominator: float | None = None
 ) -> tuple[Any, dict[str, float]]:
-    """Clipped surrogate minus beta * k3 KL; `mask` marks completion tokens that count."""
+    """Clipped surrogate minus beta * k3 KL; `mask` marks completion tokens that count. The sum over
+    these rows divided by `denominator` (the step's `loss_denominator`; by default these rows')."""
     import torch
 
     ratio = torch.exp(logp - old_logp)
@@ -111,12 +121,11 @@ def grpo_loss(
     log_ref_ratio = ref_logp - logp
     kl = torch.exp(log_ref_ratio) - log_ref_ratio - 1  # k3: unbiased, always >= 0
     per_token = -(surrogate - cfg.beta * kl)
-    if cfg.loss_aggregation == "sequence":
-        per_seq = (per_token * mask).sum(1) / mask.sum(1).clamp(min=1)
-        weights = (mask.sum(1) > 0).float()
-        loss = (per_seq * weights).sum() / weights.sum().clamp(min=1)
+    if cfg.loss_aggregation == "sequence":  # each row's token mean; a row without counted tokens adds 0
+        summed = ((per_token * mask).sum(1) / mask.sum(1).clamp(min=1)).sum()
     else:
-        loss = (per_token * mask).sum() / mask.sum().clamp(min=1)
+        summed = (per_token * mask).sum()
+    loss = summed / max(loss_denominator(mask, cfg) if denominator is None else denominator, 1.0)
     n = mask.sum().clamp(min=1)
     kl, ratio = kl.detach(), ratio.detach()
     clip_frac = (((ratio < 1 - cfg.epsilon) | (ratio > 1 + high)).float() * mask).sum() / n

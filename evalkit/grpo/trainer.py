@@ -32,7 +32,7 @@ from verifiers.score import ITEM_TIMEOUT_SECONDS
 
 from .config import ConfigError, GRPOConfig
 from .logprobs import completion_width, logprob_parts, row_passes, sequence_logprobs
-from .objective import RewardStats, advantages, counted, group_has_signal, grpo_loss, rewards_of
+from .objective import RewardStats, advantages, counted, group_has_signal, grpo_loss, loss_denominator, rewards_of
 from .rollouts import Rollouts, RolloutSettings, TransformersRollouts, take_rows
 
 
@@ -201,7 +201,7 @@ class GRPOTrainer:
     def update(self, parts: list[tuple[dict[str, Any], np.ndarray, np.ndarray]]) -> dict[str, float]:
         """One optimiser step (per `updates_per_batch`) over every part: (batch, advantages, keep).
         A step's batch may come in several parts (dynamic sampling's refills); the loss is the
-        mean over all their rows, accumulated part by part and micro-batch by micro-batch. The
+        mean over all their rows (or tokens), accumulated part by part and pass by pass. The
         first pass also measures how far the rollout engine's log-probs are from the policy's."""
         import torch
 
@@ -220,6 +220,7 @@ class GRPOTrainer:
             adv_t = torch.as_tensor(adv, dtype=torch.float32, device=device)
             prepared.append((ids, attn, cmask, mask, adv_t, ref_logp, old_logp, batch.get("rollout_logp"), passes))
         n = sum(p[0].shape[0] for p in prepared)
+        denominator = sum(loss_denominator(p[3], cfg) for p in prepared)  # the step's, over every pass
         self.policy.train()
         logs: dict[str, float] = {}
         gap = gap_tokens = 0.0
@@ -245,10 +246,10 @@ class GRPOTrainer:
                         gap += float(((raw_logp - rollout_logp[part]).abs() * sampled).sum())
                         gap_tokens += float(sampled.sum())
                     old = logp.detach() if old_logp is None else old_logp[part]
-                    loss, info = grpo_loss(logp, old, ref_logp[part], adv_t[part], mask[part], cfg)
+                    loss, info = grpo_loss(logp, old, ref_logp[part], adv_t[part], mask[part], cfg, denominator)
                     info["entropy"] = float((entropy * mask[part]).sum() / mask[part].sum().clamp(min=1))
-                    (loss * share).backward()
-                    total += float(loss.detach()) * share
+                    loss.backward()
+                    total += float(loss.detach())
                     for key, value in info.items():
                         logs[key] = logs.get(key, 0.0) + value * share / cfg.updates_per_batch
             logs["grad_norm"] = float(torch.nn.utils.clip_grad_norm_(self.policy.parameters(), cfg.max_grad_norm))
