@@ -50,12 +50,6 @@ def _fixed_batch(trainer: Any) -> tuple[dict[str, Any], np.ndarray, np.ndarray]:
     return batch, adv, np.ones(8, dtype=bool)
 
 
-def _on(batch: dict[str, Any], device: Any) -> dict[str, Any]:
-    import torch
-
-    return {k: v.to(device) if isinstance(v, torch.Tensor) else v for k, v in batch.items()}
-
-
 def check_bf16_step(model: Any, tok: Any, tmp: Path) -> dict[str, Any]:
     import torch
 
@@ -82,6 +76,7 @@ def check_same_loss(model: Any, tok: Any, tmp: Path) -> dict[str, Any]:
 
     from evalkit.devices import autocast
     from evalkit.grpo.logprobs import sequence_logprobs
+    from evalkit.grpo.rollouts import on_device
 
     out: dict[str, Any] = {}
     logp: dict[str, Any] = {}
@@ -96,21 +91,14 @@ def check_same_loss(model: Any, tok: Any, tmp: Path) -> dict[str, Any]:
             for p in trainer.reference.parameters():
                 p.mul_(0.9)
         batch = batch or _fixed_batch(trainer)
-        on_device = _on(batch[0], trainer.device)
+        rows = on_device(batch[0], trainer.device)
+        ids, attn, cmask = rows["input_ids"], rows["attention_mask"], rows["completion_mask"]
         with torch.no_grad(), autocast(trainer.device, trainer.dtype):
-            logp[label] = (
-                sequence_logprobs(
-                    trainer.policy,
-                    on_device["input_ids"],
-                    on_device["attention_mask"],
-                    on_device["completion_mask"],
-                    1.0,
-                    4,
-                )
-                .float()
-                .cpu()
+            policy_logp = sequence_logprobs(
+                trainer.policy, ids, attn, cmask, CONFIG["temperature"], CONFIG["group_size"]
             )
-        logs = trainer.update([(on_device, batch[1], batch[2])])
+        logp[label] = policy_logp.float().cpu()
+        logs = trainer.update([(rows, batch[1], batch[2])])
         out[label] = {"loss": logs["loss"], "grad_norm": logs["grad_norm"], "kl": logs.get("kl")}
         trainer.close()
     out["fp32_loss_gap"] = abs(out["gpu_fp32"]["loss"] - out["cpu_fp32"]["loss"])

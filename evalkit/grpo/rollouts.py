@@ -45,6 +45,13 @@ class Rollouts(Protocol):
     def close(self) -> None: ...
 
 
+def on_device(batch: dict[str, Any], device: Any) -> dict[str, Any]:
+    """The batch with its tensors moved to `device` (lists as they are)."""
+    import torch
+
+    return {k: v.to(device) if isinstance(v, torch.Tensor) else v for k, v in batch.items()}
+
+
 def take_rows(batch: dict[str, Any], rows: Any) -> dict[str, Any]:
     """The batch restricted to `rows` (tensors indexed, lists picked), for the groups kept."""
     import torch

@@ -22,7 +22,7 @@ import socket
 from typing import Any, Sequence
 
 from .config import GRPOConfig
-from .rollouts import RolloutSettings, assemble
+from .rollouts import RolloutSettings, assemble, on_device
 
 
 def _free_port() -> int:
@@ -118,7 +118,7 @@ class VllmRollouts:
         lengths = torch.tensor([len(o.token_ids) for o in rows])
         finished = torch.tensor([o.finish_reason == "stop" for o in rows])
         batch = assemble(enc["input_ids"], enc["attention_mask"], completions, lengths, finished, tok, settings)
-        batch = {k: v.to(self.device) if isinstance(v, torch.Tensor) else v for k, v in batch.items()}
+        batch = on_device(batch, self.device)
         batch["rollout_logp"] = logp.to(self.device)
         if self.sleeps:  # the update needs the memory; the next sync refills the weights
             self.llm.sleep(level=2)
