@@ -15,7 +15,7 @@ import re
 
 from hypothesis import strategies as st
 
-TIMES = ("*", "×", "x", "∙", "⨯", "✖️", "·", "\\times", "\\cdot", "\\ast", "\\*")
+TIMES = ("*", "×", "x", "∙", "•", "⋅", "✕", "⨯", "✖️", "·", "\\times", "\\cdot", "\\ast", "\\*")
 DIVIDE = ("/", "÷", "\\div")
 MINUS = ("-", "−", "–")
 LATEX_ONLY = ("\\times", "\\cdot", "\\ast", "\\div")
@@ -41,9 +41,14 @@ STATED = (
     " → {t}",
     " ⇒ {t}",
     " == {t}",
+    " ≈ {t}",
+    " ≡ {t}",
+    " \\approx {t}",
     ", which is exactly {t}",
     " = {t} \\quad \\checkmark",
 )
+# what denies the value instead of stating it: a right expression written so is not an answer
+DENIALS = (" ≠ {t}", " =\u0338 {t}", " ≤ {t}", " \\neq {t}", ", which is not {t}", " is not {t}", " does not equal {t}")
 AFTER = (
     "",
     " ✔️",
@@ -77,6 +82,8 @@ LOCATIONS = (
     "<answer>{a}</answer>",
     "<ANSWER> {a} </ANSWER>",
     "Answer:\n- {a}",
+    "• Answer: {a}",
+    "- **Final Answer:** {a}",
 )
 # locations that hold a block: only a plain expression goes there (no inline markup)
 BLOCKS = ("Answer:\n$$\n{e}\n$$", "Answer:\n\\[ {e} \\]", "Answer:\n```\n{e}\n```", "**Final answer:**\n\n$${e}$$")
@@ -109,17 +116,20 @@ def _written(draw: st.DrawFn, expression: str, latex: bool) -> str:
 
 
 @st.composite
-def renderings(draw: st.DrawFn, expression: str, target: int, value: int | None = None) -> str:
+def renderings(draw: st.DrawFn, expression: str, target: int, value: int | None = None, denied: bool = False) -> str:
     """One completion whose final answer is `expression` for a puzzle with `target`, as models print
     it. `value`: the value the answer states after the expression (default: the target, or none);
-    given, it is always stated (a false final link when it is not the expression's value)."""
+    given, it is always stated (a false final link when it is not the expression's value).
+    `denied`: the answer denies the value instead (`≠ 24`, `, which is not 24`)."""
     stating = [s for s in STATED if s] if value is not None else STATED
+    stating = list(DENIALS) if denied else stating
     value = target if value is None else value
     preface = draw(st.sampled_from(PREFACES))
     restated = draw(st.sampled_from(RESTATED)).format(t=target)
     if draw(st.integers(0, 5)) == 0:  # a block holds the plain expression, perhaps stating the value
         written = _written(expression, latex=False)
-        body = draw(written) + draw(st.sampled_from([s for s in (" = {t}", "") if s or "" in stating]))
+        endings = [s for s in (" = {t}", "") if s or "" in stating]
+        body = draw(written) + draw(st.sampled_from([d for d in DENIALS if "\\" not in d] if denied else endings))
         return preface + draw(st.sampled_from(BLOCKS)).format(e=body.format(t=value)) + restated
     _name, markup = draw(st.sampled_from(MARKUP))
     latex = "\\" in markup or "$" in markup

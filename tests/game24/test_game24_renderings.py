@@ -2,7 +2,7 @@
 plugin's renderers know (where the answer sits x markup x operator spellings x the stated value x
 words after it) score correct, earning at least what the plain answer does; the same renderings of generated
 wrong answers (a power in any spelling, a superscript, a number reused or left out, two numbers run
-together, a wrong value, a false final link, an implicit product, a factorial, a root, a decimal)
+together, a wrong value, a false final link, a denied value (`≠ 24`), an implicit product, a factorial, a root, a decimal)
 are never correct and never earn what a right answer earns. Thousands of cases, seeds fixed."""
 
 from __future__ import annotations
@@ -69,9 +69,11 @@ def wrong_answers(draw: st.DrawFn) -> tuple[str, list[int], int, str, int | None
         "implicit product": lambda: expression.replace(" * (", "(", 1) if " * (" in expression else f"2({expression})",
         "wrong value": lambda: _replace(expression, spot, str(int(spot.group()) + 1)),
     }
-    kind = draw(st.sampled_from([*kinds, "false final link"]))
+    kind = draw(st.sampled_from([*kinds, "false final link", "denied value"]))
     if kind == "false final link":
         return kind, numbers, target, expression, target + draw(st.sampled_from([1, -1, 10]))
+    if kind == "denied value":
+        return kind, numbers, target, expression, None
     return kind, numbers, target, kinds[kind](), None
 
 
@@ -105,7 +107,7 @@ def test_no_rendering_of_a_wrong_answer_passes_or_earns_what_a_right_one_does(ga
     kind, numbers, target, wrong, value = data.draw(wrong_answers())
     task = {"numbers": numbers, "target": target}
     right = game24.score(f"Answer: {solutions(numbers, target)[0]}", task)
-    completion = data.draw(renderings(wrong, target, value))
+    completion = data.draw(renderings(wrong, target, value, denied=kind == "denied value"))
     score = game24.score(completion, task)
     if kind in ("reused number", "wrong value", "missing number") and _is_right(game24, wrong, task):
         return  # the change happened to give another right answer (2 * 2 for 2 + 2)

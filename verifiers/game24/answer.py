@@ -16,7 +16,8 @@ The only rewrites are the ones listed here and in `normalise`; none adds arithme
 - commentary is cut where it starts: at a word (after a space or a parenthesis: `14x` stays, and is
   refused), a `;`, a comma or a dash followed by words, a parenthesis that opens words
   (`(correct)`, `(left: 24)`), or a symbol that is not arithmetic (an emoji); what is left must
-  still be a complete answer;
+  still be a complete answer; commentary that opens by denying a value (`≠ 24`, `≤ 24`, `, which is
+  not 24`) refuses the answer instead;
 - Markdown emphasis around any one link is removed, as around the whole answer.
 """
 
@@ -38,6 +39,13 @@ _CLAUSE = re.compile(
 _COMMENTARY = re.compile(
     r"\s*(?:;|,\s*(?=[^\d\s])|,\s*$|[(\[]\s*(?=[^\W\d_])|\s-{1,2}\s*(?=[^\W\d_])|(?<=[\s)])(?=[^\W\d_])"
     r"|(?=[^\x00-\x7f]))"
+)
+# what denies a value instead of stating it (`≠ 24`, `, which is not 24`, `≤ 24`): where commentary
+# would start with it, the answer is refused, never read as the expression alone
+_DENIAL = re.compile(
+    r"\s*[,;]?\s*(?P<denial>[≠≢≉≮≯≤≥≦≧⩽⩾]|(?:(?:which|that|this|it)\s+)?(?:is not|isn't|is never|does not equal"
+    r"|doesn't equal|is not equal to|does not make|doesn't make|does not give|doesn't give)(?=\s+(?:exactly\s+)?-?[0-9]))",
+    re.IGNORECASE,
 )
 _STATED = re.compile(r"-?\s*[0-9]{1,3}(?:,[0-9]{3})+|-?\s*[0-9]+(?:\.[0-9]+)?")
 _ARITHMETIC = re.compile(r"[0-9+\-*/()=. ]*")
@@ -82,6 +90,9 @@ def without_commentary(plain: str) -> str:
     cut = _COMMENTARY.search(plain)
     if cut is None:
         return plain
+    denial = _DENIAL.match(plain, cut.start())
+    if denial:
+        raise ExpressionError(f"the answer denies a value ({denial.group('denial')!r}): only '=' states one")
     head = plain[: cut.start()].rstrip(" ,=(")
     clause = _CLAUSE.match(plain, cut.start())
     return f"{head} = {clause.group('value')}" if clause and head else head

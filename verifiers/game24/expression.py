@@ -24,13 +24,14 @@ from .grammar import TOKEN, ExpressionError, compiled, evaluate_tokens
 
 MAX_EXPRESSION_CHARS = 200
 
-# Operator look-alikes NFKC leaves alone; mapped explicitly. Arrows state a value, as `=` does.
+# Operator look-alikes NFKC leaves alone; mapped explicitly. Arrows and `≈` state a value, as `=` does
+# (`≈ 25` after a right expression is a false final link, as `= 25` is).
 _OPERATOR_MAP = str.maketrans(
     {
-        **dict.fromkeys("×✕✖⋅·∗∙⨯⨉\u2062", "*"),
+        **dict.fromkeys("×✕✖⋅·∗∙•⨯⨉\u2062", "*"),
         **dict.fromkeys("÷∕⁄", "/"),
         **dict.fromkeys("−–—‒﹣‐‑", "-"),
-        **dict.fromkeys("→⇒⟹⟶↦", "="),
+        **dict.fromkeys("→⇒⟹⟶↦≈≃≅≡", "="),
         # invisible: zero-width spaces and joiners, the byte-order mark, soft hyphens, emoji variation selectors
         **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff\u00ad\ufe0e\ufe0f", ""),
     }
@@ -42,6 +43,16 @@ _LATEX = [
     (r"\div", "/"),
     (r"\left", ""),
     (r"\right", ""),
+    # relations, after `\left` (`\le` begins it); `\approx` states a value, the others deny one
+    (r"\approx", "="),
+    (r"\equiv", "="),
+    (r"\neq", "≠"),
+    (r"\not=", "≠"),
+    (r"\ne", "≠"),
+    (r"\leq", "≤"),
+    (r"\le", "≤"),
+    (r"\geq", "≥"),
+    (r"\ge", "≥"),
     ("{", "("),
     ("}", ")"),
 ]

@@ -24,7 +24,7 @@ from typing import Callable, Iterable
 from .expression import strip_emphasis
 
 _MARKER = re.compile(
-    r"^[ \t>#*_+\-\d.)]*"  # heading, quote, list and bold markers before it
+    r"^[ \t>#*_+\-\d.)•◦▪‣]*"  # heading, quote, list and bold markers before it
     r"(?:(?:so|therefore|thus|hence|in conclusion)[ \t,]+)?"
     r"(?:(?:my|the|our)[ \t]+)?(?:final[ \t]+)?(?:answer|solution)"
     r"(?:[ \t]*\([^()\n]{0,40}\))?[ \t*_]*"  # `Answer (expression):`
@@ -33,7 +33,7 @@ _MARKER = re.compile(
 )
 _OPENERS = (("$$", "$$"), ("\\[", "\\]"), ("```", "```"))
 _OPENER_PREFIXES = tuple(opener for opener, _ in _OPENERS)
-_LIST_ITEM = re.compile(r"^\s*(?:[-+•]|\*(?=\s)|\d{1,2}[.)])\s+")
+_LIST_ITEM = re.compile(r"^\s*(?:[-+•◦▪‣]|\*(?=\s)|\d{1,2}[.)])\s+")
 _CONTINUES = re.compile(r"[-+*/×÷−(]\s*$")
 MAX_LINES = 6  # lines one answer may span
 
