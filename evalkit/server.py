@@ -40,6 +40,7 @@ from typing import Any, AsyncIterator, Callable, Mapping
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
+from starlette.exceptions import HTTPException as RoutingError
 
 import verifiers
 from verifiers import verdict_counts
@@ -421,6 +422,14 @@ def create_app(
     def refuse(error: HTTPError) -> JSONResponse:
         service.metrics.refused(error)
         return _json({"error": error.message}, error.status)
+
+    @app.exception_handler(RoutingError)
+    async def not_routed(request: Request, exc: RoutingError) -> JSONResponse:
+        """No such path, or not this method: the same one-line JSON as every other refusal."""
+        message = f"{request.method} {request.url.path[:100]}: {exc.detail}"
+        response = refuse(HTTPError(exc.status_code, message, "not_routed"))
+        response.headers.update(exc.headers or {})  # `Allow` on a 405
+        return response
 
     @app.exception_handler(Exception)
     async def failed(_request: Request, exc: Exception) -> JSONResponse:

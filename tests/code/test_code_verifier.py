@@ -82,6 +82,21 @@ def test_formats_leetcode_and_stdio_split_and_keep_expected_outside():
         prepare({"nothing": 1})
 
 
+MALFORMED_FIELDS = {  # each once scored the program: `incorrect` (a failing test), or ran `str(value)` as code
+    "entry point not a string": {"test_cases": ["assert f(1) == 1"], "entry_point": 5},
+    "entry point not an expression": {"test_cases": ["assert f(1) == 1"], "entry_point": "f("},
+    "setup not a string": {"test_cases": ["assert f(1) == 1"], "setup": ["import math"]},
+    "prompt not a string": {"test": "def check(candidate):\n    assert candidate(1) == 1", "prompt": {"a": 1}},
+    "fn_name not a name": {"inputs": [[1]], "outputs": [1], "fn_name": "os.system"},
+}
+
+
+@pytest.mark.parametrize("field", sorted(MALFORMED_FIELDS))
+def test_a_malformed_task_field_is_the_tasks_fault(field):
+    with pytest.raises(verifiers.TaskError):
+        prepare(MALFORMED_FIELDS[field])
+
+
 def test_invariants_and_hacks(code_verifier):
     tasks = [BY_ID["two-sum"], BY_ID["sum-lines"], BY_ID["leetcode-single-number"]]
     check_verifier(code_verifier, tasks=tasks, completions=[reference_completion(tasks[0])], samples=3, seconds=60)

@@ -755,6 +755,18 @@ def test_no_route_answers_without_the_token_and_a_repeated_key_is_refused(code_s
 
 
 @pytest.mark.parametrize(
+    "method, path",
+    [("GET", "/score"), ("DELETE", "/openrlhf"), ("GET", "/" + "k" * 5000)],
+    ids=["GET /score", "DELETE /openrlhf", "a 5000-character path"],
+)
+def test_an_unknown_route_or_method_gets_one_line_of_json(code_server, method, path):
+    """Not FastAPI's `{"detail": ...}`: every refusal has the documented shape, the path cut short."""
+    url, _ = code_server
+    r = httpx.request(method, url + path, timeout=30)
+    assert r.status_code in (404, 405) and r.json()["error"].startswith(method) and len(r.text) < 1000, r.text
+
+
+@pytest.mark.parametrize(
     "body",
     [
         '{"verifier": "game24", "verifier": "code", "items": []}',

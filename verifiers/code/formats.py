@@ -82,18 +82,18 @@ def _program_names(task: Mapping[str, Any]) -> tuple[str, ...]:
 def _prepare(task: Mapping[str, Any]) -> Prepared:
     test_text = task.get("test")
     if isinstance(test_text, str) and "def check(" in test_text:
-        prompt = str(task.get("prompt", ""))
+        prompt = _text(task, "prompt")
         helpers, tests = _split_check(test_text)
-        return Prepared("leetcode", tests, prompt, task.get("entry_point") or None, prompt + "\n" + helpers)
+        return Prepared("leetcode", tests, prompt, _entry_point(task), prompt + "\n" + helpers)
     if isinstance(test_text, str) and "def test_" in test_text:
-        setup = str(task.get("setup", ""))
+        setup = _text(task, "setup")
         return Prepared("pytest", _pytest_tests(test_text), setup, None, setup + "\n" + test_text)
     if "test_cases" in task:
         cases = task["test_cases"]
         if not isinstance(cases, list) or not all(isinstance(c, str) for c in cases):
             raise TaskError("test_cases must be a list of assert strings")
         tests = [t for c in cases for t in _statement_tests(_parse(c, "a test"), _Source(c))]
-        return Prepared("asserts", tests, str(task.get("setup", "")), task.get("entry_point") or None)
+        return Prepared("asserts", tests, _text(task, "setup"), _entry_point(task))
     io = task.get("input_output", task)
     if isinstance(io, str):
         try:
@@ -106,6 +106,8 @@ def _prepare(task: Mapping[str, Any]) -> Prepared:
             raise TaskError("inputs and outputs must be lists of the same length")
         if io.get("fn_name"):
             fn = io["fn_name"]
+            if not isinstance(fn, str) or not fn.isidentifier():
+                raise TaskError(f"fn_name must be a Python name, got {fn!r:.80}")
             tests = [
                 Test(
                     "call",
@@ -114,9 +116,35 @@ def _prepare(task: Mapping[str, Any]) -> Prepared:
                 )
                 for args, out in zip(inputs, outputs)
             ]
-            return Prepared("call", tests, str(task.get("setup", "")))
+            return Prepared("call", tests, _text(task, "setup"))
         return Prepared("stdio", [Test("stdio", str(i), str(o)) for i, o in zip(inputs, outputs)])
     raise TaskError("unknown code task format: expected test (check or pytest), test_cases, or inputs/outputs")
+
+
+def _text(task: Mapping[str, Any], field: str) -> str:
+    """A code field of the task (`setup`, `prompt`): text, or empty where absent. Anything else is
+    the task's fault, never run as `str(value)`."""
+    value = task.get(field)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise TaskError(f"{field} must be a string of Python code, got a {type(value).__name__}")
+    return value
+
+
+def _entry_point(task: Mapping[str, Any]) -> str | None:
+    """The task's entry point (`f`, `Solution().method`), or None where it names none. One that is
+    not an expression is the task's fault (ERROR), never the program's failing test."""
+    entry = task.get("entry_point")
+    if entry is None or entry == "":
+        return None
+    if not isinstance(entry, str):
+        raise TaskError(f"entry_point must be a string (`f` or `Solution().f`), got a {type(entry).__name__}")
+    try:
+        ast.parse(entry, "entry_point", "eval")
+    except SyntaxError:
+        raise TaskError(f"entry_point is not a Python expression: {entry!r:.80}") from None
+    return entry
 
 
 def _parse(source: str, what: str) -> ast.Module:
