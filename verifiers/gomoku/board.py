@@ -32,6 +32,8 @@ class Geometry:
 def geometry(size: int) -> Geometry:
     if size < 5:
         raise ValueError("gomoku needs a board of at least 5x5")
+    if size > len(LETTERS):  # a task's size never builds a board past move notation (or one of 10^10 cells)
+        raise ValueError(f"board sizes run up to {len(LETTERS)}x{len(LETTERS)}: one letter per column")
 
     def ray(r: int, c: int, dr: int, dc: int) -> tuple[int, ...]:
         out = []

@@ -66,7 +66,11 @@ class Position:
 def from_task(task: dict) -> Position:
     """A position from `{"size": 9, "moves": ["E5", "D4", …]}` or `{"board": [rows], "to_move": "X"}`."""
     try:
-        size = int(task.get("size", 15))
+        size = task.get("size", 15)
+        whole = isinstance(size, (int, str)) or (isinstance(size, float) and size.is_integer())
+        if isinstance(size, bool) or not whole:  # never `int(True)`, nor 9.7 cut down to 9
+            raise ValueError(f"{size!r} is not a whole number")
+        size = int(size)
         geo = geometry(size)
     except (TypeError, ValueError) as exc:
         raise PositionError(f"bad board size: {exc}") from None
@@ -74,6 +78,8 @@ def from_task(task: dict) -> Position:
         rows = task["board"]
         if isinstance(rows, str):
             rows = rows.split()
+        if not isinstance(rows, (list, tuple)) or not all(isinstance(row, str) for row in rows):
+            raise PositionError("board must be a list of row strings (or one string of rows)")
         if len(rows) != size or any(len(row.replace(" ", "")) != size for row in rows):
             raise PositionError(f"board must be {size} rows of {size} cells")
         lookup = {".": EMPTY, "X": BLACK, "O": WHITE, "x": BLACK, "o": WHITE}
@@ -88,7 +94,10 @@ def from_task(task: dict) -> Position:
         position = Position(size, stones, to_move)
     else:
         position = Position(size, (EMPTY,) * size * size, BLACK)
-        for move in task.get("moves", []):
+        moves = task.get("moves", [])
+        if not isinstance(moves, (list, tuple)):
+            raise PositionError(f"moves must be a list of moves like 'H8', got a {type(moves).__name__}")
+        for move in moves:
             cell = parse_move(str(move), size)
             if cell is None or position.stones[cell] != EMPTY:
                 raise PositionError(f"illegal move {move!r} in the task's move list")

@@ -110,6 +110,9 @@ class GomokuVerifier(Verifier):
             position = from_task(dict(task))
         except PositionError as exc:
             raise TaskError(str(exc)) from None
+        best = task.get("best_moves")
+        if best is not None and not (isinstance(best, (list, tuple)) and all(isinstance(m, str) for m in best)):
+            raise TaskError("best_moves must be a list of moves like 'H8'")
         found = find_moves(completion[-4000:], position.size, self.config.move_formats)
         if not found:
             return Score.invalid("no move found (write it like <move>H8</move>)")

@@ -1,0 +1,56 @@
+"""Tasks come from data files and from clients of the reward server: any JSON value in any field of a
+real task (or a field left out) gives a Score, never an exception or a hang, and where that Score is
+ERROR it says the task is at fault (`task_error`), never the model or us. Generated: each built-in
+verifier's own tasks, one field replaced by arbitrary JSON. (Found this way: a gomoku task with
+`"size": 1000000` built a board of 10^12 cells; `"moves": 5` raised TypeError.)"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import verifiers
+from verifiers import Verdict
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(10**30), max_value=10**30) | st.floats() | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=12,
+)
+# the values that broke readers before, drawn as often as arbitrary JSON
+EDGES = [None, True, False, 0, -1, 10**6, 10**30, 1.5, float("nan"), float("inf"), "", "x", "\ud800", [], {}, [[1]]]
+VALUES = st.one_of(st.sampled_from(EDGES), JSON)
+COMPLETIONS = [
+    "",
+    "Answer: 1",
+    "Answer: (6 - 4) * (8 + 4) = 24",
+    "<move>H8</move>",
+    "Play: 33",
+    "<svg></svg>",
+    "```python\ndef f(*args):\n    return args\n```",
+]
+NAMES = ["game24", "doudizhu", "gomoku", "svg", "reverse", "code"]
+
+
+@pytest.fixture(scope="module", params=NAMES)
+def verifier_and_tasks(request):
+    v = verifiers.get(request.param)
+    yield v, list(v.tasks("all"))[:10]
+    v.close()
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(data=st.data(), value=VALUES, completion=st.sampled_from(COMPLETIONS))
+def test_any_json_in_a_task_field_gives_a_score_and_an_error_is_the_tasks(verifier_and_tasks, data, value, completion):
+    v, tasks = verifier_and_tasks
+    task = dict(data.draw(st.sampled_from(tasks)))
+    field = data.draw(st.sampled_from(sorted(task)))
+    if data.draw(st.booleans()):
+        task[field] = value
+    else:
+        del task[field]
+    score = v.score(completion, task)
+    assert isinstance(score.reward, float) and score.verdict in Verdict
+    if score.verdict is Verdict.ERROR:
+        assert score.info.get("task_error"), (field, task.get(field), score.reason)
