@@ -1,7 +1,7 @@
 """The local backend, for hosts without Docker: bubblewrap namespaces (user, pid, network, mount,
 ipc, uts), a minimal read-only view of the host (system libraries and the Python install only:
 no home directories, no /etc secrets, no environment), a writable work dir, size-capped tmpfs
-/tmp and /dev/shm, the runner's per-test rlimits, and a kill of the whole sandbox at the
+/tmp and /dev/shm (and nothing else writable: /dev is read-only), the runner's per-test rlimits, and a kill of the whole sandbox at the
 wall-clock limit (bwrap's pid namespace dies with it).
 
 Sandboxes are kept warm, as Docker containers are: one bwrap per concurrent run, its runner
@@ -120,6 +120,10 @@ class LocalBackend:
             str(tmpfs_bytes),
             "--tmpfs",
             "/dev/shm",
+            # bwrap's /dev is a tmpfs the sandbox user may write: a file there would outlive the job
+            # (the clean-up empties /work, /tmp and /dev/shm). Read-only, its devices still work.
+            "--remount-ro",
+            "/dev",
         ]
         for path in ("/usr", "/bin", "/lib", "/lib64", "/lib32", "/sbin", "/etc/ld.so.cache", "/etc/alternatives"):
             if os.path.exists(path):

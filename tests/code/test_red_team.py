@@ -318,6 +318,42 @@ def f(x):
 """
 
 
+# every writable filesystem the program sees (from its own mount table, not a list of ours): a marker
+# in each directory it may write; the next job looks for any
+WRITABLE_DIRS = """
+import os
+def writable_dirs():
+    with open("/proc/self/mountinfo") as fh:
+        mounts = {line.split()[4] for line in fh if "rw" in line.split()[5].split(",")}
+    for top in sorted(m for m in mounts if not m.startswith(("/proc", "/sys"))):
+        for root, _dirs, _files in os.walk(top):
+            yield root
+"""
+LEAVE_FILES = (
+    WRITABLE_DIRS
+    + """
+LEFT = []
+for d in writable_dirs():
+    try:
+        with open(os.path.join(d, ".evalkit-left"), "w") as fh:
+            fh.write("from the last job")
+        LEFT.append(d)
+    except OSError:
+        pass
+def f(x):
+    return x + 1
+"""
+)
+FIND_FILES = (
+    WRITABLE_DIRS
+    + """
+FOUND = [d for d in writable_dirs() if os.path.exists(os.path.join(d, ".evalkit-left"))]
+def f(x):
+    return f"found {FOUND}" if FOUND else x + 1
+"""
+)
+
+
 def key_store_programs() -> list[tuple[str, str]]:
     """A job that leaves a key in its user's kernel keyring, and one that reads it back."""
     import platform
@@ -332,7 +368,8 @@ def key_store_programs() -> list[tuple[str, str]]:
 def test_nothing_of_a_job_survives_into_the_next_one(backend):
     """Segments of 600 MB left by a correct program made every later 200 MB program a memory-limit
     failure, and a message written by one job was read by the next; a key added to the kernel's
-    keyring (a store of the user id, not of any process) was read by the next job on bubblewrap."""
+    keyring (a store of the user id, not of any process) was read by the next job on bubblewrap, and
+    so was a file left in bubblewrap's /dev (a tmpfs the clean-up did not empty)."""
     v = verifiers.get("code", backend=backend.name, pool_size=1)
     try:
         verdicts = {
@@ -344,6 +381,8 @@ def test_nothing_of_a_job_survives_into_the_next_one(backend):
                 ("makes a POSIX queue", POSIX_QUEUE),
                 ("uses 200 MB again", USE_200_MB),
                 *key_store_programs(),
+                ("leaves a file wherever it may write", LEAVE_FILES),
+                ("finds a file from the last job", FIND_FILES),
             ]
         }
     finally:
