@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from evalkit.commands import CommandError
+from evalkit.commands import CommandError, check_count
 from verifiers.records import json_lines
 
 
@@ -37,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from evalkit.commands.score import split_record
     from evalkit.commands.verifier_options import read_config
 
+    check_count("--workers", args.workers, least=0)
     values = [_json_value(v.strip(), "--values item") for v in args.values.split(",") if v.strip()]
     full = _json_value(args.full, "--full")
     config = read_config(args.config)

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from evalkit.commands import CommandError
+from evalkit.commands import CommandError, check_count
 from evalkit.commands.verifier_options import (
     VerifierEntry,
     add_verifier_arguments,
@@ -112,9 +112,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _check_placement(args: argparse.Namespace) -> None:
-    """--device and --dtype, refused in one line before any model loads."""
+    """--device, --dtype and the counts, refused in one line before any model loads."""
     from evalkit.devices import check_device, check_dtype
 
+    for flag, value in (("--threads", args.threads), ("--batch-prompts", args.batch_prompts)):
+        check_count(flag, value)
+    check_count("--tensor-parallel-size", args.tensor_parallel_size)
+    check_count("--workers", args.workers, least=0)
     if args.device != "auto" and args.backend != "transformers":
         raise CommandError("--device is the transformers backend's (vLLM places itself; openai is a server)")
     try:

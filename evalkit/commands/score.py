@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
 
-from evalkit.commands import CommandError
+from evalkit.commands import CommandError, check_count
 from evalkit.commands.verifier_options import read_config
 
 CHUNK = 512
@@ -60,6 +62,18 @@ def split_record(record: Any) -> tuple[str, dict[str, Any]]:
     return completion, task
 
 
+def check_arguments(args: argparse.Namespace) -> None:
+    """Values argparse's types let through that cannot work: refused in one line before anything loads."""
+    if not args.input.is_file():
+        problem = "is a directory" if args.input.is_dir() else "does not exist"
+        raise CommandError(f"input file {args.input} {problem}")
+    if args.output.is_dir() or not args.output.name:
+        raise CommandError(f"-o {args.output} is a directory; name the JSONL file to write")
+    check_count("--workers", args.workers, least=0)
+    if args.timeout is not None and not (math.isfinite(args.timeout) and args.timeout > 0):
+        raise CommandError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+
+
 def _stamp_path(output: Path) -> Path:
     return output.with_name(output.name + ".stamp.json")
 
@@ -73,18 +87,21 @@ def run(args: argparse.Namespace) -> int:
     from evalkit.resume import StampMismatch, check_stamp, check_writable, rewrite_without
     from evalkit.summary import summary_table
     from verifiers import Score
+    from verifiers.cache import ScoreCache
     from verifiers.score import ITEM_TIMEOUT_SECONDS
 
-    if not args.input.is_file():
-        raise CommandError(f"input file {args.input} does not exist")
+    check_arguments(args)
     try:
         verifier = verifiers.get(args.verifier, **read_config(args.config))
     except (verifiers.UnknownVerifier, TypeError, ValueError) as exc:
         raise CommandError(str(exc)) from None
     try:
         check_writable(args.output)
+        cache = None if args.cache is None else ScoreCache(args.cache)  # opened now: a bad path fails before any work
     except OSError as exc:
         raise CommandError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    except sqlite3.Error as exc:
+        raise CommandError(f"cannot open the cache {args.cache}: {exc}") from None
     stamp = {"verifier": verifier.spec(), "input": str(args.input.resolve())}
     if args.overwrite:
         for path in (args.output, _stamp_path(args.output)):
@@ -129,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
                 [b[3] for b in batch],
                 workers=args.workers,
                 timeout=ITEM_TIMEOUT_SECONDS if args.timeout is None else args.timeout,
-                cache=args.cache,
+                cache=cache,
                 progress=lambda n: progress.advance(bar, n),
             )
             for (line_no, record, _c, _t), s in zip(batch, results):
@@ -161,6 +178,8 @@ def run(args: argparse.Namespace) -> int:
             if batch:
                 flush()
     verifier.close()
+    if cache is not None:
+        cache.close()
     new = len(scores) - len(resumed)
     Console().print(
         summary_table(

@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from evalkit.commands import CommandError
+from evalkit.commands import CommandError, check_count
 from evalkit.commands.verifier_options import add_verifier_arguments, entries_from_file, merged
 from evalkit.server_limits import ServerLimits
 
@@ -81,6 +81,9 @@ def run(args: argparse.Namespace) -> int:
     import verifiers
     from evalkit.server import create_app
 
+    check_count("--workers", args.workers, least=0)
+    if not 0 <= args.port <= 65535:
+        raise CommandError(f"--port must be 0-65535, got {args.port}")
     token = args.token or os.environ.get("EVALKIT_TOKEN") or None
     if token is None and not is_loopback(args.host):
         raise CommandError(

@@ -15,6 +15,25 @@ ADVANTAGES = ("momentum", "group", "dr_grpo")
 GENERATION_BACKENDS = ("transformers", "vllm")
 
 
+# name -> (low, high, low excluded): every float setting, finite (inf is never below `high`, NaN
+# compares false); sampling needs temperature > 0 (greedy samples of a group are one sample)
+NUMBER_RANGES: dict[str, tuple[float, float, bool]] = {
+    "learning_rate": (0.0, 1.0, True),
+    "warmup_learning_rate": (0.0, 1.0, True),
+    "beta": (0.0, 1e6, False),
+    "epsilon": (0.0, 1e6, False),
+    "epsilon_high": (0.0, 1e6, False),
+    "temperature": (0.0, 1e6, True),
+    "top_p": (0.0, 1.0, True),
+    "momentum_start": (0.0, 1.0, False),
+    "momentum_step": (0.0, 1.0, False),
+    "momentum_max": (0.0, 1.0, False),
+    "max_grad_norm": (0.0, 1e12, True),
+    "rollout_gap_limit": (0.0, 1e6, True),
+}
+OPTIONAL_NUMBERS = ("epsilon_high", "rollout_gap_limit")  # None: the same as epsilon; no gap check
+
+
 class ConfigError(ValueError):
     """A config the run cannot start from (a malformed example, a leak of the held-out tasks):
     raised before the model loads, and shown by `evalkit grpo` as one line."""
@@ -130,6 +149,24 @@ class GRPOConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        for name in ("eval_every", "eval_tasks", "eval_samples"):  # 0: no held-out evaluation
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise ValueError(f"seed must be an integer, got {self.seed!r}")
+        if self.threads is not None and (
+            isinstance(self.threads, bool) or not isinstance(self.threads, int) or self.threads < 1
+        ):
+            raise ValueError(f"threads must be None (torch's default) or a positive integer, got {self.threads!r}")
+        for name, (low, high, low_open) in NUMBER_RANGES.items():
+            value = getattr(self, name)
+            if value is None and name in OPTIONAL_NUMBERS:
+                continue
+            number = not isinstance(value, bool) and isinstance(value, (int, float))
+            if not number or not (low < value if low_open else low <= value) or not value <= high:
+                bound = f"{'>' if low_open else '>='} {low:g} and <= {high:g}"
+                raise ValueError(f"{name} must be a number {bound}, got {value!r}")
         if not isinstance(self.verifier_config, dict):
             raise ValueError(f"verifier_config must be a dict, got {type(self.verifier_config).__name__}")
         if self.eval_temperature is not None and not (

@@ -9,7 +9,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Callable
 
-from .config import GRPOConfig
+from .config import ConfigError, GRPOConfig
 from .trainer import GRPOTrainer
 
 
@@ -25,6 +25,8 @@ def train(
     from evalkit.grpo.plots import plot_run
     from evalkit.jsonl import JsonlWriter
 
+    if resume:
+        check_resumable(cfg, run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     if not resume and (run_dir / "warmup").exists():
         shutil.rmtree(run_dir / "warmup")  # starting over starts the warm-up over too
@@ -66,6 +68,33 @@ def train(
             board.close()
     plot_run(run_dir)
     return run_dir
+
+
+# what a resumed run may change: how long it runs, how often it saves and evaluates, and where and
+# with how much memory it computes; anything else would continue one run under another's settings
+RESUMABLE_CHANGES = frozenset(
+    {"steps", "save_every", "eval_every", "tensorboard", "threads", "device", "logits_budget", "gradient_checkpointing"}
+)
+
+
+def check_resumable(cfg: GRPOConfig, run_dir: Path) -> None:
+    """Raise ConfigError, naming the settings, where `run_dir` holds a checkpoint of a run with
+    other settings (the checkpoint would silently continue under the new ones)."""
+    saved = run_dir / "config.json"
+    if not (run_dir / "checkpoint.pt").exists() or not saved.exists():
+        return
+    try:
+        before = json.loads(saved.read_text())
+    except (OSError, json.JSONDecodeError):
+        return  # unreadable: the trainer's own load decides
+    now = asdict(cfg)
+    changed = [k for k in sorted(now) if k not in RESUMABLE_CHANGES and k in before and before[k] != now[k]]
+    if changed:
+        shown = ", ".join(f"{k}: {before[k]!r} there, {now[k]!r} now" for k in changed[:3])
+        raise ConfigError(
+            f"{run_dir} holds a run with other settings ({shown}{', ...' if len(changed) > 3 else ''}): "
+            "resume it with its own, or start over (--no-resume, or another --run-dir)"
+        )
 
 
 def _tensorboard(run_dir: Path) -> Any:

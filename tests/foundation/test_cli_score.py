@@ -146,3 +146,33 @@ def test_unwritable_output_and_all_error_runs_fail_in_one_line(input_file, tmp_p
         timeout=120,
     )
     assert r.returncode == 1 and "every row scored ERROR (first: CLIP weights not found)" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        ({"-o": "{tmp}"}, "is a directory"),
+        ({"input": "{tmp}"}, "is a directory"),
+        ({"--workers": "-3"}, "--workers must be at least 0"),
+        ({"--timeout": "nan"}, "--timeout must be a positive"),
+        ({"--timeout": "-1"}, "--timeout must be a positive"),
+        ({"--cache": "{tmp}"}, "cannot open the cache"),
+    ],
+    ids=[
+        "output a directory",
+        "input a directory",
+        "negative workers",
+        "NaN timeout",
+        "negative timeout",
+        "cache a directory",
+    ],
+)
+def test_arguments_that_cannot_work_are_refused_in_one_line_before_scoring(input_file, tmp_path, change, words):
+    """Each once got a traceback (`-o /`, a cache path that cannot be opened, midway through the run)
+    or was taken as given (a NaN timeout, -3 workers)."""
+    options = {"input": str(input_file), "-o": str(tmp_path / "out.jsonl"), "--verifier": "game24"}
+    options.update({k: v.format(tmp=tmp_path) for k, v in change.items()})
+    flags = [x for k, v in options.items() if k != "input" for x in (k, v)]
+    r = evalkit("score", *flags, options["input"])
+    assert r.returncode == 2 and r.stderr.strip().count("\n") == 0 and words in r.stderr, r.stderr
+    assert not (tmp_path / "out.jsonl").exists()

@@ -100,6 +100,8 @@ def test_a_run_logs_saves_and_resumes(tiny, smollm2, tmp_path, monkeypatch):
     assert sum(p.numel() for p in saved.parameters()) == sum(p.numel() for p in model.parameters())
     state = torch.load(tmp_path / "checkpoint.pt", weights_only=False)
     assert state["step"] == 2 and state["stats"]["updates"] == 2
+    with pytest.raises(ConfigError, match=r"learning_rate: .* there, 0\.5 now"):  # another run's settings
+        train(GRPOConfig(**{**tiny, "steps": 3, "save_every": 1, "learning_rate": 0.5}), tmp_path)
     train(GRPOConfig(**{**tiny, "steps": 3, "save_every": 1}), tmp_path)  # resumes at step 2
     steps = [json.loads(x)["step"] for x in (tmp_path / "log.jsonl").read_text().splitlines()]
     assert steps == [1, 2, 3]
