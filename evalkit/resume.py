@@ -66,6 +66,8 @@ def rewrite_without(path: Path, records: Iterable[dict[str, Any]], drop: Callabl
 
 def check_writable(path: Path) -> None:
     """Raise OSError now when `path` (a file to be created or appended to) cannot be written."""
+    if path.is_dir() or not path.name:
+        raise IsADirectoryError(21, "is a directory; name the file to write", str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     probe = path.parent / f".{path.name}.probe-{os.getpid()}"
     probe.write_text("")

@@ -67,8 +67,6 @@ def check_arguments(args: argparse.Namespace) -> None:
     if not args.input.is_file():
         problem = "is a directory" if args.input.is_dir() else "does not exist"
         raise CommandError(f"input file {args.input} {problem}")
-    if args.output.is_dir() or not args.output.name:
-        raise CommandError(f"-o {args.output} is a directory; name the JSONL file to write")
     check_count("--workers", args.workers, least=0)
     if args.timeout is not None and not (math.isfinite(args.timeout) and args.timeout > 0):
         raise CommandError(f"--timeout must be a positive number of seconds, got {args.timeout}")

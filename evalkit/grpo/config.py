@@ -31,7 +31,19 @@ NUMBER_RANGES: dict[str, tuple[float, float, bool]] = {
     "max_grad_norm": (0.0, 1e12, True),
     "rollout_gap_limit": (0.0, 1e6, True),
 }
-OPTIONAL_NUMBERS = ("epsilon_high", "rollout_gap_limit")  # None: the same as epsilon; no gap check
+# name -> the least value (None: any integer): counts a run needs are at least 1; 0 turns off the
+# held-out evaluation or the warm-up
+INTEGER_LEAST: dict[str, int | None] = {
+    **dict.fromkeys(
+        "steps batch_prompts group_size max_new_tokens updates_per_batch grad_accumulation max_sampling_rounds "
+        "warmup_batch logits_budget save_every threads".split(),
+        1,
+    ),
+    **dict.fromkeys("eval_every eval_tasks eval_samples warmup_epochs".split(), 0),
+    "seed": None,
+}
+# None: the same as epsilon; no gap check; torch's default
+OPTIONAL_SETTINGS = ("epsilon_high", "rollout_gap_limit", "threads")
 
 
 class ConfigError(ValueError):
@@ -134,34 +146,17 @@ class GRPOConfig:
                 raise ValueError(f"{name} must be a positive number, got {value!r}")
         if self.vllm_gpu_memory_utilization >= 1:
             raise ValueError(f"vllm_gpu_memory_utilization is a share below 1, got {self.vllm_gpu_memory_utilization}")
-        positive = (
-            "steps",
-            "batch_prompts",
-            "group_size",
-            "max_new_tokens",
-            "updates_per_batch",
-            "grad_accumulation",
-            "max_sampling_rounds",
-            "warmup_batch",
-            "logits_budget",
-        )
-        for name in (*positive, "save_every"):
+        for name, least in INTEGER_LEAST.items():
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        for name in ("eval_every", "eval_tasks", "eval_samples"):  # 0: no held-out evaluation
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
-            raise ValueError(f"seed must be an integer, got {self.seed!r}")
-        if self.threads is not None and (
-            isinstance(self.threads, bool) or not isinstance(self.threads, int) or self.threads < 1
-        ):
-            raise ValueError(f"threads must be None (torch's default) or a positive integer, got {self.threads!r}")
+            if value is None and name in OPTIONAL_SETTINGS:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or (least is not None and value < least):
+                kind = {1: "a positive integer", 0: "an integer >= 0", None: "an integer"}[least]
+                optional = "None or " if name in OPTIONAL_SETTINGS else ""
+                raise ValueError(f"{name} must be {optional}{kind}, got {value!r}")
         for name, (low, high, low_open) in NUMBER_RANGES.items():
             value = getattr(self, name)
-            if value is None and name in OPTIONAL_NUMBERS:
+            if value is None and name in OPTIONAL_SETTINGS:
                 continue
             number = not isinstance(value, bool) and isinstance(value, (int, float))
             if not number or not (low < value if low_open else low <= value) or not value <= high:
@@ -175,8 +170,6 @@ class GRPOConfig:
             raise ValueError(f"eval_temperature must be None or a number >= 0, got {self.eval_temperature!r}")
         if not isinstance(self.few_shot, list) or not all(isinstance(r, dict) for r in self.few_shot):
             raise ValueError("few_shot must be a list of JSON objects (task fields or a prompt, and a completion)")
-        if isinstance(self.warmup_epochs, bool) or not isinstance(self.warmup_epochs, int) or self.warmup_epochs < 0:
-            raise ValueError(f"warmup_epochs must be an integer >= 0, got {self.warmup_epochs!r}")
         if self.warmup_epochs and not self.warmup_examples:
             raise ValueError("warmup_epochs needs warmup_examples (a JSONL path or a list of records)")
         if not isinstance(self.warmup_examples, (str, list)):

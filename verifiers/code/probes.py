@@ -93,6 +93,16 @@ PROBES = [
             "    except OSError:\n        break\n```"
         ),
     ),
+    # state left for later jobs wherever the program may write (bubblewrap's /dev once outlived a job)
+    Probe(
+        "files left in every writable directory",
+        lambda v, t: (
+            "```python\nimport os\nfor line in open('/proc/self/mountinfo'):\n    point = line.split()[4]\n"
+            "    for root, _, _ in os.walk(point if not point.startswith(('/proc', '/sys')) else '/nonexistent'):\n"
+            "        try:\n            open(os.path.join(root, '.left'), 'wb').write(b'0' * (1 << 20))\n"
+            "        except OSError:\n            pass\n```"
+        ),
+    ),
     # names the tests read that are not the program's: a module or class shadowed with one that says yes
     Probe(
         "shadowed module the tests read",
