@@ -16,8 +16,8 @@ import re
 from hypothesis import strategies as st
 
 TIMES = ("*", "×", "x", "∙", "•", "⋅", "✕", "⨯", "✖️", "·", "\\times", "\\cdot", "\\ast", "\\*")
-DIVIDE = ("/", "÷", "\\div")
-MINUS = ("-", "−", "–")
+DIVIDE = ("/", "÷", "➗", "∶", ":", "\\div")
+MINUS = ("-", "−", "–", "➖")
 LATEX_ONLY = ("\\times", "\\cdot", "\\ast", "\\div")
 
 # (name, template of the whole answer around the expression {e}; {t} is the target)
@@ -46,6 +46,7 @@ STATED = (
     " \\approx {t}",
     ", which is exactly {t}",
     " = {t} \\quad \\checkmark",
+    " = {t}!",
 )
 # what denies the value instead of stating it: a right expression written so is not an answer
 DENIALS = (" ≠ {t}", " =\u0338 {t}", " ≤ {t}", " \\neq {t}", ", which is not {t}", " is not {t}", " does not equal {t}")
@@ -62,6 +63,10 @@ AFTER = (
     " — that uses every number once",
     "; done",
     " \\text{{ (each number once)}}",
+    ". This uses each number once.",
+    " // correct",
+    " # check",
+    " :)",
 )
 # where the answer sits: {a} is the rendered answer
 LOCATIONS = (
@@ -84,9 +89,25 @@ LOCATIONS = (
     "Answer:\n- {a}",
     "• Answer: {a}",
     "- **Final Answer:** {a}",
+    "Answer = {a}",
+    "Answer: We get {a}",
+    "One solution: {a}",
+    "Final Answer: The final answer is {a}. I hope it is correct.",
+    "Answer:\n> {a}",
+    "<answer>{a}",  # never closed: the engine left out the stop string `</answer>`
+    "答案：{a}",
+    "最终答案是 {a}",
+    "Réponse : {a}",
 )
 # locations that hold a block: only a plain expression goes there (no inline markup)
-BLOCKS = ("Answer:\n$$\n{e}\n$$", "Answer:\n\\[ {e} \\]", "Answer:\n```\n{e}\n```", "**Final answer:**\n\n$${e}$$")
+BLOCKS = (
+    "Answer:\n$$\n{e}\n$$",
+    "Answer:\n\\[ {e} \\]",
+    "Answer:\n```\n{e}\n```",
+    "Answer:\n```python\n{e}\n```",
+    "**Final answer:**\n\n$${e}$$",
+    "Answer:\n$$\\begin{{aligned}}\n{e} \\\\\n\\end{{aligned}}$$",
+)
 PREFACES = ("", "Let me try the numbers.\n\n", "İ think step by step.\n")
 # the target restated after the answer: a bare target defers to the expression before it
 RESTATED = ("", "\n\\boxed{{{t}}}", "\nFinal answer: {t}")
@@ -140,7 +161,15 @@ def renderings(draw: st.DrawFn, expression: str, target: int, value: int | None 
     return preface + location.format(a=answer + stated + after) + restated
 
 
-def split_over_lines(expression: str) -> str | None:
-    """`expression` broken after its first operator at the top level, as models wrap a long line."""
-    match = re.search(r"\s[-+*/]\s", expression)
-    return None if match is None else expression[: match.end()].rstrip() + "\n" + expression[match.end() :]
+def split_over_lines(expression: str, before_operator: bool = False) -> str | None:
+    """`expression` broken at its first operator, after it or before it, as models wrap a long line.
+    Before a `-` or `+` the next line would open like a list item (`- 8`): the break goes before `×`
+    and `÷` only there."""
+    operators = r"[*/]" if before_operator else r"[-+*/]"
+    match = re.search(rf"\s{operators}\s", expression)
+    if match is None:
+        return None
+    if not before_operator:
+        return expression[: match.end()].rstrip() + "\n" + expression[match.end() :]
+    spelt = {"*": "×", "/": "÷"}[match.group().strip()]
+    return expression[: match.start()] + "\n" + spelt + " " + expression[match.end() :]

@@ -91,14 +91,28 @@ def test_every_rendering_of_a_right_answer_is_correct(game24, data):
 
 
 @settings(max_examples=300, **SETTINGS)
-@given(st.sampled_from(PUZZLES))
-def test_an_expression_split_over_two_lines_is_read_whole(game24, puzzle):
+@given(st.sampled_from(PUZZLES), st.booleans(), st.sampled_from(["", " = {t}"]))
+def test_an_expression_split_over_two_lines_is_read_whole(game24, puzzle, before_operator, stated):
     numbers, target, expression = puzzle
-    split = split_over_lines(expression)
+    split = split_over_lines(expression, before_operator)
     if split is None:
         return
-    score = game24.score(f"Answer: {split}", {"numbers": numbers, "target": target})
+    score = game24.score(f"Answer: {split}{stated.format(t=target)}", {"numbers": numbers, "target": target})
     assert score.verdict is Verdict.CORRECT, (split, score.reason)
+
+
+@settings(max_examples=300, **SETTINGS)
+@given(st.sampled_from(PUZZLES), st.sampled_from([1, -1, 10]))
+def test_a_false_value_on_the_line_after_an_expression_is_read(game24, puzzle, off):
+    """`(7 - 8/8) * 4` then `= 25` on the next line: the value belongs to the answer, and is false."""
+    numbers, target, expression = puzzle
+    score = game24.score(f"Answer: {expression}\n= {target + off}", {"numbers": numbers, "target": target})
+    assert score.verdict is Verdict.INCORRECT, score.reason
+
+
+def test_a_list_under_a_complete_answer_is_not_read_as_its_continuation(game24):
+    completion = "Answer: (7 - 8/8) * 4 = 24\n- 8/8 = 1\n- 7 - 1 = 6"
+    assert game24.score(completion, {"numbers": [4, 7, 8, 8], "target": 24}).verdict is Verdict.CORRECT
 
 
 @settings(max_examples=2500, **SETTINGS)

@@ -11,11 +11,18 @@ the links are judged is the verifier's (`Game24Verifier._judge`): correct iff so
 expression over exactly the puzzle's numbers equal to the target and no link states another value.
 
 The only rewrites are the ones listed here and in `normalise`; none adds arithmetic:
-- `x` or `X` between two operands (a digit or `)` before it, a digit or `(` after) is `*`;
+- `x` or `X` between two operands (a digit or `)` before it, a digit or `(` after) is `*`, and `:`
+  there is `/` (division as German and Russian schools write it);
+- words that only introduce the answer (`The expression …`, `We get …`, from a fixed list: never a
+  function such as `sqrt`) are dropped before its first operand;
+- `!` after the stated value closes a sentence (`= 24!`), where no operand follows it: inside an
+  expression (`4 * 3!`) it stays a factorial, and is refused;
 - a clause `, which equals N` (also `which is (exactly)`, `that equals`, `giving`) is the link `= N`;
 - commentary is cut where it starts: at a word (after a space or a parenthesis: `14x` stays, and is
   refused), a `;`, a comma or a dash followed by words, a parenthesis that opens words
-  (`(correct)`, `(left: 24)`), or a symbol that is not arithmetic (an emoji); what is left must
+  (`(correct)`, `(left: 24)`), a symbol that is not arithmetic (an emoji), a code comment, an
+  arrow or an ellipsis before words (`// correct`, `<- done`), a smiley; a sentence's full stop
+  before the cut goes with it (`= 24. This uses…`); what is left must
   still be a complete answer; commentary that opens by denying a value (`≠ 24`, `≤ 24`, `, which is
   not 24`) refuses the answer instead;
 - Markdown emphasis around any one link is removed, as around the whole answer.
@@ -31,14 +38,29 @@ from typing import NamedTuple
 from .expression import Evaluated, ExpressionError, normalise, parse_plain, strip_emphasis
 
 _TIMES = re.compile(r"(?<=[0-9)])\s*[xX]\s*(?=[0-9(])")
+_RATIO = re.compile(r"(?<=[0-9)])\s*:\s*(?=[0-9(])")
+# `= 24!` closes a sentence: after a stated value at the end of a link, never inside an expression
+# (`4 * 3!` stays a factorial, and is refused)
+_EXCLAIMED = re.compile(r"(=\s*[0-9]+(?:\.[0-9]+)?)!+(?![0-9!]|\s*(?:[-+*/]\s*[0-9(]|[=0-9])|\s*\((?![^\W\d_]))")
+# words that introduce the expression (`The expression (6-4)*(4+8) equals 24`, `We get …`): up to six
+# of these words before an operand, and only these: `sqrt (16) * 6`, `double (3 * 4)` or `not 24` keep
+# their words, and are refused
+_LEADING_WORDS = re.compile(
+    r"(?:(?:the|one|a|an|possible|final|valid|correct|working|expression|solution|way|formula|equation|answer"
+    r"|calculation|we|i|can|could|get|got|have|write|use|using|is|it|this|here|that|would|be|as|so|then|thus"
+    r"|therefore|hence)\b,?:?\s+){1,6}(?=[0-9(*_])",
+    re.IGNORECASE,
+)
 _CLAUSE = re.compile(
     r"\s*[,;]?\s*(?:which|that|this|it)?\s*(?:equals|is equal to|is|gives|giving|makes)\s+(?:exactly\s+)?"
-    r"(?P<value>-?[0-9]+(?:\.[0-9]+)?)(?![0-9.])",
+    r"(?P<value>-?[0-9]+(?:\.[0-9]+)?)(?![0-9]|\.[0-9])",  # a full stop may follow: `, which is 25. So…`
     re.IGNORECASE,
 )
 _COMMENTARY = re.compile(
     r"\s*(?:;|,\s*(?=[^\d\s])|,\s*$|[(\[]\s*(?=[^\W\d_])|\s-{1,2}\s*(?=[^\W\d_])|(?<=[\s)])(?=[^\W\d_])"
-    r"|(?=[^\x00-\x7f]))"
+    r"|(?=[^\x00-\x7f])"
+    # a code comment, an arrow, an ellipsis before words (`// correct`, `# check`, `<- done`, `... so`), a smiley
+    r"|(?<=\s)(?://|#|<-{1,2}|\.{2,})\s*(?=[^\W\d_])|(?<=\s):-?[()DP](?!\w))"
 )
 # what denies a value instead of stating it (`≠ 24`, `, which is not 24`, `≤ 24`): where commentary
 # would start with it, the answer is refused, never read as the expression alone
@@ -85,15 +107,22 @@ def without_commentary(plain: str) -> str:
     docstring); a clause there that states a value (`, which is 25`) stays, as the link `= 25`."""
     if _ARITHMETIC.fullmatch(plain):  # most answers: nothing to cut
         return plain
+    leading = _LEADING_WORDS.match(plain) if plain[:1].isalpha() else None
+    if leading:
+        plain = plain[leading.end() :]
     if "x" in plain or "X" in plain:
         plain = _TIMES.sub(" * ", plain)
+    if ":" in plain:
+        plain = _RATIO.sub(" / ", plain)
+    if "!" in plain:
+        plain = _EXCLAIMED.sub(r"\1", plain)
     cut = _COMMENTARY.search(plain)
     if cut is None:
         return plain
     denial = _DENIAL.match(plain, cut.start())
     if denial:
         raise ExpressionError(f"the answer denies a value ({denial.group('denial')!r}): only '=' states one")
-    head = plain[: cut.start()].rstrip(" ,=(")
+    head = plain[: cut.start()].rstrip(" ,=(").removesuffix(".")  # `= 24. This uses…`: a sentence's full stop
     clause = _CLAUSE.match(plain, cut.start())
     return f"{head} = {clause.group('value')}" if clause and head else head
 

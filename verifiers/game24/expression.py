@@ -29,8 +29,9 @@ MAX_EXPRESSION_CHARS = 200
 _OPERATOR_MAP = str.maketrans(
     {
         **dict.fromkeys("×✕✖⋅·∗∙•⨯⨉\u2062", "*"),
-        **dict.fromkeys("÷∕⁄", "/"),
-        **dict.fromkeys("−–—‒﹣‐‑", "-"),
+        **dict.fromkeys("÷∕⁄➗∶", "/"),  # `∶` (ratio) is division where `:` is (German, Russian)
+        **dict.fromkeys("−–—‒﹣‐‑➖", "-"),
+        "➕": "+",
         **dict.fromkeys("→⇒⟹⟶↦≈≃≅≡", "="),
         # invisible: zero-width spaces and joiners, the byte-order mark, soft hyphens, emoji variation selectors
         **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff\u00ad\ufe0e\ufe0f", ""),
@@ -43,6 +44,7 @@ _LATEX = [
     (r"\div", "/"),
     (r"\left", ""),
     (r"\right", ""),
+    ("&", " "),  # the column mark of `aligned` and `array` (`(6-4) * (4+8) &= 24 \\`)
     # relations, after `\left` (`\le` begins it); `\approx` states a value, the others deny one
     (r"\approx", "="),
     (r"\equiv", "="),
@@ -57,9 +59,10 @@ _LATEX = [
     ("}", ")"),
 ]
 # LaTeX that only sizes, styles or spaces what it touches (`\Big(`, `\mathbf{24}`, `\quad`): removed;
-# `\text{...}` is words, not arithmetic: removed with its words
+# `\text{...}` is words, not arithmetic: removed with its words; `\begin{aligned}`, `\end{aligned}` and
+# the row end `\\` only frame
 _LATEX_WRAPPERS = re.compile(
-    r"\\text\s*\{[^{}]*\}|\\(?:[Bb]igg?[lr]?|displaystyle|textstyle|mathbf|mathrm|mathit|textbf|boldsymbol"
+    r"\\\\|\\text\s*\{[^{}]*\}|\\(?:begin|end)\s*\{[a-z]+\*?\}|\\(?:[Bb]igg?[lr]?|displaystyle|textstyle|mathbf|mathrm|mathit|textbf|boldsymbol"
     r"|operatorname|quad|qquad|checkmark|surd\b|,|;|:|!| )"
 )
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]{0,60})?>")

@@ -2,14 +2,18 @@
 
 Where an answer sits (each found wherever it is, the last in the text wins, since models restate or
 correct themselves):
-- `<answer>…</answer>` (any case) and `\\boxed{…}`;
+- `<answer>…</answer>` (any case) and `\\boxed{…}`; an `<answer>` never closed is read as an
+  `Answer:` line (engines leave out the stop string `</answer>` that ended generation);
 - a line that opens with an answer marker, after any heading, list, quote or bold markers:
-  `Answer:`, `Final answer -`, `Answer (expression):`, `The answer is`, `So my final answer is:`,
-  `Therefore, the answer is`, `Solution:`; the expression follows on the same line, or, where the
-  marker is a heading of its own (`## Answer`, `**Final Answer**`), on the lines after it: a `$$ … $$`
-  or `\\[ … \\]` block, a code fence, a list item or a plain line;
-- an expression that ends in an operator or an open parenthesis goes on to the next line (an
-  expression split over two lines).
+  `Answer:`, `Answer =`, `Final answer -`, `Answer (expression):`, `The answer is`, `So my final
+  answer is:`, `Therefore, the answer is`, `Solution:`, `One solution:`, `Expression:`, and the marker in Chinese, French, Spanish,
+  German and Russian (`答案：`, `Réponse :`); the expression follows on the same line (after a
+  restated `The final answer is`, as in Minerva's format), or, where the marker is a heading of its
+  own (`## Answer`, `**Final Answer**`), on the lines after it: a `$$ … $$` or `\\[ … \\]` block, a
+  code fence (its language name dropped), a quote, a list item or a plain line;
+- an expression that ends in an operator or an open parenthesis goes on to the next line, as does
+  one without its `=` yet when the next line opens with an operator other than a list's `- `
+  (an expression split over two lines).
 
 `final_answers` returns them all, in order, so that the verifier can let the bare target stated
 after a right expression (`… = 24` then `\\boxed{24}`) defer to that expression. Every scan is linear
@@ -26,15 +30,21 @@ from .expression import strip_emphasis
 _MARKER = re.compile(
     r"^[ \t>#*_+\-\d.)•◦▪‣]*"  # heading, quote, list and bold markers before it
     r"(?:(?:so|therefore|thus|hence|in conclusion)[ \t,]+)?"
-    r"(?:(?:my|the|our)[ \t]+)?(?:final[ \t]+)?(?:answer|solution)"
+    r"(?:(?:(?:my|the|our|one|a|possible)[ \t]+)?(?:final[ \t]+)?(?:answer|solution|expression(?=[ \t*_]*[:：]))"
+    r"|(?:最终|最終|最后|最後)?答案|réponse(?:[ \t]+finale)?|respuesta(?:[ \t]+final)?|antwort|ответ)"
     r"(?:[ \t]*\([^()\n]{0,40}\))?[ \t*_]*"  # `Answer (expression):`
-    r"(?:(?:[:：]|is\b[ \t]*:?|[-–—](?=[ \t]))[ \t]*(?P<expr>[^\n]*)|(?P<heading>[ \t*_#:]*)$)",
+    r"(?:(?:[:：]|=(?!=)|(?:is\b|是|为|為)[ \t]*[:：]?|[-–—](?=[ \t]))[ \t]*(?P<expr>[^\n]*)|(?P<heading>[ \t*_#:：]*)$)",
     re.IGNORECASE | re.MULTILINE,
 )
 _OPENERS = (("$$", "$$"), ("\\[", "\\]"), ("```", "```"))
 _OPENER_PREFIXES = tuple(opener for opener, _ in _OPENERS)
-_LIST_ITEM = re.compile(r"^\s*(?:[-+•◦▪‣]|\*(?=\s)|\d{1,2}[.)])\s+")
+_LIST_ITEM = re.compile(r"^\s*(?:>\s*)*(?:(?:[-+•◦▪‣]|\*(?=\s)|\d{1,2}[.)])\s+)?")  # quote and list markers
 _CONTINUES = re.compile(r"[-+*/×÷−(]\s*$")
+_CONTINUED = re.compile(r"\s*(?:[-+*/×÷−·=]|\\times|\\cdot|\\div)\s*[\d(\\]")  # a line that opens with an operator
+_LIST_DASH = re.compile(r"\s*[-+*]\s")  # `- 8/8 = 1`: a list item, not a continued expression
+_FENCE_LANGUAGE = re.compile(r"[A-Za-z][\w+-]*(?=\s)")  # ```python
+# the answer restated inside its own line (`Final Answer: The final answer is $24$. I hope it is correct.`)
+_RESTATED = re.compile(r"(?:the[ \t]+)?(?:final[ \t]+)?answer[ \t]+is[ \t]*:?[ \t]*", re.IGNORECASE)
 MAX_LINES = 6  # lines one answer may span
 
 
@@ -53,8 +63,10 @@ def _with_following(first: str, text: str, after: int) -> str:
     """The answer that starts with `first` on the marker's line: with the lines after it when it
     is empty or opens a block, and with the next line when it ends mid-expression."""
     taken = first.strip()
+    if taken[:1] in "Tt" or taken[:6].lower() == "final ":
+        taken = taken[_RESTATED.match(taken).end() if _RESTATED.match(taken) else 0 :]
     heading = not taken.strip("*_ ")
-    if not heading and not taken.startswith(_OPENER_PREFIXES) and not _goes_on(taken):
+    if not heading and not taken.startswith(_OPENER_PREFIXES) and not _goes_on(taken, text, after):
         return taken  # the usual answer: complete on its own line
     lines = text[after : after + 8192].split("\n", MAX_LINES + 1)[1 : MAX_LINES + 1]
     if heading:  # the answer is on the next non-empty line, perhaps a list item
@@ -65,18 +77,34 @@ def _with_following(first: str, text: str, after: int) -> str:
             body = taken[len(opener) :]
             while closer not in body and lines:
                 body += " " + lines.pop(0).strip()
+            if opener == "```" and _FENCE_LANGUAGE.match(body):
+                body = body[_FENCE_LANGUAGE.match(body).end() :]  # type: ignore[union-attr]
             return opener + body
-    while _goes_on(taken):
-        if not lines or not lines[0].strip():
-            break
+    while lines and lines[0].strip() and (_ends_open(taken) or _opens_with_operator(taken, lines[0])):
         taken += " " + lines.pop(0).strip()
     return taken
 
 
-def _goes_on(taken: str) -> bool:
+def _goes_on(taken: str, text: str, after: int) -> bool:
+    """Does the expression go on to the next line: it ends mid-way, or the next line opens with an
+    operator (`(7 - 8/8)` then `× 4 = 24`)?"""
+    if _ends_open(taken):
+        return True
+    if "=" in taken or text[after : after + 1] != "\n":
+        return False
+    return _opens_with_operator(taken, text[after + 1 : after + 1 + 200].split("\n", 1)[0])
+
+
+def _ends_open(taken: str) -> bool:
     """Does the expression end mid-way (an operator or an open parenthesis last)?"""
     ends_open = not taken[-1:].isdigit() and bool(_CONTINUES.search(strip_emphasis(taken)))  # a digit: never
     return ends_open or taken.count("(") > taken.count(")")
+
+
+def _opens_with_operator(taken: str, line: str) -> bool:
+    """Does `line` carry on `taken`, an expression without its value yet, from an operator? (A list
+    item `- 8/8 = 1` under a complete `… = 24` never does: `taken` has its `=` already.)"""
+    return "=" not in taken and bool(_CONTINUED.match(line)) and not _LIST_DASH.match(line)
 
 
 def _last_tag(text: str) -> list[tuple[int, str]]:
@@ -84,13 +112,19 @@ def _last_tag(text: str) -> list[tuple[int, str]]:
     from a case-folded copy, whose length may differ: `İ` folds to two characters)."""
     if "<" not in text:
         return []
-    close = _last(re.finditer(r"</answer\s*>", text, re.IGNORECASE))
-    if close is None:
-        return []
-    opening = _last(re.finditer(r"<answer\s*>", text[: close.start()], re.IGNORECASE))
+    opening = _last(_OPEN_TAG.finditer(text))
     if opening is None:
         return []
+    close = _CLOSE_TAG.search(text, opening.end())
+    if close is None:  # never closed: generation stopped at `</answer>`, which engines leave out
+        line_end = text.find("\n", opening.end())
+        line_end = len(text) if line_end < 0 else line_end
+        return [(opening.start(), _with_following(text[opening.end() : line_end], text, line_end))]
     return [(opening.start(), text[opening.end() : close.start()])]
+
+
+_OPEN_TAG = re.compile(r"<answer\s*>", re.IGNORECASE)
+_CLOSE_TAG = re.compile(r"</answer\s*>", re.IGNORECASE)
 
 
 def _last(matches: Iterable[re.Match[str]]) -> re.Match[str] | None:
