@@ -28,6 +28,16 @@ class TaskError(ValueError):
     """The task (not the completion) is malformed: the caller's data is wrong, so it scores ERROR."""
 
 
+def shown(value: Any, limit: int = 80) -> str:
+    """`repr(value)` cut to `limit` characters, for a message about a task's field. Never raises:
+    an integer past 4300 digits (or a list holding one) has no repr in Python 3.11."""
+    try:
+        text = repr(value)
+    except ValueError:
+        return f"an integer of {value.bit_length()} bits" if isinstance(value, int) else f"a {type(value).__name__}"
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 @dataclasses.dataclass(frozen=True)
 class NoConfig:
     """Config for verifiers that take no settings."""

@@ -19,7 +19,9 @@ JSON = st.recursive(
     max_leaves=12,
 )
 # the values that broke readers before, drawn as often as arbitrary JSON
-EDGES = [None, True, False, 0, -1, 10**6, 10**30, 1.5, float("nan"), float("inf"), "", "x", "\ud800", [], {}, [[1]]]
+# (an integer past 4300 digits has no repr, and a 5000-digit text none as an int)
+LARGE = [10**30, 10**5000, "9" * 5000, 1e308]
+EDGES = [None, True, False, 0, -1, 10**6, *LARGE, 1.5, float("nan"), float("inf"), "", "x", "\ud800", [], {}, [[1]]]
 VALUES = st.one_of(st.sampled_from(EDGES), JSON)
 COMPLETIONS = [
     "",
@@ -54,3 +56,16 @@ def test_any_json_in_a_task_field_gives_a_score_and_an_error_is_the_tasks(verifi
     assert isinstance(score.reward, float) and score.verdict in Verdict
     if score.verdict is Verdict.ERROR:
         assert score.info.get("task_error"), (field, task.get(field), score.reason)
+
+
+def test_every_edge_value_in_every_field_gives_a_score_and_an_error_is_the_tasks(verifier_and_tasks):
+    """The edges one by one, in every field of one task, with every completion: a draw above may
+    miss the pair that breaks (a 5000-digit target printed only when an answer is read)."""
+    v, tasks = verifier_and_tasks
+    for field in sorted(tasks[0]):
+        for edge, value in enumerate(EDGES):
+            task = {**tasks[0], field: value}
+            for completion in COMPLETIONS:
+                score = v.score(completion, task)
+                if score.verdict is Verdict.ERROR:
+                    assert score.info.get("task_error"), (field, f"EDGES[{edge}]", completion, score.reason)

@@ -25,7 +25,7 @@ from sandboxes.base import Limits, SandboxUnavailable, TestOutcome, TestVerdict
 from sandboxes.libraries import DEFAULT_PACKAGES, check_names
 from sandboxes.suite import run_tests
 
-from ..base import Verifier, setting
+from ..base import Verifier, setting, shown
 from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
@@ -181,7 +181,10 @@ class CodeVerifier(Verifier):
 
     def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:
         prepared = prepare(task)
-        tests = sample_tests(prepared.tests, self.config.max_tests, str(task.get("id", task.get("entry_point", ""))))
+        task_id = task.get("id", task.get("entry_point", ""))
+        tests = sample_tests(
+            prepared.tests, self.config.max_tests, task_id if isinstance(task_id, str) else shown(task_id)
+        )
         code = extract_code(completion, self.config.code_block)
         if code is None:
             return self._score(Verdict.INVALID, "no fenced code block found", formatted=False, ran=False)

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
 
-from ..base import TaskError, Verifier, setting
+from ..base import TaskError, Verifier, setting, shown
 from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
@@ -97,6 +97,7 @@ def length_reward(steps: int, t: int = 4, m: int = 20, k: float = 0.2) -> float:
 
 
 MAX_NUMBERS, MAX_NUMBER = 8, 10**6  # a task's numbers: how many, and how large
+MAX_TARGET = 10**60  # past any value 8 numbers up to 1e6 can make (1e48); far below what prints (4300 digits)
 _INT_ONLY = {int}
 
 
@@ -111,7 +112,7 @@ def _task_numbers(task: Mapping[str, Any]) -> tuple[list[int], tuple[int, ...], 
         and set(map(type, given)) == _INT_ONLY
     ):
         wanted = tuple(sorted(given))
-        if 0 <= wanted[0] and wanted[-1] <= MAX_NUMBER:
+        if 0 <= wanted[0] and wanted[-1] <= MAX_NUMBER and -MAX_TARGET <= target <= MAX_TARGET:
             return given, wanted, target
     return _checked_task_numbers(task)
 
@@ -125,13 +126,15 @@ def _checked_task_numbers(task: Mapping[str, Any]) -> tuple[list[int], tuple[int
             raise TypeError
         nums = [_integer(n) for n in numbers]  # type: ignore[union-attr]
     except (TypeError, ValueError):
-        raise TaskError(f"'numbers' must be a list of integers, got {given!r}") from None
+        raise TaskError(f"'numbers' must be a list of integers, got {shown(given)}") from None
     try:
         target = _integer(task.get("target", 24))
     except (TypeError, ValueError):
-        raise TaskError(f"'target' must be an integer, got {task.get('target')!r}") from None
+        raise TaskError(f"'target' must be an integer, got {shown(task.get('target'))}") from None
     if not 1 <= len(nums) <= MAX_NUMBERS or min(nums) < 0 or max(nums) > MAX_NUMBER:
-        raise TaskError(f"'numbers' must hold 1-8 integers in 0..1e6, got {given!r}")
+        raise TaskError(f"'numbers' must hold 1-8 integers in 0..1e6, got {shown(given)}")
+    if not -MAX_TARGET <= target <= MAX_TARGET:
+        raise TaskError("'target' must be an integer of at most 60 digits")
     return nums, tuple(sorted(nums)), target
 
 
