@@ -2,7 +2,8 @@
 plugin's renderers know (where the answer sits x markup x operator spellings x the stated value x
 words after it) score correct, earning at least what the plain answer does; the same renderings of generated
 wrong answers (a power in any spelling, a superscript, a number reused or left out, two numbers run
-together, a wrong value, a false final link, a denied value (`≠ 24`), an implicit product, a factorial, a root, a decimal)
+together, a wrong value, a false final link, a denied value (`≠ 24`), an implicit product, a factorial, a root, a decimal,
+an operation in words after the expression: `squared`, `times 2`)
 are never correct and never earn what a right answer earns. Thousands of cases, seeds fixed."""
 
 from __future__ import annotations
@@ -48,6 +49,10 @@ def _replace(expression: str, match: re.Match[str], text: str) -> str:
     return expression[: match.start()] + text + expression[match.end() :]
 
 
+# an operation written after the expression in words: reading the expression alone would pay it
+OPERATION_WORDS = ["squared", "cubed", "to the power of 2", "raised to 2", "times 2", "plus 1", "divided by 2", "mod 5"]
+
+
 @st.composite
 def wrong_answers(draw: st.DrawFn) -> tuple[str, list[int], int, str, int | None]:
     """(kind, numbers, target, a wrong expression, the value it states or None)."""
@@ -68,6 +73,7 @@ def wrong_answers(draw: st.DrawFn) -> tuple[str, list[int], int, str, int | None
         "decimal": lambda: _replace(expression, spot, spot.group() + ".5"),
         "implicit product": lambda: expression.replace(" * (", "(", 1) if " * (" in expression else f"2({expression})",
         "wrong value": lambda: _replace(expression, spot, str(int(spot.group()) + 1)),
+        "operation in words": lambda: f"({expression}) {draw(st.sampled_from(OPERATION_WORDS))}",
     }
     kind = draw(st.sampled_from([*kinds, "false final link", "denied value"]))
     if kind == "false final link":

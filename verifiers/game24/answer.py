@@ -24,7 +24,8 @@ The only rewrites are the ones listed here and in `normalise`; none adds arithme
   arrow or an ellipsis before words (`// correct`, `<- done`), a smiley; a sentence's full stop
   before the cut goes with it (`= 24. This uses…`); what is left must
   still be a complete answer; commentary that opens by denying a value (`≠ 24`, `≤ 24`, `, which is
-  not 24`) refuses the answer instead;
+  not 24`) or by applying an operation in words (`squared`, `to the power of 2`, `times 2`, `mod 5`)
+  refuses the answer instead;
 - Markdown emphasis around any one link is removed, as around the whole answer.
 """
 
@@ -67,6 +68,13 @@ _COMMENTARY = re.compile(
 _DENIAL = re.compile(
     r"\s*[,;]?\s*(?P<denial>[≠≢≉≮≯≤≥≦≧⩽⩾]|(?:(?:which|that|this|it)\s+)?(?:is not|isn't|is never|does not equal"
     r"|doesn't equal|is not equal to|does not make|doesn't make|does not give|doesn't give)(?=\s+(?:exactly\s+)?-?[0-9]))",
+    re.IGNORECASE,
+)
+# what applies an operation where commentary would start (`4 * 6 squared`, `(4 * 6) times 2`): reading
+# the expression alone would pay a value the answer does not claim, so the answer is refused
+_OPERATION = re.compile(
+    r"\s*[,(]?\s*(?P<operation>squared|cubed|factorial|to the (?:\w+ )?power|raised to|power of|percent|per cent"
+    r"|modulo|mod|(?:square |cube )?root|(?:times|plus|minus|divided by|multiplied by|over|add|subtract|less)(?=\s*[0-9(]))\b",
     re.IGNORECASE,
 )
 _STATED = re.compile(r"-?\s*[0-9]{1,3}(?:,[0-9]{3})+|-?\s*[0-9]+(?:\.[0-9]+)?")
@@ -122,6 +130,11 @@ def without_commentary(plain: str) -> str:
     denial = _DENIAL.match(plain, cut.start())
     if denial:
         raise ExpressionError(f"the answer denies a value ({denial.group('denial')!r}): only '=' states one")
+    operation = _OPERATION.match(plain, cut.start())
+    if operation:
+        raise ExpressionError(
+            f"the answer applies {operation.group('operation')!r} to its expression: the game has + - * / only"
+        )
     head = plain[: cut.start()].rstrip(" ,=(").removesuffix(".")  # `= 24. This uses…`: a sentence's full stop
     clause = _CLAUSE.match(plain, cut.start())
     return f"{head} = {clause.group('value')}" if clause and head else head

@@ -133,6 +133,8 @@ def _plain_digits(text: str) -> str:
         if ch.isascii():
             out.append(ch)
             continue
+        if ch in "√∛∜":
+            raise ExpressionError(f"{ch!r} is a root: roots are not the game's arithmetic")
         if unicodedata.decomposition(ch).startswith(_NOT_ARITHMETIC):
             raise ExpressionError(
                 f"{ch!r} is a superscript, subscript or fraction character: powers, indices and fractions "

@@ -22,6 +22,14 @@ def _wrong_sum(t: Task) -> str:
     return " + ".join(map(str, _numbers(t))) + " + 1000 - 1000"
 
 
+def _right_or_wrong_sum(t: Task) -> str:
+    """A right expression where the solver finds one fast (up to four numbers), else `_wrong_sum`."""
+    from .solver import solutions
+
+    found = solutions(_numbers(t), _target(t)) if len(_numbers(t)) <= 4 else []
+    return found[0] if found else _wrong_sum(t)
+
+
 def _fake_steps(t: Task) -> str:
     nums = _numbers(t)
     return "\n".join(f"{a} + {a} = {2 * a} (left: {2 * a})" for a in nums)
@@ -55,6 +63,9 @@ PROBES = [
     Probe("trailing clause", lambda v, t: f"Answer: {_wrong_sum(t)}, which equals {_target(t)}"),
     Probe("answer on the next line", lambda v, t: f"**Final answer:**\n{_wrong_sum(t)} = {_target(t)}"),
     Probe("x glued to a letter", lambda v, t: f"Answer: {_target(t)}x"),
+    # an operation in words after a right expression: the expression alone is not what the answer claims
+    Probe("squared in words", lambda v, t: f"Answer: ({_right_or_wrong_sum(t)}) squared"),
+    Probe("times two in words", lambda v, t: f"Answer: {_right_or_wrong_sum(t)} times 2"),
     # a stall: a scan quadratic in the number of lines once took minutes here, past the batch's timeout
     Probe(
         "a flood of blank lines before a wrong answer",
