@@ -20,7 +20,9 @@ __all__ = ["decode", "values_equal", "stdout_equal"]
 
 def values_equal(actual: Any, expected: Any) -> bool:
     """Structural equality. A list answer may stand for an expected list or tuple (JSON data has
-    no tuples), an expected tuple needs a tuple; floats get a tolerance only when expected."""
+    no tuples), an expected tuple needs a tuple (a namedtuple is one); a dict may be a `Counter`,
+    `OrderedDict` or `defaultdict` (the only subclasses `decode` makes, rebuilt from plain data);
+    floats get a tolerance only when expected."""
     if isinstance(expected, bool) or isinstance(actual, bool):
         return type(expected) is type(actual) and expected == actual
     if isinstance(expected, float):
@@ -30,15 +32,15 @@ def values_equal(actual: Any, expected: Any) -> bool:
     if isinstance(expected, int):
         return isinstance(actual, (int, float)) and actual == expected
     if isinstance(expected, (list, tuple)):
-        allowed = (list, tuple) if isinstance(expected, list) else (tuple,)
+        allowed = (list, tuple) if isinstance(expected, list) else tuple
         return (
-            type(actual) in allowed
+            isinstance(actual, allowed)
             and len(actual) == len(expected)
             and all(values_equal(a, e) for a, e in zip(actual, expected))
         )
     if isinstance(expected, dict):
         return (
-            type(actual) is dict
+            isinstance(actual, dict)
             and actual.keys() == expected.keys()
             and all(values_equal(actual[k], expected[k]) for k in expected)
         )

@@ -7,11 +7,17 @@ prepended to the runner and to the candidate server (see `programs.py`).
 Why exact types: a subclass of int whose `__eq__` always says True, or any object with methods,
 must never reach code that judges. Values that are not plain data become *handles* where the
 sender allows it (the candidate keeps the object; the judge gets a proxy whose method calls travel
-back over the channel) and are refused everywhere else.
+back over the channel) and are refused everywhere else. Four containers of the standard library
+that programs return where a dict or tuple is expected (`Counter`, `OrderedDict`, `defaultdict`, a
+`namedtuple`) travel by value, read through the base type's own methods, and are rebuilt on the
+other side as the genuine standard-library type: what the judge compares is trusted code holding
+plain data, equal to a dict or tuple as Python's `==` says.
 Frames on a channel are a 4-byte big-endian length and that many bytes of JSON.
 """
 
+import collections
 import json
+import keyword
 import math
 import os
 import select
@@ -55,9 +61,41 @@ def encode(value, handle_for=None, depth=0):
         return {kind.__name__: [encode(v, handle_for, depth + 1) for v in value]}
     if kind is bytes:
         return {"bytes": value.hex()}
+    if kind in _MAPPINGS:  # by value, through dict's own methods (never the object's)
+        return {kind.__name__: encode(dict(dict.items(value)), handle_for, depth + 1)["dict"]}
+    if isinstance(value, tuple) and _is_namedtuple(kind):
+        items = [encode(v, handle_for, depth + 1) for v in tuple.__iter__(value)]
+        return {"namedtuple": [kind.__name__, list(kind._fields), items]}
     if handle_for is not None:
         return handle_for(value)
     raise Unencodable(f"a {kind.__name__} is not plain data")
+
+
+_MAPPINGS = {collections.Counter, collections.OrderedDict, collections.defaultdict}
+_REBUILT_MAPPINGS = {"Counter": collections.Counter, "OrderedDict": collections.OrderedDict, "defaultdict": dict}
+
+
+def _is_namedtuple(kind):
+    fields = getattr(kind, "_fields", None)
+    return type(fields) is tuple and all(type(f) is str for f in fields)
+
+
+_NAMEDTUPLES = {}  # (name, fields) -> the class rebuilt for it, so that one result type is one class
+MAX_FIELDS = 256
+
+
+def _namedtuple(name, fields, items):
+    if type(name) is not str or type(fields) is not list or not len(fields) == len(items) <= MAX_FIELDS:
+        raise ValueError("not a namedtuple")
+    if not all(type(f) is str for f in fields):
+        raise ValueError("not a namedtuple")
+    key = (name, tuple(fields))
+    if key not in _NAMEDTUPLES:
+        if len(_NAMEDTUPLES) >= 256:  # one program's many types never fill it for the next
+            _NAMEDTUPLES.clear()
+        typename = name if name.isidentifier() and not keyword.iskeyword(name) else "namedtuple"
+        _NAMEDTUPLES[key] = collections.namedtuple(typename, fields, rename=True)
+    return _NAMEDTUPLES[key](*items)
 
 
 def _int_text(value):
@@ -87,8 +125,11 @@ def decode(data, resolve=None, depth=0):
     if tag in ("list", "tuple", "set", "frozenset"):
         items = [decode(v, resolve, depth + 1) for v in inner]
         return {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}[tag](items)
-    if tag == "dict":
-        return {decode(k, resolve, depth + 1): decode(v, resolve, depth + 1) for k, v in inner}
+    if tag == "dict" or tag in _REBUILT_MAPPINGS:
+        plain = {decode(k, resolve, depth + 1): decode(v, resolve, depth + 1) for k, v in inner}
+        return plain if tag == "dict" else _REBUILT_MAPPINGS[tag](plain)
+    if tag == "namedtuple" and type(inner) is list and len(inner) == 3 and type(inner[2]) is list:
+        return _namedtuple(inner[0], inner[1], [decode(v, resolve, depth + 1) for v in inner[2]])
     if resolve is not None:
         return resolve(tag, inner)
     raise ValueError(f"unknown tag {tag!r}")
