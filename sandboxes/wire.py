@@ -7,7 +7,8 @@ prepended to the runner and to the candidate server (see `programs.py`).
 Why exact types: a subclass of int whose `__eq__` always says True, or any object with methods,
 must never reach code that judges. Values that are not plain data become *handles* where the
 sender allows it (the candidate keeps the object; the judge gets a proxy whose method calls travel
-back over the channel) and are refused everywhere else. Four containers of the standard library
+back over the channel) and are refused everywhere else. A subclass of int, float or str travels as
+its value (read through the base type's own slot, never an override), and four containers of the standard library
 that programs return where a dict or tuple is expected (`Counter`, `OrderedDict`, `defaultdict`, a
 `namedtuple`) travel by value, read through the base type's own methods, and are rebuilt on the
 other side as the genuine standard-library type: what the judge compares is trusted code holding
@@ -61,6 +62,8 @@ def encode(value, handle_for=None, depth=0):
         return {kind.__name__: [encode(v, handle_for, depth + 1) for v in value]}
     if kind is bytes:
         return {"bytes": value.hex()}
+    if isinstance(value, (int, float, str)):  # a subclass (an IntEnum, a float with methods): its value
+        return encode(_BASE_VALUE[next(b for b in (int, float, str) if isinstance(value, b))](value), handle_for, depth)
     if kind in _MAPPINGS:  # by value, through dict's own methods (never the object's)
         return {kind.__name__: encode(dict(dict.items(value)), handle_for, depth + 1)["dict"]}
     if isinstance(value, tuple) and _is_namedtuple(kind):
@@ -71,6 +74,7 @@ def encode(value, handle_for=None, depth=0):
     raise Unencodable(f"a {kind.__name__} is not plain data")
 
 
+_BASE_VALUE = {int: int.__index__, float: float.__float__, str: str.__str__}  # the base type's own slots
 _MAPPINGS = {collections.Counter, collections.OrderedDict, collections.defaultdict}
 _REBUILT_MAPPINGS = {"Counter": collections.Counter, "OrderedDict": collections.OrderedDict, "defaultdict": dict}
 

@@ -1,5 +1,6 @@
 """A program may return what the standard library makes where a test expects a dict or a tuple (a
-`Counter`, `OrderedDict`, `defaultdict`, `namedtuple`): the verdict is the one Python's own `assert`
+`Counter`, `OrderedDict`, `defaultdict`, `namedtuple`), or a subclass of a number or a string (an
+`IntEnum`, a float with methods): the verdict is the one Python's own `assert`
 gives when the set's checker runs the program unsandboxed, both for a test compared as a value
 (`f(x)` against an expected literal) and for a test run as statements (`assert f(x).most_common(1)
 == ...`). A subclass that lies in `__eq__` is still judged by its data, never by its own word.
@@ -20,6 +21,9 @@ DEFAULT = (
     "    for c in s:\n        d[c] += 1\n    return d\n"
 )
 PAIR = "from collections import namedtuple\nPair = namedtuple('Pair', 'low high')\ndef f(s):\n    return Pair(1, 2)\n"
+SCALED = "class Metres(float):\n    def unit(self):\n        return 'm'\ndef f(s):\n    return Metres(2.5)\n"
+RANKED = "import enum\nclass Rank(enum.IntEnum):\n    HIGH = 3\ndef f(s):\n    return Rank.HIGH\n"
+LYING_FLOAT = "class F(float):\n    def __eq__(self, other):\n        return True\ndef f(s):\n    return F(9.0)\n"
 LYING_DICT = "class D(dict):\n    def __eq__(self, other):\n        return True\ndef f(s):\n    return D()\n"
 LYING_TUPLE = (
     "class T(tuple):\n    _fields = ('low', 'high')\n    def __eq__(self, other):\n        return True\n"
@@ -39,6 +43,10 @@ CASES = [
     (PAIR, "f('x')", [1, 2]),  # a tuple against a list: Python says unequal, JSON data cannot tell
     (PAIR, "f('x').high", 2),
     (PAIR, "f('x')", (2, 1)),
+    (SCALED, "f('x')", 2.5),
+    (SCALED, "f('x') * 2", 5.0),
+    (RANKED, "f('x')", 3),
+    (RANKED, "f('x') + 1", 5),
 ]
 
 
@@ -74,7 +82,9 @@ def test_a_standard_library_result_is_judged_as_python_judges_it(backend, progra
 
 
 @pytest.mark.parametrize(
-    "program, expected", [(LYING_DICT, {"a": 2}), (LYING_TUPLE, (1, 2))], ids=["dict subclass", "tuple subclass"]
+    "program, expected",
+    [(LYING_DICT, {"a": 2}), (LYING_TUPLE, (1, 2)), (LYING_FLOAT, 1.0)],
+    ids=["dict subclass", "tuple subclass", "float subclass"],
 )
 def test_a_subclass_that_lies_in_eq_is_judged_by_its_data(backend, program, expected):
     assert _value(program, "f('x')") == expected  # the set's checker would be fooled
