@@ -349,6 +349,15 @@ def _authorised(request: Request, token: str | None) -> None:
         raise HTTPError(403, "wrong token", "forbidden")
 
 
+def _query_known(request: Request, known: tuple[str, ...]) -> None:
+    """A query parameter the route does not read is refused, never ignored: `/score?verifier=code`
+    scored with the body's verifier (game24 by default) would swap the reward without a word."""
+    unknown = sorted(set(request.query_params.keys()) - set(known))
+    if unknown:
+        where = "; /score takes its verifier from the body's 'verifier'" if "verifier" in unknown else ""
+        raise HTTPError(400, f"unknown query parameter {unknown[0][:40]!r}{where}")
+
+
 async def _read_body(request: Request, limits: ServerLimits) -> bytes:
     """The raw body, at most `max_body_bytes` (413) and within `body_seconds` (408): read before the
     request is admitted, so a body that never ends holds no place in the queue."""
@@ -435,11 +444,12 @@ def create_app(
     async def failed(_request: Request, exc: Exception) -> JSONResponse:
         return refuse(HTTPError(500, f"internal error: {type(exc).__name__}: {str(exc)[:200]}", "internal"))
 
-    async def respond(handler: Callable[[Any, Request], Any], request: Request) -> Any:
+    async def respond(handler: Callable[[Any, Request], Any], request: Request, query: tuple[str, ...] = ()) -> Any:
         start = time.perf_counter()
         service.metrics.requests += 1
         try:
             _authorised(request, token)
+            _query_known(request, query)
             body = await _read_body(request, limits)
             service.admit(len(body))
         except HTTPError as exc:
@@ -461,7 +471,7 @@ def create_app(
 
     @app.post("/score")
     async def score(request: Request) -> Any:
-        return await respond(service.handle_score, request)
+        return await respond(service.handle_score, request)  # its verifier is the body's, never the query's
 
     @app.post("/openrlhf")
     async def openrlhf(request: Request) -> Any:
@@ -470,7 +480,7 @@ def create_app(
         except HTTPError as exc:
             service.metrics.requests += 1
             return refuse(exc)
-        return await respond(lambda body, req: service.handle_openrlhf(body, key, req), request)
+        return await respond(lambda body, req: service.handle_openrlhf(body, key, req), request, ("verifier",))
 
     @app.get("/health")
     async def health() -> Any:

@@ -806,6 +806,18 @@ def test_an_unknown_route_or_method_gets_one_line_of_json(code_server, method, p
 
 
 @pytest.mark.parametrize(
+    "path", ["/score?verifier=code", "/score?workers=8", "/openrlhf?verifier=code&timeout=999"], ids=str
+)
+def test_a_query_parameter_a_route_does_not_read_is_refused(code_server, path):
+    """`/score` takes its verifier from the body: `?verifier=code` there was ignored, and the items
+    scored by the body's verifier (game24 by default), a swapped reward with a 200."""
+    url, _ = code_server
+    body = {"items": [], "query": [], "prompts": [], "labels": []}
+    r = httpx.post(url + path, json=body, timeout=30)
+    assert r.status_code == 400 and "unknown query parameter" in r.json()["error"], r.text
+
+
+@pytest.mark.parametrize(
     "body",
     [
         '{"verifier": "game24", "verifier": "code", "items": []}',
