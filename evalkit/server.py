@@ -279,6 +279,9 @@ class RewardService:
     async def handle_score(self, body: Any, request: Request | None = None) -> dict[str, Any]:
         if not isinstance(body, dict) or not isinstance(body.get("items"), list):
             raise HTTPError(400, 'expected {"verifier": ..., "items": [{"completion": ..., "task": {...}}]}')
+        unknown = sorted(set(body) - {"verifier", "items", "config"})
+        if unknown:  # `"verifer": "code"` would score with the default verifier: a swapped reward
+            raise HTTPError(400, f"unknown key {unknown[0][:40]!r} (a request has 'verifier', 'items' and 'config')")
         self._check_count(len(body["items"]))
         completions, tasks = [], []
         for i, item in enumerate(body["items"]):

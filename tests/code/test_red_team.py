@@ -817,6 +817,13 @@ def test_a_query_parameter_a_route_does_not_read_is_refused(code_server, path):
     assert r.status_code == 400 and "unknown query parameter" in r.json()["error"], r.text
 
 
+def test_a_body_key_the_route_does_not_read_is_refused(code_server):
+    """A misspelt `verifier` would score with the default one."""
+    url, _ = code_server
+    r = httpx.post(f"{url}/score", json={"verifer": "code", "items": []}, timeout=30)
+    assert r.status_code == 400 and "unknown key 'verifer'" in r.json()["error"], r.text
+
+
 @pytest.mark.parametrize(
     "body",
     [
