@@ -45,6 +45,8 @@ STATED = (
     " ≡ {t}",
     " \\approx {t}",
     ", which is exactly {t}",
+    " evaluates to {t}",
+    ", which yields {t}",
     " = {t} \\quad \\checkmark",
     " = {t}!",
 )

@@ -17,7 +17,8 @@ The only rewrites are the ones listed here and in `normalise`; none adds arithme
   function such as `sqrt`) are dropped before its first operand;
 - `!` after the stated value closes a sentence (`= 24!`), where no operand follows it: inside an
   expression (`4 * 3!`) it stays a factorial, and is refused;
-- a clause `, which equals N` (also `which is (exactly)`, `that equals`, `giving`) is the link `= N`;
+- a clause `, which equals N` (also `which is (exactly)`, `that equals`, `giving`, `evaluates to`,
+  `results in`, `yields`) is the link `= N`;
 - commentary is cut where it starts: at a word (after a space or a parenthesis: `14x` stays, and is
   refused), a `;`, a comma or a dash followed by words, a parenthesis that opens words
   (`(correct)`, `(left: 24)`), a symbol that is not arithmetic (an emoji), a code comment, an
@@ -53,7 +54,8 @@ _LEADING_WORDS = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE = re.compile(
-    r"\s*[,;]?\s*(?:which|that|this|it)?\s*(?:equals|is equal to|is|gives|giving|makes)\s+(?:exactly\s+)?"
+    r"\s*[,;]?\s*(?:which|that|this|it)?\s*(?:equals|is equal to|is|gives|giving|makes|evaluates to|results in|yields|comes to|totals)"
+    r"\s+(?:exactly\s+)?"
     r"(?P<value>-?[0-9]+(?:\.[0-9]+)?)(?![0-9]|\.[0-9])",  # a full stop may follow: `, which is 25. So…`
     re.IGNORECASE,
 )
