@@ -137,3 +137,15 @@ def test_no_rendering_of_a_wrong_answer_passes_or_earns_what_a_right_one_does(ga
 
 def _is_right(game24, expression: str, task: dict) -> bool:
     return game24.score(f"Answer: {expression}", task).verdict is Verdict.CORRECT
+
+
+@pytest.mark.parametrize(
+    "completion, verdict",
+    [
+        ("<answer>(7 - 8/8) * 4</answer>\nLet me check again. <answer>", Verdict.CORRECT),  # cut off by the token limit
+        ("<answer>7 * 4 - 8 / 8</answer>\n<answer>(7 - 8/8) * 4", Verdict.CORRECT),  # `</answer>` was the stop string
+        ("<answer>(7 - 8/8) * 4</answer>\n<answer>7 * 4 - 8 / 8", Verdict.INCORRECT),  # the last answer counts
+    ],
+)
+def test_an_answer_tag_never_closed(game24, completion, verdict):
+    assert game24.score(completion, {"numbers": [4, 7, 8, 8], "target": 24}).verdict is verdict

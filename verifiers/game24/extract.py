@@ -115,11 +115,17 @@ def _last_tag(text: str) -> list[tuple[int, str]]:
     opening = _last(_OPEN_TAG.finditer(text))
     if opening is None:
         return []
-    close = _CLOSE_TAG.search(text, opening.end())
-    if close is None:  # never closed: generation stopped at `</answer>`, which engines leave out
+    if _CLOSE_TAG.search(text, opening.end()) is None:  # never closed: engines leave out the stop string
         line_end = text.find("\n", opening.end())
         line_end = len(text) if line_end < 0 else line_end
-        return [(opening.start(), _with_following(text[opening.end() : line_end], text, line_end))]
+        unclosed = _with_following(text[opening.end() : line_end], text, line_end)
+        if unclosed.strip():
+            return [(opening.start(), unclosed)]
+        # an empty tag at the end (cut off by the token limit): the last closed one still counts
+    close = _last(_CLOSE_TAG.finditer(text))
+    opening = None if close is None else _last(_OPEN_TAG.finditer(text, 0, close.start()))
+    if close is None or opening is None:
+        return []
     return [(opening.start(), text[opening.end() : close.start()])]
 
 
