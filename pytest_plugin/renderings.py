@@ -111,8 +111,8 @@ BLOCKS = (
     "Answer:\n$$\\begin{{aligned}}\n{e} \\\\\n\\end{{aligned}}$$",
 )
 PREFACES = ("", "Let me try the numbers.\n\n", "İ think step by step.\n")
-# the target restated after the answer: a bare target defers to the expression before it
-RESTATED = ("", "\n\\boxed{{{t}}}", "\nFinal answer: {t}")
+# the target restated after the answer (a bare target defers to the expression before it), or talk about it
+RESTATED = ("", "\n\\boxed{{{t}}}", "\nFinal answer: {t}", "\nThe answer is correct.", "\n答案是正确的。")
 
 
 def _spell(expression: str, times: str, divide: str, minus: str) -> str:

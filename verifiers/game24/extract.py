@@ -11,6 +11,7 @@ correct themselves):
   restated `The final answer is`, as in Minerva's format), or, where the marker is a heading of its
   own (`## Answer`, `**Final Answer**`), on the lines after it: a `$$ … $$` or `\\[ … \\]` block, a
   code fence (its language name dropped), a quote, a list item or a plain line;
+- a marked line without a digit is talk, not an answer (`The answer is correct.` after the answer);
 - an expression that ends in an operator or an open parenthesis goes on to the next line, as does
   one without its `=` yet when the next line opens with an operator other than a list's `- `
   (an expression split over two lines).
@@ -46,17 +47,25 @@ _FENCE_LANGUAGE = re.compile(r"[A-Za-z][\w+-]*(?=\s)")  # ```python
 # the answer restated inside its own line (`Final Answer: The final answer is $24$. I hope it is correct.`)
 _RESTATED = re.compile(r"(?:the[ \t]+)?(?:final[ \t]+)?answer[ \t]+is[ \t]*:?[ \t]*", re.IGNORECASE)
 MAX_LINES = 6  # lines one answer may span
+MARKERS_READ = 16  # marked lines read back from the end for two answers (the rest without a digit are talk)
+_DIGIT = re.compile(r"\d")
 
 
 def _answer_lines(text: str) -> list[tuple[int, str]]:
     """The last two answers marked by a line (see the module docstring), with where they start:
-    the last, and the one a bare target after it may defer to."""
+    the last, and the one a bare target after it may defer to. A marked line without a digit is
+    talk, not an answer (`The answer is correct.` after the answer line)."""
     last: list[re.Match[str]] = []
     for match in _MARKER.finditer(text):
-        last = [*last[-1:], match]
-    return [
-        (m.start(), _with_following(m.group("expr") if m.group("heading") is None else "", text, m.end())) for m in last
-    ]
+        last = [*last[-(MARKERS_READ - 1) :], match]
+    found: list[tuple[int, str]] = []
+    for m in reversed(last):
+        answer = _with_following(m.group("expr") if m.group("heading") is None else "", text, m.end())
+        if _DIGIT.search(answer):
+            found.insert(0, (m.start(), answer))
+            if len(found) == 2:
+                break
+    return found
 
 
 def _with_following(first: str, text: str, after: int) -> str:
