@@ -55,11 +55,8 @@ def _answer_lines(text: str) -> list[tuple[int, str]]:
     """The last two answers marked by a line (see the module docstring), with where they start:
     the last, and the one a bare target after it may defer to. A marked line without a digit is
     talk, not an answer (`The answer is correct.` after the answer line)."""
-    last: list[re.Match[str]] = []
-    for match in _MARKER.finditer(text):
-        last = [*last[-(MARKERS_READ - 1) :], match]
     found: list[tuple[int, str]] = []
-    for m in reversed(last):
+    for m in reversed(list(_MARKER.finditer(text))[-MARKERS_READ:]):
         answer = _with_following(m.group("expr") if m.group("heading") is None else "", text, m.end())
         if _DIGIT.search(answer):
             found.insert(0, (m.start(), answer))
@@ -72,7 +69,7 @@ def _with_following(first: str, text: str, after: int) -> str:
     """The answer that starts with `first` on the marker's line: with the lines after it when it
     is empty or opens a block, and with the next line when it ends mid-expression."""
     taken = first.strip()
-    if taken[:1] in "Tt" or taken[:6].lower() == "final ":
+    if taken[:1] in ("T", "t", "F", "f"):
         taken = taken[_RESTATED.match(taken).end() if _RESTATED.match(taken) else 0 :]
     heading = not taken.strip("*_ ")
     if not heading and not taken.startswith(_OPENER_PREFIXES) and not _goes_on(taken, text, after):
@@ -124,13 +121,16 @@ def _last_tag(text: str) -> list[tuple[int, str]]:
     opening = _last(_OPEN_TAG.finditer(text))
     if opening is None:
         return []
-    if _CLOSE_TAG.search(text, opening.end()) is None:  # never closed: engines leave out the stop string
-        line_end = text.find("\n", opening.end())
-        line_end = len(text) if line_end < 0 else line_end
-        unclosed = _with_following(text[opening.end() : line_end], text, line_end)
-        if unclosed.strip():
-            return [(opening.start(), unclosed)]
-        # an empty tag at the end (cut off by the token limit): the last closed one still counts
+    close = _CLOSE_TAG.search(text, opening.end())
+    if close is not None:  # the usual answer
+        return [(opening.start(), text[opening.end() : close.start()])]
+    # never closed: engines leave out the stop string `</answer>` that ended generation
+    line_end = text.find("\n", opening.end())
+    line_end = len(text) if line_end < 0 else line_end
+    unclosed = _with_following(text[opening.end() : line_end], text, line_end)
+    if unclosed.strip():
+        return [(opening.start(), unclosed)]
+    # an empty tag at the end (cut off by the token limit): the last closed one still counts
     close = _last(_CLOSE_TAG.finditer(text))
     opening = None if close is None else _last(_OPEN_TAG.finditer(text, 0, close.start()))
     if close is None or opening is None:
