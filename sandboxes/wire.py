@@ -62,8 +62,9 @@ def encode(value, handle_for=None, depth=0):
         return {kind.__name__: [encode(v, handle_for, depth + 1) for v in value]}
     if kind is bytes:
         return {"bytes": value.hex()}
-    if isinstance(value, (int, float, str)):  # a subclass (an IntEnum, a float with methods): its value
-        return encode(_BASE_VALUE[next(b for b in (int, float, str) if isinstance(value, b))](value), handle_for, depth)
+    for base, value_of in _BASE_VALUE.items():  # a subclass (an IntEnum, a float with methods): its value
+        if isinstance(value, base):
+            return encode(value_of(value), handle_for, depth)
     if kind in _MAPPINGS:  # by value, through dict's own methods (never the object's)
         return {kind.__name__: encode(dict(dict.items(value)), handle_for, depth + 1)["dict"]}
     if isinstance(value, tuple) and _is_namedtuple(kind):

@@ -6,11 +6,12 @@ correct themselves):
   `Answer:` line (engines leave out the stop string `</answer>` that ended generation);
 - a line that opens with an answer marker, after any heading, list, quote or bold markers:
   `Answer:`, `Answer =`, `Final answer -`, `Answer (expression):`, `The answer is`, `So my final
-  answer is:`, `Therefore, the answer is`, `Solution:`, `One solution:`, `Expression:`, and the marker in Chinese, French, Spanish,
-  German and Russian (`答案：`, `Réponse :`); the expression follows on the same line (after a
-  restated `The final answer is`, as in Minerva's format), or, where the marker is a heading of its
-  own (`## Answer`, `**Final Answer**`), on the lines after it: a `$$ … $$` or `\\[ … \\]` block, a
-  code fence (its language name dropped), a quote, a list item or a plain line;
+  answer is:`, `Therefore, the answer is`, `Solution:`, `One solution:`, `Expression:`, and the
+  marker in Chinese, French, Spanish, German and Russian (`答案：`, `Réponse :`); the expression
+  follows on the same line (after a restated `The final answer is`, as in Minerva's format), or,
+  where the marker is a heading of its own (`## Answer`, `**Final Answer**`), on the lines after it:
+  a `$$ … $$` or `\\[ … \\]` block, a code fence (its language name dropped), a quote, a list item
+  or a plain line;
 - a marked line without a digit is talk, not an answer (`The answer is correct.` after the answer);
 - an expression that ends in an operator or an open parenthesis goes on to the next line, as does
   one without its `=` yet when the next line opens with an operator other than a list's `- `
@@ -69,8 +70,8 @@ def _with_following(first: str, text: str, after: int) -> str:
     """The answer that starts with `first` on the marker's line: with the lines after it when it
     is empty or opens a block, and with the next line when it ends mid-expression."""
     taken = first.strip()
-    if taken[:1] in ("T", "t", "F", "f"):
-        taken = taken[_RESTATED.match(taken).end() if _RESTATED.match(taken) else 0 :]
+    if taken[:1] in ("T", "t", "F", "f") and (restated := _RESTATED.match(taken)):
+        taken = taken[restated.end() :]
     heading = not taken.strip("*_ ")
     if not heading and not taken.startswith(_OPENER_PREFIXES) and not _goes_on(taken, text, after):
         return taken  # the usual answer: complete on its own line
@@ -83,8 +84,8 @@ def _with_following(first: str, text: str, after: int) -> str:
             body = taken[len(opener) :]
             while closer not in body and lines:
                 body += " " + lines.pop(0).strip()
-            if opener == "```" and _FENCE_LANGUAGE.match(body):
-                body = body[_FENCE_LANGUAGE.match(body).end() :]  # type: ignore[union-attr]
+            if opener == "```" and (language := _FENCE_LANGUAGE.match(body)):
+                body = body[language.end() :]
             return opener + body
     while lines and lines[0].strip() and (_ends_open(taken) or _opens_with_operator(taken, lines[0])):
         taken += " " + lines.pop(0).strip()
