@@ -69,3 +69,23 @@ def test_every_edge_value_in_every_field_gives_a_score_and_an_error_is_the_tasks
                 score = v.score(completion, task)
                 if score.verdict is Verdict.ERROR:
                     assert score.info.get("task_error"), (field, f"EDGES[{edge}]", completion, score.reason)
+
+
+@pytest.mark.parametrize("call", [True, False], ids=["call", "stdio"])
+def test_every_edge_value_inside_a_code_tasks_tests_gives_a_score_and_an_error_is_the_tasks(call):
+    """The fields inside `input_output` (the function's name, an input, an output), which the loop
+    above never reaches: a value Python cannot write as text (an integer past 4300 digits) was
+    'verifier raised', never the task's error."""
+    v = verifiers.get("code")
+    completion = "```python\ndef f(*args):\n    return args\n\nprint(input())\n```"
+    for edge, value in enumerate(EDGES):
+        base = {"fn_name": "f", "inputs": [[1]], "outputs": [[1]]} if call else {"inputs": ["1"], "outputs": ["1"]}
+        places = {"inputs": {"inputs": [value]}, "outputs": {"outputs": [value]}}
+        if call:
+            places["fn_name"] = {"fn_name": value}
+        for place, change in places.items():
+            score = v.score(completion, {"input_output": {**base, **change}})
+            assert isinstance(score.reward, float) and score.verdict in Verdict
+            if score.verdict is Verdict.ERROR:
+                assert score.info.get("task_error"), (place, f"EDGES[{edge}]", score.reason)
+    v.close()

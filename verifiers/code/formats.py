@@ -23,11 +23,11 @@ import hashlib
 import json
 import random
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from sandboxes.suite import Test
 
-from ..base import TaskError
+from ..base import TaskError, shown
 
 
 @dataclass(frozen=True)
@@ -107,18 +107,28 @@ def _prepare(task: Mapping[str, Any]) -> Prepared:
         if io.get("fn_name"):
             fn = io["fn_name"]
             if not isinstance(fn, str) or not fn.isidentifier():
-                raise TaskError(f"fn_name must be a Python name, got {fn!r:.80}")
+                raise TaskError(f"fn_name must be a Python name, got {shown(fn)}")
             tests = [
                 Test(
                     "call",
-                    f"{fn}(*{list(args)!r})" if isinstance(args, list) else f"{fn}({args!r})",
+                    _written(args, lambda a: f"{fn}(*{list(a)!r})" if isinstance(a, list) else f"{fn}({a!r})"),
                     out[0] if isinstance(out, list) and len(out) == 1 else out,
                 )
                 for args, out in zip(inputs, outputs)
             ]
             return Prepared("call", tests, _text(task, "setup"))
-        return Prepared("stdio", [Test("stdio", str(i), str(o)) for i, o in zip(inputs, outputs)])
+        tests = [Test("stdio", _written(i), _written(o)) for i, o in zip(inputs, outputs)]
+        return Prepared("stdio", tests)
     raise TaskError("unknown code task format: expected test (check or pytest), test_cases, or inputs/outputs")
+
+
+def _written(value: Any, write: Callable[[Any], str] = str) -> str:
+    """A test's text from a task's value; a value Python cannot write (an integer past its
+    4300-digit limit for text) is the task's fault."""
+    try:
+        return write(value)
+    except ValueError as exc:
+        raise TaskError(f"a test value cannot be written as text: {exc}") from None
 
 
 def _text(task: Mapping[str, Any], field: str) -> str:
@@ -143,7 +153,7 @@ def _entry_point(task: Mapping[str, Any]) -> str | None:
     try:
         ast.parse(entry, "entry_point", "eval")
     except SyntaxError:
-        raise TaskError(f"entry_point is not a Python expression: {entry!r:.80}") from None
+        raise TaskError(f"entry_point is not a Python expression: {shown(entry)}") from None
     return entry
 
 
