@@ -110,6 +110,10 @@ def arm_ours(folder: str, backend: str, cuda: bool, checkpointing: bool = False)
     out["length_mean"] = statistics.mean(line["length_mean"] for line in after_first)
     out["steps_s"] = [line["step_s"] for line in lines]  # every step, so the spread shows
     out["generate_steps_s"] = [line["generate_s"] for line in lines]
+    if cuda:  # why the decode step could not be replayed as a CUDA graph, if it could not
+        from evalkit.generation.static_decode import RECORDING_FAILED
+
+        out["graph_recording_failed"] = RECORDING_FAILED[:1]
     return out
 
 

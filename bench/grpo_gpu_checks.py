@@ -6,6 +6,7 @@ CPU in CI, run where no CI machine reaches. Results: bench/results/grpo_gpu_chec
 - gradient checkpointing gives the update it replaces;
 - per-row seeds: how many rows sample the same text alone as in a batch (exact on the CPU in float32;
   on a GPU a batch's shape may move a probability in its last bits, see evalkit/generation/batched.py);
+- CUDA-graph decoding writes what step-by-step decoding writes, and how much faster it is;
 - a GPU this machine lacks (`cuda:N` past the last) is refused in one line.
 
 The model is SmolLM2-135M's architecture with random weights (as bench/bench_grpo.py makes it: its
@@ -191,6 +192,76 @@ def check_row_seeds(model: Any, tok: Any, tmp: Path) -> dict[str, Any]:
     return out
 
 
+def check_graph_decoding(model: Any, tok: Any, tmp: Path) -> dict[str, Any]:
+    """CUDA-graph decoding (evalkit/generation/static_decode.py: the loop's rollouts on a GPU) writes
+    what the same decoding writes step by step, bit for bit; against transformers' `generate` (the
+    path before it) the same rows in float32, and in bfloat16 as many as rounding lets (see
+    test_static_decode.py); and the seconds of each: 8 prompts x 8 rows x 128 tokens, bfloat16
+    autocast over float32 weights, as the loop samples."""
+    import time
+
+    import torch
+
+    from evalkit.generation import static_decode
+    from evalkit.generation.batched import RowSampling, generate_rows_hf, row_seeds
+
+    net = copy.deepcopy(model).to(DEVICE).eval()
+    tokens = 128 if DEVICE == "cuda" else 16
+    texts = [f"Use 3, {k} and 4 to make {k + 7}." + " Show your work." * (k % 3) for k in range(1, 9)]
+    chats = [
+        tok.apply_chat_template([{"role": "user", "content": t}], add_generation_prompt=True, tokenize=False)
+        for t in texts
+    ]
+    enc = tok(chats, return_tensors="pt", padding=True, add_special_tokens=False).to(DEVICE)
+    ids, attn, group = enc["input_ids"], enc["attention_mask"], 8
+    seeds = row_seeds(5, [f"{c}:{j}" for c in chats for j in range(group)])
+    sampling = RowSampling(1.0, 1.0, tokens, tok.pad_token_id, tok.eos_token_id)
+
+    def timed(run: Callable[[], Any]) -> tuple[list[list[int]], float]:
+        """The rows and seconds of the second of two runs (the first loads kernels)."""
+        run()
+        if DEVICE == "cuda":
+            torch.cuda.synchronize()
+        start = time.perf_counter()
+        rows = run()
+        if DEVICE == "cuda":
+            torch.cuda.synchronize()
+        return rows.tolist(), time.perf_counter() - start
+
+    def same(a: list[list[int]], b: list[list[int]]) -> int:
+        return sum(x == y for x, y in zip(a, b))
+
+    graph = DEVICE == "cuda"
+    out: dict[str, Any] = {"rows": ids.shape[0] * group, "tokens": tokens}
+    for dtype in (torch.float32, torch.bfloat16):
+        name = str(dtype).removeprefix("torch.")
+
+        def static(graph: bool, dtype: Any = dtype) -> Any:
+            return static_decode.decode_rows(net, ids, attn, group, seeds, sampling, dtype, graph)
+
+        graphed, graph_s = timed(lambda: static(graph))
+        stepped, step_s = timed(lambda: static(False))
+        generated, generate_s = timed(
+            lambda dtype=dtype: generate_rows_hf(net, ids, attn, group, seeds, sampling, dtype)
+        )
+        out[name] = {
+            "same_rows_graph_vs_step_by_step": same(graphed, stepped),
+            "same_rows_vs_generate": same(graphed, generated),
+            "graph_s": round(graph_s, 3),
+            "step_by_step_s": round(step_s, 3),
+            "generate_s": round(generate_s, 3),
+            "generate_over_graph": round(generate_s / graph_s, 2),
+        }
+    out["recording_failed"] = static_decode.RECORDING_FAILED[:1]
+    rows = out["rows"]
+    out["ok"] = (
+        not out["recording_failed"]
+        and all(out[d]["same_rows_graph_vs_step_by_step"] == rows for d in ("float32", "bfloat16"))
+        and out["float32"]["same_rows_vs_generate"] >= rows - 2
+    )
+    return out
+
+
 def check_refusal(model: Any, tok: Any, tmp: Path) -> dict[str, Any]:
     import torch
 
@@ -209,6 +280,7 @@ CHECKS: dict[str, Callable[[Any, Any, Path], dict[str, Any]]] = {
     "one batch, one loss: CPU fp32 = GPU fp32 (1e-4)": check_same_loss,
     "gradient checkpointing gives the same update": check_checkpointing,
     "per-row seeds, alone vs in a batch": check_row_seeds,
+    "CUDA-graph decoding = step by step; vs generate": check_graph_decoding,
     "a GPU this machine lacks is refused in one line": check_refusal,
 }
 

@@ -59,17 +59,19 @@ def resolve_dtype(name: str, device: Any) -> Any:
     return getattr(torch, name)
 
 
-def autocast(device: Any, dtype: Any) -> Any:
+def autocast(device: Any, dtype: Any, cache: bool = True) -> Any:
     """The context the loop computes in: `dtype` matrix products over float32 weights (a no-op for
     float32). Weights and optimiser state stay float32, so an update of 1e-6 is never rounded away
-    as it would be in bfloat16 weights (8 bits of mantissa: a step below 1/256 of a weight vanishes)."""
+    as it would be in bfloat16 weights (8 bits of mantissa: a step below 1/256 of a weight vanishes).
+    `cache=False` where a CUDA graph is recorded: its cast weights must live in the graph's memory.
+    None: the weights' own precision."""
     import contextlib
 
     import torch
 
-    if dtype == torch.float32:
+    if dtype is None or dtype == torch.float32:
         return contextlib.nullcontext()
-    return torch.autocast(device_type=device.type, dtype=dtype)
+    return torch.autocast(device_type=device.type, dtype=dtype, cache_enabled=cache)
 
 
 def reset_peak_memory(device: Any) -> None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol, Sequence
 
-from evalkit.devices import autocast
 from evalkit.generation.batched import generate_rows
 
 
@@ -99,8 +98,9 @@ def assemble(
 
 
 class TransformersRollouts:
-    """Sampling with the policy itself: one batched `generate` over every prompt, each prompt's
-    keys and values computed once for its group, in the trainer's precision."""
+    """Sampling with the policy itself: one batched decode over every prompt, each prompt's keys
+    and values computed once for its group, in the trainer's precision (a CUDA graph replayed per
+    token on a GPU: see evalkit/generation/static_decode.py)."""
 
     def __init__(self, policy: Any, tokenizer: Any, settings: RolloutSettings) -> None:
         self.policy, self.tokenizer, self.settings = policy, tokenizer, settings
@@ -111,17 +111,17 @@ class TransformersRollouts:
         tok, device = self.tokenizer, next(self.policy.parameters()).device
         enc = tok(list(prompts), return_tensors="pt", padding=True, add_special_tokens=False).to(device)
         self.policy.eval()
-        with autocast(device, self.settings.dtype):
-            out = generate_rows(
-                self.policy,
-                enc["input_ids"],
-                enc["attention_mask"],
-                self.settings.group_size,
-                seeds,
-                pad_token_id=tok.pad_token_id,
-                eos_token_id=tok.eos_token_id,
-                **self.settings.sampling(),
-            )
+        out = generate_rows(
+            self.policy,
+            enc["input_ids"],
+            enc["attention_mask"],
+            self.settings.group_size,
+            seeds,
+            pad_token_id=tok.pad_token_id,
+            eos_token_id=tok.eos_token_id,
+            dtype=self.settings.dtype,
+            **self.settings.sampling(),
+        )
         completion = out[:, enc["input_ids"].shape[1] :]
         is_end = completion == tok.eos_token_id
         finished = is_end.any(1)

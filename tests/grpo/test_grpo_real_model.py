@@ -253,6 +253,37 @@ def test_the_shared_prompt_pass_gives_the_full_pass_log_probs_and_gradients(tiny
     trainer.close()
 
 
+def test_the_chunked_head_gives_the_whole_logits_numbers_and_gradients(tiny, smollm2, monkeypatch):
+    """A plain head runs a few rows at a time and again in the backward pass (logprobs.py), so the
+    [rows, k, vocab] logits never exist at once: log-probs, entropies, raw log-probs and every
+    gradient are what the whole logits give (the path any other head takes)."""
+    from evalkit.grpo import logprobs
+
+    model, tok = smollm2
+    model = copy.deepcopy(model)
+    trainer = GRPOTrainer(GRPOConfig(**tiny), None, model, tok)
+    batch = trainer.sample(trainer.tasks[:2])
+    ids, attn, cmask = batch["input_ids"], batch["attention_mask"], batch["completion_mask"]
+    k = completion_width(cmask)
+    vocab = model.get_output_embeddings().weight.shape[0]
+    monkeypatch.setattr(logprobs, "HEAD_CHUNK_ELEMENTS", 3 * k * vocab)  # 3 rows a chunk: 8 rows in 3 chunks
+
+    def parts_and_grads():
+        model.zero_grad()
+        parts = logprobs.logprob_parts(model, ids, attn, cmask, 0.7, group_size=4, with_raw=True)
+        (parts.logp * torch.linspace(-1, 1, parts.logp.numel()).reshape(parts.logp.shape)).sum().backward()
+        grads = torch.cat([p.grad.flatten() for p in model.parameters() if p.grad is not None])
+        return [t.detach() for t in parts], grads.clone()
+
+    chunked, chunked_grads = parts_and_grads()
+    monkeypatch.setattr(logprobs, "PLAIN_HEAD_MODELS", ())  # every row's logits at once
+    whole, whole_grads = parts_and_grads()
+    for a, b in zip(chunked, whole):
+        assert torch.allclose(a, b, atol=1e-4)
+    assert float((chunked_grads - whole_grads).norm() / whole_grads.norm()) < 1e-5
+    trainer.close()
+
+
 def test_sampling_a_group_from_one_prompt_pass_writes_what_generate_writes(smollm2):
     """Sampling runs each prompt once and repeats its keys and values for the group: greedy, every
     row is what `generate` writes from the whole prompt (a left-padded prompt included); sampled,
