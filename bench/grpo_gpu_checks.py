@@ -5,7 +5,7 @@ CPU in CI, run where no CI machine reaches. Results: bench/results/grpo_gpu_chec
 - one fixed batch gives the same loss in float32 on the CPU and on the GPU, and close to it in bfloat16;
 - gradient checkpointing gives the update it replaces;
 - per-row seeds: how many rows sample the same text alone as in a batch (exact on the CPU in float32;
-  on a GPU a batch's shape may move a probability in its last bits, see evalkit/generation/batched.py);
+  on a GPU a batch's shape may move a probability in its last bits, see evalkit/generation/row_sampling.py);
 - CUDA-graph decoding writes what step-by-step decoding writes, and how much faster it is;
 - a GPU this machine lacks (`cuda:N` past the last) is refused in one line.
 

@@ -18,7 +18,7 @@ class TransformersBackend:
     """transformers `generate`, batched (`batch_size` rows a call, the prompts left-padded) on
     `device` in `dtype` (evalkit/devices.py: "auto" is the GPU in bfloat16 where there is one).
     Each row is sampled with its own seed, from its prompt and sample number, so a prompt's samples
-    do not depend on which prompts share its batch (evalkit/generation/batched.py)."""
+    do not depend on which prompts share its batch (evalkit/generation/row_sampling.py)."""
 
     name = "transformers"
 
@@ -68,7 +68,8 @@ class TransformersBackend:
         return out
 
     def _sample(self, conversations: list[Conversation], sampling: Sampling) -> list[list[Generation]]:
-        from .batched import generate_rows, row_seeds
+        from .batched import generate_rows
+        from .row_sampling import row_seeds
 
         texts = [chat_text(self.tokenizer, c, self.response_prefix) for c in conversations]
         enc = self.tokenizer(texts, return_tensors="pt", padding=True, add_special_tokens=False).to(self.device)

@@ -22,7 +22,7 @@ from transformers.cache_utils import Cache
 
 from evalkit.devices import autocast
 
-from .batched import RowSampling, sample_rows, token_positions
+from .row_sampling import RowSampling, sample_rows, token_positions
 
 # architectures whose every layer attends to the whole past through one attention call that
 # takes a ready 4D mask (a sliding window or a hybrid layer would need another cache)

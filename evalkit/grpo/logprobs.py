@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
-from evalkit.generation.batched import token_positions
+from evalkit.generation.row_sampling import token_positions
 
 
 def row_passes(rows: int, width: int, vocab: int, group_size: int, splits: int, budget: int) -> list[slice]:

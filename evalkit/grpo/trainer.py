@@ -25,7 +25,7 @@ import numpy as np
 import verifiers
 from evalkit.curriculum import PromptSampler
 from evalkit.devices import autocast, peak_memory_bytes, reset_peak_memory, resolve_device, resolve_dtype
-from evalkit.generation.batched import row_seeds
+from evalkit.generation.row_sampling import row_seeds
 from evalkit.pipeline import PromptTemplate, shot_pair
 from verifiers import Score, verdict_counts
 from verifiers.score import ITEM_TIMEOUT_SECONDS
