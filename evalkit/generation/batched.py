@@ -119,9 +119,9 @@ def generate_rows_hf(
         )
 
 
-def prompt_pass(model: Any, input_ids: Any, attention_mask: Any, group_size: int) -> Any:
-    """One pass over each prompt (its last position's logits kept), its keys and values then
-    repeated `group_size` times in place, ready for the group's rows to continue from."""
+def prompt_cache(model: Any, input_ids: Any, attention_mask: Any, group_size: int) -> Any:
+    """The keys and values of one pass over each prompt, repeated `group_size` times in place,
+    ready for the group's rows to continue from."""
     out = model(
         input_ids=input_ids,
         attention_mask=attention_mask,
@@ -130,8 +130,4 @@ def prompt_pass(model: Any, input_ids: Any, attention_mask: Any, group_size: int
         logits_to_keep=1,
     )
     out.past_key_values.batch_repeat_interleave(group_size)
-    return out
-
-
-def prompt_cache(model: Any, input_ids: Any, attention_mask: Any, group_size: int) -> Any:
-    return prompt_pass(model, input_ids, attention_mask, group_size).past_key_values
+    return out.past_key_values

@@ -66,6 +66,7 @@ def logprob_parts(
     training, is run again in the backward pass (activation checkpointing of the head alone, as
     Liger's fused cross-entropy does), so only the hidden states are kept."""
     import torch
+    from torch.utils.checkpoint import checkpoint  # the head run again in the backward pass
 
     k = completion_width(completion_mask)
     mask = completion_mask[:, -k:]
@@ -87,12 +88,6 @@ def logprob_parts(
         parts = [token_stats(None, logits, tokens, scale, with_entropy, with_raw)]
     logp, entropy, raw_logp = (None if p[0] is None else torch.cat(p) * mask for p in zip(*parts))
     return LogprobParts(logp, entropy, raw_logp)
-
-
-def checkpoint(*args: Any, **kwargs: Any) -> Any:
-    from torch.utils.checkpoint import checkpoint as run_again_in_backward
-
-    return run_again_in_backward(*args, **kwargs)
 
 
 def token_stats(
