@@ -98,7 +98,8 @@ def token_stats(
     or from logits where `head` is None."""
     import torch
 
-    raw = (values if head is None else head(values)).float()
+    raw = values if head is None else head(values)
+    raw = raw.to(torch.promote_types(raw.dtype, torch.float32))  # bf16/fp16 up to float32; float64 stays
     logits = raw if scale is None else raw * scale
     normaliser = torch.logsumexp(logits, dim=-1)  # never a second [rows, k, vocab] tensor of log-probs
     logp = logits.gather(-1, tokens).squeeze(-1) - normaliser
