@@ -26,6 +26,9 @@ class TestVerdict(str, Enum):
     NOT_RUN = "not_run"  # an earlier test had decided the reward (a pass/fail reward stops at its first failure)
 
 
+SANDBOX_CPUS = 1.0  # CPUs all of one sandbox's processes may use together, on both backends
+
+
 @dataclass(frozen=True)
 class Limits:
     """Per-test limits (CPU, memory, output, files) and one wall-clock limit for the whole run."""

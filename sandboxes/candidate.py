@@ -69,7 +69,7 @@ def answer(objects, namespace, request):
         found = {name: namespace[name] for name in request["names"] if name in namespace}
         return {"value": encode(found, objects.tag)}
     if op == "eval":
-        return {"value": encode(eval(request["expr"], namespace), objects.tag)}
+        return {"value": encode(eval(request["expr"], own_names(namespace)), objects.tag)}
     if op == "call_each":  # many tests' calls in one request: the function under test afresh for each, as one by one
         function = compile(request["expr"], "function", "eval")  # once: evaluated again for every call
         return {"value": [call_entry(objects, namespace, function, args, kwargs) for args, kwargs in request["calls"]]}
@@ -97,12 +97,21 @@ def answer(objects, namespace, request):
     raise ValueError(f"unknown request {op!r}")
 
 
+def own_names(namespace):
+    """The program's globals without the builtins, for evaluating the function under test: an entry
+    point `sum` the program never defined is a NameError, not Python's `sum` answering for it.
+    (Inside the program's functions the builtins are there as usual: they read their module's.)"""
+    names = dict(namespace)
+    names["__builtins__"] = {}
+    return names
+
+
 def call_entry(objects, namespace, function, args, kwargs):
     """One test's call (`function`: the compiled expression of the function under test): its own
     reply, a value or what the program raised."""
     resolve = objects.resolve(namespace)
     try:
-        target = eval(function, namespace)
+        target = eval(function, own_names(namespace))
         value = target(*[decode(a, resolve) for a in args], **{k: decode(v, resolve) for k, v in kwargs})
         return {"value": encode(value, objects.tag)}
     except BaseException as exc:

@@ -1,6 +1,9 @@
 """A control group per sandbox run, where the host lets us make one (as root, or with a delegated
 cgroup): a pids limit that binds whatever uid the host runs as (RLIMIT_NPROC does not bind root),
-and a memory limit that also counts the run's tmpfs (/tmp, /dev/shm) pages.
+a memory limit that also counts the run's tmpfs (/tmp, /dev/shm) pages, and, where the `cpu`
+controller can be written too, a CPU quota for all of the sandbox's processes together (as a Docker
+container's `cpus`): children that leave a program's process group and spin take the sandbox's own
+share, never the CPU of the sandboxes beside it. Where it cannot, `cpu_quota_missing` says so once.
 
 Both cgroup v1 (one hierarchy per controller) and v2 (one unified tree) are handled; where
 neither can be written, `RunCgroup.create` returns None and the runner's rlimits are the limits.
@@ -31,19 +34,34 @@ def _own_paths() -> dict[str, str]:
 
 
 def _parents() -> dict[str, Path] | None:
-    """Where to make run groups: {"pids": dir, "memory": dir} (the same dir twice on v2)."""
+    """Where to make run groups: {"pids": dir, "memory": dir} and "cpu": dir where that controller is
+    writable too (the same dir for each on v2)."""
     own = _own_paths()
-    v1 = {c: ROOT / c / own[c].lstrip("/") for c in ("pids", "memory") if c in own and (ROOT / c).is_dir()}
-    if len(v1) == 2 and all(os.access(p, os.W_OK) for p in v1.values()):
+    v1 = {c: ROOT / c / own[c].lstrip("/") for c in ("pids", "memory", "cpu") if c in own and (ROOT / c).is_dir()}
+    v1 = {c: path for c, path in v1.items() if os.access(path, os.W_OK)}
+    if {"pids", "memory"} <= set(v1):
         return v1
     if "" in own and (ROOT / "cgroup.controllers").exists():
         base = ROOT / own[""].lstrip("/")
         try:
-            enabled = (base / "cgroup.subtree_control").read_text().split()
+            enabled = set((base / "cgroup.subtree_control").read_text().split())
         except OSError:
             return None
-        if {"pids", "memory"} <= set(enabled) and os.access(base, os.W_OK):
-            return {"pids": base, "memory": base}
+        if {"pids", "memory"} <= enabled and os.access(base, os.W_OK):
+            return {c: base for c in ("pids", "memory", "cpu") if c in enabled}
+    return None
+
+
+CPU_PERIOD_US = 100_000
+
+
+def cpu_quota_missing() -> str | None:
+    """Why sandboxes get no CPU quota on this host, or None where they do."""
+    parents = _parents()
+    if parents is None:
+        return "no cgroup can be made here (run as root, or delegate a cgroup)"
+    if "cpu" not in parents:
+        return "the cgroup cpu controller cannot be written here"
     return None
 
 
@@ -54,7 +72,7 @@ class RunCgroup:
         self.dirs = dirs
 
     @classmethod
-    def create(cls, pids_max: int, memory_bytes: int) -> "RunCgroup | None":
+    def create(cls, pids_max: int, memory_bytes: int, cpus: float | None = None) -> "RunCgroup | None":
         parents = _parents()
         if parents is None:
             return None
@@ -66,7 +84,15 @@ class RunCgroup:
                 if path not in made:
                     path.mkdir()
                     made.append(path)
-                if controller == "pids":
+                if controller == "cpu":
+                    if cpus is not None:
+                        quota = str(int(cpus * CPU_PERIOD_US))
+                        if (path / "cpu.max").exists():
+                            (path / "cpu.max").write_text(f"{quota} {CPU_PERIOD_US}")
+                        else:
+                            (path / "cpu.cfs_period_us").write_text(str(CPU_PERIOD_US))
+                            (path / "cpu.cfs_quota_us").write_text(quota)
+                elif controller == "pids":
                     (path / "pids.max").write_text(str(pids_max))
                 elif (path / "memory.max").exists():
                     (path / "memory.max").write_text(str(memory_bytes))
@@ -134,4 +160,4 @@ class RunCgroup:
                     time.sleep(0.01)
 
 
-__all__ = ["RunCgroup"]
+__all__ = ["RunCgroup", "cpu_quota_missing"]

@@ -28,7 +28,7 @@ import weakref
 from typing import Any
 
 from . import libraries, programs
-from .base import MAX_STDOUT, STOP, Limits, RawRun, SandboxUnavailable, Watch
+from .base import MAX_STDOUT, SANDBOX_CPUS, STOP, Limits, RawRun, SandboxUnavailable, Watch
 from .cleanup import process_alive
 from .image import IMAGE
 from .preload import preload_arguments
@@ -49,7 +49,9 @@ class DockerBackend:
 
     name = "docker"
 
-    def __init__(self, pool_size: int = 2, image: str = IMAGE, limits: Limits = Limits(), cpus: float = 1.0) -> None:
+    def __init__(
+        self, pool_size: int = 2, image: str = IMAGE, limits: Limits = Limits(), cpus: float = SANDBOX_CPUS
+    ) -> None:
         try:
             import docker
         except ImportError:

@@ -96,7 +96,7 @@ def judge_namespace(job, session, names, called=frozenset()):
     sys.modules["solution"] = SolutionModule(session)
     exec(setup_code(job), namespace)
     entry_first = bool(job.get("entry_point"))  # the entry point is asked for before any other name
-    from_program = []
+    from_program, trusted = [], {}
     for name in sorted(names, key=lambda n: (not (entry_first and n == "candidate"), n)):
         source = name_source(job, name, namespace, called)
         if source is ENTRY_POINT:
@@ -104,9 +104,14 @@ def judge_namespace(job, session, names, called=frozenset()):
         elif source is FROM_PROGRAM:
             from_program.append(name)
         elif source is not None:
-            namespace[name] = source
+            trusted[name] = source
     if from_program:
-        namespace.update(session.ask({"op": "globals", "names": from_program}))
+        found = session.program_values(from_program)  # exactly the names asked, or the test fails
+        namespace.update(found)
+        unanswered = {name for name in from_program if name not in found and name in BUILTIN_NAMES}
+        if unanswered:  # the program's `sum` is missing: a NameError, never Python's `sum` answering for it
+            namespace["__builtins__"] = {k: v for k, v in vars(builtins).items() if k not in unanswered}
+    namespace.update(trusted)  # set last: nothing taken from the program stands in for them
     return namespace
 
 
@@ -122,13 +127,15 @@ def name_source(job, name, namespace, called):
     allowed package provides; otherwise the judge's own value (a standard module, a package's name).
     Raises TaskBroken where nothing may provide it."""
     entry = job.get("entry_point")
-    if (name in namespace and name != entry) or name in BUILTIN_NAMES:
+    if name in namespace and name != entry:
         return None
     if name == "candidate" and entry:
         return ENTRY_POINT
     declared = declared_names(job)
     if name in declared:
-        return FROM_PROGRAM
+        return FROM_PROGRAM  # the function under test, even where a builtin has its name (`sum`)
+    if name in BUILTIN_NAMES:
+        return FROM_PROGRAM if name in tested_builtins(job, namespace) else None
     value = missing if (not declared and name in called and name in STDLIB_MODULES) else trusted_value(job, name)
     if value is not missing:
         return value
@@ -138,6 +145,31 @@ def name_source(job, name, namespace, called):
         f"the tests read `{name}`, which neither the task's setup (imports) nor its entry point or "
         "program_names provide"
     )
+
+
+def tested_builtins(job, namespace):
+    """The builtins' names that are the task's functions under test: where the task declares no
+    names and its tests call no function but builtins (`assert pow(2, 3) == 8` in a task that asks
+    for `pow`), those names are the program's, never Python's (else `pass` would score 1.0). Where
+    any test calls another name (`f`), that is the function under test and builtins stay Python's.
+    Decided once for the whole task, so every test of it reads a name the same way."""
+    if declared_names(job):
+        return set()
+    if "tested_builtins" not in job:
+        called = set()
+        for test in job["tests"]:
+            try:
+                parts = [ast.parse(test.get("setup", ""), "test", "exec")]
+                if test["kind"] == "call":
+                    parts.append(ast.parse(test["expr"], "test", "eval"))
+                elif test["kind"] == "exec":
+                    parts.append(ast.parse(test["code"], "test", "exec"))
+            except SyntaxError:
+                continue
+            called |= called_names(*parts)
+        loose = {name for name in called if name not in namespace}
+        job["tested_builtins"] = set() if any(name not in BUILTIN_NAMES for name in loose) else loose
+    return job["tested_builtins"]
 
 
 def run_judged(job, test, session):

@@ -22,6 +22,7 @@ is a SANDBOX_ERROR that says how to fix it. Running without confinement needs th
 from __future__ import annotations
 
 import atexit
+import functools
 import os
 import select
 import shutil
@@ -31,12 +32,13 @@ import sys
 import tempfile
 import threading
 import time
+import warnings
 import weakref
 from pathlib import Path
 
 from . import libraries, programs
-from .base import MAX_STDOUT, STOP, Limits, RawRun, SandboxUnavailable, Watch
-from .cgroups import RunCgroup
+from .base import MAX_STDOUT, SANDBOX_CPUS, STOP, Limits, RawRun, SandboxUnavailable, Watch
+from .cgroups import RunCgroup, cpu_quota_missing
 from .cleanup import process_alive, work_dir_prefix
 from .preload import preload_arguments
 from .programs import PYTHON_FLAGS
@@ -73,6 +75,8 @@ class LocalBackend:
         self._lock = threading.Lock()
         self._open: set[_Sandbox] = set()
         remove_orphans()
+        if confined:
+            _say_once_without_cpu_quota()
         _backends.add(self)
 
     def library_paths(self, packages: tuple[str, ...]) -> list[str]:
@@ -109,6 +113,11 @@ class LocalBackend:
             "PYTHONDONTWRITEBYTECODE",
             "1",
             "--proc",
+            "/proc",
+            # read-only: inside bwrap the host's root (who owns a non-dumpable process's /proc files)
+            # maps to the sandbox user, so a program could write the runner's `autogroup` (nice 19)
+            # or `oom_score_adj`, which outlive the job. Docker's /proc files of the runner are root's.
+            "--remount-ro",
             "/proc",
             "--dev",
             "/dev",
@@ -204,7 +213,7 @@ class _Sandbox:
         self.work = tempfile.mkdtemp(prefix=work_dir_prefix())
         os.chmod(self.work, 0o777)
         (Path(self.work) / ".runner.py").write_text(programs.RUNNER)
-        self.group = RunCgroup.create(limits.sandbox_processes, limits.sandbox_memory_mb << 20)
+        self.group = RunCgroup.create(limits.sandbox_processes, limits.sandbox_memory_mb << 20, SANDBOX_CPUS)
         self.stderr = tempfile.TemporaryFile()
         command = (self.group.enter_command() if self.group else []) + backend.command(
             self.work, limits.tmpfs_mb << 20, limits.packages
@@ -288,6 +297,15 @@ class _Sandbox:
         shutil.rmtree(self.work, ignore_errors=True)
         if self.group is not None:
             self.group.remove()
+
+
+@functools.lru_cache(maxsize=1)
+def _say_once_without_cpu_quota() -> None:
+    """Where sandboxes get no CPU quota, a job's processes that leave its program's process group
+    can take CPU from the sandboxes beside it until the job ends: say so, once a process."""
+    why = cpu_quota_missing()
+    if why is not None:
+        warnings.warn(f"local sandboxes run without a CPU quota: {why} (docs/code_sandbox.md)", stacklevel=3)
 
 
 def remove_orphans() -> None:

@@ -18,7 +18,9 @@ def _program(*parts: str) -> str:
     return "\n\n".join((HERE / f"{part}.py").read_text() for part in ("wire", *parts))
 
 
-CANDIDATE = _program("rlimits", "preload", "zygote", "candidate")  # the only process that runs the model's code
+CANDIDATE = _program(
+    "rlimits", "preload", "seccomp", "zygote", "candidate"
+)  # the only process that runs the model's code
 # runner and judge: reads the job, runs the tests against the program's process, reports nonce-tagged
 # records; it starts the sandbox's zygote from the candidate program before any job arrives
 RUNNER = f"CANDIDATE_SOURCE, PYTHON_FLAGS = {CANDIDATE!r}, {PYTHON_FLAGS!r}\n\n" + _program(

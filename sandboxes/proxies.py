@@ -43,6 +43,16 @@ class Session:
             # never an ordinary exception: a test that expects ValueError must not be passed by garbage
             raise CandidateGone("runtime_error", "the program sent something that is not plain data") from None
 
+    def program_values(self, names):
+        """The program's values of `names` (those it defines): a reply of exactly that shape, a dict
+        whose keys are among the names asked. The reply is written by the program's process, which
+        the program controls: a name not asked for (`math`, `abs`, ...) fails the test, and is never
+        put where the judge would read it."""
+        reply = self.ask({"op": "globals", "names": list(names)})
+        if type(reply) is not dict or not all(type(k) is str and k in names for k in reply):
+            raise CandidateGone("runtime_error", "the program answered with names it was not asked for")
+        return reply
+
 
 class CandidateObject:
     """An object that stays in the candidate's process. Calls, attributes, iteration, len and
@@ -117,7 +127,7 @@ class SolutionModule(types.ModuleType):
     def __getattr__(self, name):
         if name.startswith("__"):
             raise AttributeError(name)
-        found = self._session.ask({"op": "globals", "names": [name]})
+        found = self._session.program_values([name])
         if name not in found:
             raise AttributeError(f"the program defines no {name!r}")
         return found[name]

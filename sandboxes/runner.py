@@ -29,6 +29,7 @@ never a pass.
 import ctypes
 import json
 import os
+import resource
 import select
 import signal
 import socket
@@ -109,9 +110,34 @@ def compiled_setup(text):
     return code
 
 
-def run_job(job, out, phases):
+JUDGE_TAG = "judge:"  # before every line the runner relays from the judge (`suite.interpret` reads it)
+
+
+def isolate_judge(keep, protected):
+    """In the judge's fork, before any job code: its own session (a signal to its group reaches only
+    the job), none of the runner's descriptors but `keep` (fds 0-2 are /dev/null: in a Docker
+    sandbox the runner's stdin and stdout are its two-way socket to the host), no POSIX message
+    queue (it would outlive the job), and the job filter: no signal or pidfd reaches `protected`."""
+    os.setsid()
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for target in (0, 1, 2):
+        os.dup2(devnull, target)
+    low = 3
+    for fd in sorted(k for k in keep if k is not None and k >= 3):
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, 1 << 16)
+    resource.setrlimit(resource.RLIMIT_MSGQUEUE, (0, 0))
+    if not install_job_filter(protected) and SYSCALLS_REQUIRED:
+        raise OSError("no seccomp numbers for this machine")
+
+
+SYSCALLS_REQUIRED = False  # a machine without numbers runs without the filters (docs: Known limits)
+
+
+def run_job(job, out, phases, protected=()):
     """Fork the judge, only then read the nonce, relay the judge's records tagged with it. Adds the
-    seconds of each step to `phases` (the profile)."""
+    seconds of each step to `phases` (the profile). `protected`: the pids no job code may signal."""
     start = time.monotonic()
     job["python"] = sys.executable
     job["candidate_source"] = job.get("candidate_prelude", "") + CANDIDATE_SOURCE  # for a candidate exec'd
@@ -121,12 +147,14 @@ def run_job(job, out, phases):
     work = os.getcwd()  # every backend starts the runner in its run's work dir
     go_read, go_write = os.pipe()
     report_read, report_write = os.pipe()
+    protected = [os.getpid(), os.getpgid(0), *protected]
     pid = os.fork()
     if pid == 0:
-        os.close(go_write)
-        os.close(report_read)
-        sys.path[:0] = job.get("library_paths", [])  # the allowed packages, for the trusted setup too
         try:
+            os.close(go_write)
+            os.close(report_read)
+            isolate_judge((go_read, report_write, job.get("zygote_fd")), protected)
+            sys.path[:0] = job.get("library_paths", [])  # the allowed packages, for the trusted setup too
             judge_main(job, go_read, report_write, work)
         finally:
             os._exit(1)
@@ -160,8 +188,8 @@ def relay(reports, judge, nonce, out):
             if not piece:
                 return
             *lines, pending = (pending + piece).split(b"\n")
-            for line in lines:
-                out.write(f"EVALKIT-{nonce} {line.decode().strip()}\n")
+            for line in lines:  # tagged as the judge's: no judge line can pass for the runner's own
+                out.write(f"EVALKIT-{nonce} {JUDGE_TAG}{line.decode('utf-8', 'replace').strip()}\n")
             out.flush()
 
 
@@ -426,7 +454,7 @@ def main():
         job = json.loads(read_exactly(0, int(header)))
         job["zygote_fd"] = zygote.link.fileno() if zygote else None
         phases = {"read_job": time.monotonic() - start}
-        nonce, work = run_job(job, out, phases)
+        nonce, work = run_job(job, out, phases, [zygote.pid] if zygote else [])
         start = time.monotonic()
         left = clean_up(work, zygote.pid) if serve else []
         if zygote and not zygote.answers():

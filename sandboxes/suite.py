@@ -17,6 +17,7 @@ from typing import Any, Callable, Sequence
 from . import libraries, programs
 from .base import Backend, Limits, RawRun, SuiteResult, TestOutcome, TestVerdict
 from .compare import decode, stdout_equal, values_equal
+from .runner import JUDGE_TAG
 
 PREFIX = "EVALKIT-"
 
@@ -141,8 +142,8 @@ class EarlyStop:
         self.pending += piece
         *lines, self.pending = self.pending.split(b"\n")
         for line in lines:
-            record = _record(line.decode("utf-8", "replace"), self.tag)
-            if record is not None and isinstance(record.get("i"), int):
+            record = _test_record(_record(line.decode("utf-8", "replace"), self.tag), self.tests)
+            if record is not None:
                 self.records.setdefault(record["i"], record)
         while len(self.outcomes) in self.records:
             index = len(self.outcomes)
@@ -152,15 +153,28 @@ class EarlyStop:
         return self.stopped
 
 
-def _record(line: str, tag: str) -> dict[str, Any] | None:
-    """The record of one runner line with our nonce; None for anything else."""
+def _record(line: str, tag: str) -> tuple[dict[str, Any], bool] | None:
+    """(record, whether the judge sent it) of one runner line with our nonce; None for anything else.
+    The runner puts `JUDGE_TAG` before every line it relays from the judge, which runs the task's
+    code: only the runner's own lines may say the job is done."""
     if not line.startswith(tag):
         return None
+    body = line[len(tag) :]
+    from_judge = body.startswith(JUDGE_TAG)
     try:
-        record = json.loads(line[len(tag) :])
+        record = json.loads(body[len(JUDGE_TAG) :] if from_judge else body)
     except (ValueError, RecursionError):
         return None
-    return record if isinstance(record, dict) else None
+    return (record, from_judge) if isinstance(record, dict) else None
+
+
+def _test_record(found: tuple[dict[str, Any], bool] | None, tests: Sequence[Test]) -> dict[str, Any] | None:
+    """The judge's record of one declared test (`i` one of the tests' indexes) from `_record`'s
+    answer, or None: any other record is data of no declared shape, and counts for nothing."""
+    if found is None or not found[1]:
+        return None
+    index = found[0].get("i")
+    return found[0] if type(index) is int and 0 <= index < len(tests) else None
 
 
 NOT_RUN = TestOutcome(TestVerdict.NOT_RUN, "not run: an earlier test decided the reward")
@@ -177,17 +191,18 @@ def interpret(raw: RawRun, nonce: str, tests: Sequence[Test], stopped: bool = Fa
     done = False
     tag = f"{PREFIX}{nonce} "
     for line in raw.stdout.decode("utf-8", "replace").splitlines():
-        record = _record(line, tag)
-        if record is None:
+        found = _record(line, tag)
+        if found is None:
             continue
-        if record.get("done"):
+        record, from_judge = found
+        if record.get("done") is True and not from_judge:
             done = True
         elif isinstance(record.get("phases"), dict):
             phases.update((k, float(v)) for k, v in record["phases"].items() if type(v) in (int, float))
-        elif isinstance(record.get("started"), int):
+        elif from_judge and type(record.get("started")) is int:
             started.add(record["started"])
-        elif isinstance(record.get("i"), int):
-            records.setdefault(record["i"], record)
+        elif (test_record := _test_record(found, tests)) is not None:
+            records.setdefault(test_record["i"], test_record)
     outcomes = [_verdict(records.get(i), test) for i, test in enumerate(tests)]
     if stopped and done:
         outcomes = [o if i in records else NOT_RUN for i, o in enumerate(outcomes)]

@@ -13,8 +13,10 @@ What a candidate could do to the zygote, and why the next program does not see i
   dumpable, so `/proc/<zygote>/mem`, its fds and ptrace are closed;
 - its resource limits, priority, CPU affinity and scheduling policy, which forks inherit: the
   sandbox's seccomp filter (`seccomp.py`) lets a process change these only for itself;
-- signals (kill, stop): a dead or stopped zygote makes the judge start the program the old way
-  (exec), and the runner replaces a zygote that does not answer between jobs;
+- signals (kill, stop): each fork installs the job filter (`seccomp.job_filter`), which refuses
+  signals to the zygote, the runner and its group; where a machine has no filter numbers, a dead or
+  stopped zygote makes the judge start the program the old way (exec), and the runner replaces a
+  zygote that does not answer between jobs;
 - random state: the zygote imports no `random`, so each candidate seeds its own from the OS; the
   hash seed is the zygote's (shared by the candidates of one sandbox, secret to none of them);
 - modules: those it imported (`PROGRAM_MODULES`, and the sandbox's allowed packages, `preload.py`)
@@ -57,6 +59,7 @@ def fork_candidates(packages=(), control=3):
     candidate; the caller then serves the program. `packages`: the sandbox's allowed packages, as
     [name, path] pairs, imported before any request (`preload.py`)."""
     not_dumpable_and_bound_to_parent()
+    protected = serving_pids()
     for name in PROGRAM_MODULES:
         __import__(name)
     import_packages(packages)
@@ -94,7 +97,7 @@ def fork_candidates(packages=(), control=3):
             link.send(json.dumps({"error": str(exc)}).encode())
             continue
         if pid == 0:
-            become_candidate(request, fds, [link.detach(), wake_read, wake_write])
+            become_candidate(request, fds, [link.detach(), wake_read, wake_write], protected)
             return
         for fd in fds[:-1]:
             os.close(fd)
@@ -120,9 +123,22 @@ def report_exits(status_fds):
             os.close(fd)
 
 
-def become_candidate(request, fds, zygote_fds):
+def serving_pids():
+    """The pids that serve later jobs, which no candidate may signal: the runner (our parent: the
+    zygote is exec'd by it before any job), its process group, and ourselves. Read here, never taken
+    from a request: a request comes from a judge, which runs the task's code."""
+    runner = os.getppid()
+    try:
+        group = os.getpgid(runner)
+    except OSError:
+        group = runner
+    return [runner, group, os.getpid()]
+
+
+def become_candidate(request, fds, zygote_fds, protected):
     """In the fork: the candidate's stdio files on 0-2, its channel on 3/4, nothing else open; its own
-    session, limits and signal dispositions; the allowed packages on sys.path."""
+    session, limits and signal dispositions; the allowed packages on sys.path; the job filter, so
+    no signal of the program reaches the runner or the zygote (`seccomp.job_filter`)."""
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     for fd in zygote_fds + fds[-1:]:  # the zygote's own, and our exit-status pipe
@@ -133,5 +149,6 @@ def become_candidate(request, fds, zygote_fds):
         os.dup2(fd, target)
     os.closerange(5, 1 << 16)
     set_limits(request["limits"])
+    install_job_filter(protected)
     sys.path[:0] = request["paths"]
     sys.argv[:] = ["-c"]

@@ -52,3 +52,18 @@ def both_backends():
     yield made
     for b in made:
         b.close()
+
+
+@pytest.fixture(scope="module", params=["local", "docker"])
+def one_sandbox(request):
+    """Each backend with one warm sandbox, so a test's second job runs where its first ran."""
+    made = open_backend(request.param, pool_size=1)
+    yield made
+    made.close()
+
+
+@pytest.fixture(scope="module")
+def local_backend():
+    made = open_backend("local")
+    yield made
+    made.close()

@@ -1,0 +1,200 @@
+"""A judge no job can reach (sandboxes/README-style invariants in docs/code_sandbox.md, "Trust
+boundaries"): whatever one job's code does, the task's setup (run by the judge) or the program (run
+by candidates), the next job on the same warm sandbox gets the verdicts it gets on a fresh one; and a
+reply, record or name that a process running job code injects never changes a verdict.
+
+Attacks from the red team of issue 52 are replayed one by one, then drawn together by hypothesis
+(jobs A, then B) on both backends."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sandboxes.base import Limits
+from sandboxes.suite import Test, run_tests
+
+LIMITS = Limits(cpu_seconds=1.0, timeout_budget_seconds=2.0)
+TESTS = [Test("call", f"f({i})", i + 1) for i in range(3)]
+RIGHT = "def f(x):\n    return x + 1\n"
+WRONG = "def f(x):\n    return x\n"
+
+# --- hostile task setups: run by the judge, before the tests of job A -------------------------
+STOP_THE_RUNNER = "import os, signal\nfor sig in (signal.SIGSTOP, signal.SIGKILL):\n    os.kill(os.getppid(), sig)\n"
+SIGNAL_EVERYONE = "import os, signal\nos.kill(-1, signal.SIGSTOP)\n"
+SIGNAL_THE_RUNNERS_GROUP = "import os, signal\nos.killpg(os.getpgid(os.getppid()), signal.SIGSTOP)\n"
+FORGE_DONE = (
+    "import os\n"
+    "for fd in range(64):\n"
+    "    for line in (b'{\"done\": true}\\n', b'EVALKIT-0 {\"done\": true}\\n'):\n"
+    "        try:\n"
+    "            os.write(fd, line)\n"
+    "        except OSError:\n"
+    "            pass\n"
+)
+READ_LATER_JOBS = (  # a daemon that keeps the runner's descriptors and reads what comes next
+    "import os, time\n"
+    "if os.fork() == 0:\n"
+    "    os.setsid()\n"
+    "    for fd in range(64):\n"
+    "        try:\n"
+    "            os.set_blocking(fd, False)\n"
+    "            os.read(fd, 1 << 16)\n"
+    "        except OSError:\n"
+    "            pass\n"
+    "    time.sleep(30)\n"
+    "    os._exit(0)\n"
+)
+MESSAGE_QUEUE = (  # a POSIX message queue the next job could read
+    "import ctypes\n"
+    "rt = ctypes.CDLL('librt.so.1', use_errno=True)\n"
+    "MADE = rt.mq_open(b'/evalkit-left', 0o100 | 2, 0o666, None)\n"
+)
+HOSTILE_SETUPS = {
+    "stops the runner": STOP_THE_RUNNER,
+    "signals every process": SIGNAL_EVERYONE,
+    "signals the runner's group": SIGNAL_THE_RUNNERS_GROUP,
+    "forges done lines on every fd": FORGE_DONE,
+    "keeps a daemon reading the runner's fds": READ_LATER_JOBS,
+    "makes a POSIX message queue": MESSAGE_QUEUE,
+}
+
+# --- hostile programs: run by candidates of job A ---------------------------------------------
+SPINNERS = (  # children that leave the candidate's group and spin
+    "import os\n"
+    "for _ in range(3):\n"
+    "    if os.fork() == 0:\n"
+    "        os.setsid()\n"
+    "        while True:\n"
+    "            pass\n"
+    "def f(x):\n    return x + 1\n"
+)
+PROC_WRITES = (  # the runner's autogroup (nice 19) and OOM score, which would outlive the job
+    "import os\n"
+    "for pid in (1, os.getppid()):\n"
+    "    for name, value in (('autogroup', '19'), ('oom_score_adj', '1000')):\n"
+    "        try:\n"
+    "            open(f'/proc/{pid}/{name}', 'w').write(value)\n"
+    "        except OSError:\n"
+    "            pass\n"
+    "def f(x):\n    return x + 1\n"
+)
+NEW_USER_NAMESPACE = (
+    "import ctypes\n"
+    "UNSHARED = ctypes.CDLL(None, use_errno=True).unshare(0x10000000)\n"
+    "def f(x):\n    return x + 1 if UNSHARED != 0 else 'unshared'\n"
+)
+SIGNAL_PARENTS = (
+    "import os, signal\n"
+    "for target in (os.getppid(), 1, -1):\n"
+    "    try:\n"
+    "        os.kill(target, signal.SIGSTOP)\n"
+    "    except OSError:\n"
+    "        pass\n"
+    "def f(x):\n    return x + 1\n"
+)
+HOSTILE_PROGRAMS = {
+    "spinning children outside its group": SPINNERS,
+    "writes the runner's /proc files": PROC_WRITES,
+    "makes a user namespace": NEW_USER_NAMESPACE,
+    "signals its parent, init and everyone": SIGNAL_PARENTS,
+}
+
+# a wrong program that answers the judge's request for names with extra ones (`math`, whose
+# `isclose` always agrees): it rewrites its own side of the exchange
+INJECTS_NAMES = """
+import __main__
+_answer = __main__.answer
+class fake_math:
+    @staticmethod
+    def isclose(*args, **kwargs):
+        return True
+def answer(objects, namespace, request):
+    if request.get("op") == "globals":
+        request = dict(request, names=list(request["names"]) + ["math", "abs", "set"])
+        namespace.setdefault("math", fake_math)
+    return _answer(objects, namespace, request)
+__main__.answer = answer
+def f(x):
+    return -1
+"""
+
+
+def verdicts(backend, program, judge_setup=None):
+    result = run_tests(backend, program, TESTS, LIMITS, entry_point="f", judge_setup=judge_setup)
+    assert result.sandbox_error is None, result.sandbox_error
+    return [o.verdict.value for o in result.outcomes]
+
+
+EXPECTED = {RIGHT: ["pass"] * 3, WRONG: ["wrong_answer"] * 3}
+
+
+@pytest.mark.parametrize("attack", sorted(HOSTILE_SETUPS))
+def test_a_hostile_task_setup_leaves_the_next_job_as_a_fresh_sandbox_would(one_sandbox, attack):
+    run_tests(one_sandbox, RIGHT, TESTS, LIMITS, entry_point="f", judge_setup=HOSTILE_SETUPS[attack])
+    for program, expected in EXPECTED.items():
+        assert verdicts(one_sandbox, program) == expected, attack
+
+
+@pytest.mark.parametrize("attack", sorted(HOSTILE_PROGRAMS))
+def test_a_hostile_program_leaves_the_next_job_as_a_fresh_sandbox_would(one_sandbox, attack):
+    assert verdicts(one_sandbox, HOSTILE_PROGRAMS[attack]) == ["pass"] * 3, attack  # each attempt refused
+    for program, expected in EXPECTED.items():
+        assert verdicts(one_sandbox, program) == expected, attack
+
+
+def test_a_reply_with_names_not_asked_for_never_passes_a_wrong_program(one_sandbox):
+    tests = [Test("exec", "assert math.isclose(f(1), 2.0)", None), Test("exec", "assert abs(f(2)) == 3", None)]
+    result = run_tests(one_sandbox, INJECTS_NAMES, tests, LIMITS)  # no entry point: `f` is asked for by name
+    assert [o.verdict.value for o in result.outcomes] != ["pass", "pass"]
+    assert all(o.verdict.value != "pass" for o in result.outcomes), result.outcomes
+
+
+@pytest.mark.parametrize("name", ["sum", "max", "pow"])
+def test_a_function_under_test_named_like_a_builtin_is_the_programs(one_sandbox, name):
+    """`pass` is not a solution of a task that asks for `sum`: the builtin never answers for the
+    program, by entry point or in an assert list that calls nothing else."""
+    calls = {"sum": ("[1, 2, 3]", 6), "max": ("[4, 9, 2]", 9), "pow": ("2, 5", 32)}
+    args, expected = calls[name]
+    tests = [Test("call", f"{name}({args})", expected)]
+    right = f"import builtins\n{name} = builtins.{name}\n"
+    for entry in (name, None):
+        empty = run_tests(one_sandbox, "pass", tests, LIMITS, entry_point=entry).outcomes
+        assert [o.verdict.value for o in empty] != ["pass"], (entry, empty)
+        assert [o.verdict.value for o in run_tests(one_sandbox, right, tests, LIMITS, entry_point=entry).outcomes] == [
+            "pass"
+        ]
+    asserts = [Test("exec", f"assert {name}({args}) == {expected}", None)]
+    assert run_tests(one_sandbox, "pass", asserts, LIMITS).outcomes[0].verdict.value != "pass"
+
+
+JOBS_A = st.one_of(
+    st.sampled_from(sorted(HOSTILE_SETUPS)).map(lambda k: (RIGHT, HOSTILE_SETUPS[k])),
+    st.sampled_from(sorted(HOSTILE_PROGRAMS)).map(lambda k: (HOSTILE_PROGRAMS[k], None)),
+    st.just((INJECTS_NAMES, None)),
+)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(jobs_a=st.lists(JOBS_A, min_size=1, max_size=3), program_b=st.sampled_from([RIGHT, WRONG]))
+def test_job_b_after_any_hostile_jobs_gets_its_fresh_verdicts(one_sandbox, jobs_a, program_b):
+    """The class, not the list: any sequence of hostile jobs, then B on the same warm sandbox."""
+    for program, judge_setup in jobs_a:
+        run_tests(one_sandbox, program, TESTS, LIMITS, entry_point="f", judge_setup=judge_setup)
+    assert verdicts(one_sandbox, program_b) == EXPECTED[program_b]
+
+
+def test_a_local_sandbox_counts_the_cpu_of_all_its_processes_together(local_backend):
+    """Children that leave the program's process group and spin take their own sandbox's CPU share
+    (a cgroup quota, as a Docker container's `cpus`), never the CPU of the sandboxes beside it."""
+    from sandboxes.base import SANDBOX_CPUS
+    from sandboxes.cgroups import cpu_quota_missing
+
+    assert cpu_quota_missing() is None, cpu_quota_missing()
+    assert verdicts(local_backend, SPINNERS) == ["pass"] * 3
+    (sandbox,) = [s for idle in local_backend._idle.values() for s in idle]
+    (cpu,) = [d for d in sandbox.group.dirs if "/cpu" in str(d)]
+    v2 = cpu / "cpu.max"
+    quota = v2.read_text().split()[0] if v2.exists() else (cpu / "cpu.cfs_quota_us").read_text()
+    assert int(quota) == int(SANDBOX_CPUS * 100_000)
