@@ -3,7 +3,10 @@
 - POST /score    {"verifier": KEY, "items": [{"completion": "...", "task": {...}}]}
                  -> {"scores": [Score.to_dict(), ...]}
 - POST /openrlhf {"query": [...], "prompts": [...], "labels": [...]} (OpenRLHF's remote reward
-                 protocol; `?verifier=KEY`, default game24) -> {"rewards", "scores", "extra_logs"}
+                 protocol; `?verifier=KEY`) -> {"rewards", "scores", "extra_logs"}
+
+A request that names no verifier is scored by the one the server serves; where it serves several,
+it is 400 naming them: no default picks a reward for a client.
 - GET /health (no token needed), GET /metrics (Prometheus text format).
 
 What it serves is fixed at start: `served` maps a key to a verifier name and its config (the
@@ -18,7 +21,7 @@ A request's life: token, then its body read within `body_seconds` (408) and at m
 `max_body_bytes` (413), then admission (429 past `max_waiting` requests or `max_admitted_bytes`
 bytes), then a scoring slot, and only then is the body parsed. Scoring has a deadline that follows
 the batch (its items' time budgets over the workers) or the operator's `timeout`: items not scored
-by then come back as `timeout` with every score made in time, and the work left is cancelled, as
+by then come back as `error` ("not scored") with every score made in time, and the work left is cancelled, as
 it is when the client disconnects. Every refusal or failure answers one line `{"error": ...}` and
 is counted in /metrics.
 """
@@ -31,7 +34,6 @@ import contextlib
 import hmac
 import json
 import math
-import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -45,6 +47,7 @@ from starlette.exceptions import HTTPException as RoutingError
 import verifiers
 from verifiers import verdict_counts
 from verifiers.base import client_refusal
+from verifiers.batch import worker_count
 from verifiers.deadline import Deadline
 from verifiers.score import ITEM_TIMEOUT_SECONDS
 from verifiers.text import valid_data
@@ -172,12 +175,13 @@ class RewardService:
         self.limits = limits
         self.allow_client_config = allow_client_config
         self.workers = workers
-        self.slots = asyncio.Semaphore(limits.concurrency)
         self.pending = 0
         self.admitted_bytes = 0
         self.metrics = Metrics()
-        # scoring threads of our own: each returns by its deadline, so none is ever lost to a request
-        self._threads = ThreadPoolExecutor(limits.concurrency, thread_name_prefix="evalkit-score")
+        # per served verifier, `concurrency` scoring slots and threads of its own: a game24 request
+        # never waits for code sandboxes. Each thread returns by its deadline, so none is lost to a request
+        self._slots: dict[str, asyncio.Semaphore] = {}
+        self._threads: dict[str, ThreadPoolExecutor] = {}
         self._built: dict[str, verifiers.Verifier] = {}
         self._client = _ClientVerifiers(limits.max_client_configs)
         self._lock = threading.Lock()
@@ -193,6 +197,13 @@ class RewardService:
                 name, config = self.served[key]
                 self._built[key] = verifiers.get(name, config)
             return self._built[key]
+
+    def only_verifier(self, how: str) -> str:
+        """The verifier a request that names none means: the one this server serves, or 400 naming
+        the choices (a default would score with another reward than the client meant, silently)."""
+        if len(self.served) == 1:
+            return next(iter(self.served))
+        raise HTTPError(400, f"name the verifier with {how}: this server serves {sorted(self.served)}")
 
     def verifier(self, key: Any, config: Any = None) -> tuple[verifiers.Verifier, str | None]:
         """The verifier a request names, and the client-config key to release after it (or None)."""
@@ -247,18 +258,35 @@ class RewardService:
     def deadline_for(self, v: verifiers.Verifier, items: int) -> Deadline:
         """The operator's `timeout`, or one that follows the batch: each item's worst case (the
         verifier's time budget, at least the per-item timeout) for each round of the workers, with
-        room for every other request that may share them."""
+        room for every other request that may share them. Its clock starts when the request's first
+        item reaches a worker: time spent queued behind another client's items is not its own."""
         if self.limits.timeout is not None:
-            return Deadline(self.limits.timeout)
+            return Deadline(self.limits.timeout, started=False)
         per_item = max(ITEM_TIMEOUT_SECONDS, v.time_budget() or 0.0)
-        workers = max(1, self.workers or os.cpu_count() or 1)
-        return Deadline(per_item * math.ceil(max(1, items) / workers) * self.limits.concurrency)
+        rounds = math.ceil(max(1, items) / worker_count(self.workers))
+        return Deadline(per_item * rounds * self.limits.concurrency, started=False)
 
-    async def run_scoring(self, work: Callable[[Deadline], Any], deadline: Deadline, request: Request | None) -> Any:
-        """`work(deadline)` on a scoring thread. It returns by its deadline (what is not scored by
-        then is `timeout`); a client that disconnects cancels it. A call still running well past its
-        deadline (a verifier that ignores it) is answered 504."""
-        future = asyncio.get_running_loop().run_in_executor(self._threads, work, deadline)
+    def _slot(self, key: str) -> asyncio.Semaphore:
+        """The scoring slots of one served verifier (made on its first request)."""
+        if key not in self._slots:
+            self._slots[key] = asyncio.Semaphore(self.limits.concurrency)
+            self._threads[key] = ThreadPoolExecutor(self.limits.concurrency, thread_name_prefix=f"evalkit-{key[:20]}")
+        return self._slots[key]
+
+    async def run_scoring(
+        self, key: str, work: Callable[[Deadline], Any], deadline: Deadline, request: Request | None
+    ) -> Any:
+        """`work(deadline)` on one of verifier `key`'s scoring threads, once one of its slots is free.
+        It returns by its deadline (what is not scored by then is ERROR, "not scored"); a client that
+        disconnects cancels it. A call still running well past its deadline (a verifier that ignores
+        it) is answered 504."""
+        async with self._slot(key):
+            return await self._scored(key, work, deadline, request)
+
+    async def _scored(
+        self, key: str, work: Callable[[Deadline], Any], deadline: Deadline, request: Request | None
+    ) -> Any:
+        future = asyncio.get_running_loop().run_in_executor(self._threads[key], work, deadline)
         while True:
             done, _ = await asyncio.wait({future}, timeout=1.0)
             if done:
@@ -295,10 +323,12 @@ class RewardService:
                 raise HTTPError(400, f"items[{i}].task is nested deeper than {MAX_TASK_DEPTH} levels")
             completions.append(item["completion"])
             tasks.append(item["task"])
-        v, client_key = self.verifier(body.get("verifier", "game24"), body.get("config"))
+        key = body["verifier"] if "verifier" in body else self.only_verifier("'verifier' in the body")
+        v, client_key = self.verifier(key, body.get("config"))
         try:
             deadline = self.deadline_for(v, len(completions))
             scores = await self.run_scoring(
+                key,
                 lambda d: v.score_batch(
                     completions, tasks, workers=self.workers, timeout=ITEM_TIMEOUT_SECONDS, deadline=d
                 ),
@@ -325,6 +355,7 @@ class RewardService:
         v, _ = self.verifier(key)  # an unknown key is the request's fault: 4xx
         # the same code as the file route: one bad label is one ERROR item (0.0, flagged), never a 400
         out = await self.run_scoring(
+            key,
             lambda d: openrlhf_result(v, queries, prompts, labels, workers=self.workers, deadline=d),
             self.deadline_for(v, len(queries)),
             request,
@@ -338,7 +369,8 @@ class RewardService:
         for v in built:
             v.close()
         self._client.close()
-        self._threads.shutdown(wait=False, cancel_futures=True)
+        for threads in list(self._threads.values()):
+            threads.shutdown(wait=False, cancel_futures=True)
 
 
 def _authorised(request: Request, token: str | None) -> None:
@@ -457,9 +489,8 @@ def create_app(
             service.admit(len(body))
         except HTTPError as exc:
             return refuse(exc)
-        try:
-            async with service.slots:  # parsed only now: a waiting request holds its bytes, not their objects
-                return _json(await handler(_parse(body), request))
+        try:  # the handler waits for a slot of the verifier it names (RewardService.run_scoring)
+            return _json(await handler(_parse(body), request))
         except HTTPError as exc:
             return refuse(exc)
         finally:
@@ -470,7 +501,7 @@ def create_app(
         keys = request.query_params.getlist("verifier")
         if len(keys) > 1:
             raise HTTPError(400, "?verifier= given more than once")
-        return keys[0] if keys else "game24"
+        return keys[0] if keys else service.only_verifier("?verifier=")
 
     @app.post("/score")
     async def score(request: Request) -> Any:

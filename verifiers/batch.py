@@ -208,6 +208,8 @@ def run_serially(
     """In this process, one by one: no isolation and no per-item timeout (for debugging, tiny batches
     and items a verifier scores inline); the batch's deadline is checked between items."""
     out = {}
+    if deadline is not None:
+        deadline.begin()
     for i, completion, task in items:
         out[i] = (
             deadline.late_score() if deadline is not None and deadline.passed() else verifier.score(completion, task)
@@ -264,9 +266,14 @@ def _workers_can_score(verifier: Scorer) -> bool:
         return False
 
 
+def worker_count(workers: int | None) -> int:
+    """How many worker processes a batch asking for `workers` gets (None: one per CPU)."""
+    return max(1, workers or os.cpu_count() or 1)
+
+
 def _pool(verifier: Scorer, workers: int | None, memory_mb: int | None) -> WorkerPool:
     """The verifier's warm pool for this many workers and this memory cap, made on first use."""
-    n_workers = max(1, workers or os.cpu_count() or 1)
+    n_workers = worker_count(workers)
     key = (n_workers, memory_mb)
     pools = pools_for(verifier)
     with _create_lock:  # two threads that find no pool make one, not two

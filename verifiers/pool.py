@@ -220,6 +220,7 @@ class _Job:
         self.total = len(items)
         self.changed = threading.Condition()
         self.cancelled = False  # its caller's deadline passed: nothing of it is worth scoring any more
+        self.deadline: Deadline | None = None  # its clock starts when its first chunk reaches a worker
 
     def decide(self, index: int, score: Score) -> None:
         """The item's score; the first decision stands (a late result never replaces a deadline's)."""
@@ -313,6 +314,7 @@ class WorkerPool:
         shared = caller is not None and 0 <= callers_from < len(items)
         per_chunk = math.ceil(len(items) / (self.size * (32 if shared else 8)))  # smaller when shared: even ends
         job = _Job(items, timeout, max(1, min(1024, per_chunk)), callers_from if shared else -1)
+        job.deadline = deadline
         with self._lock:
             if self.closed:
                 raise RuntimeError("the worker pool is closed")
@@ -344,6 +346,8 @@ class WorkerPool:
 
     def _score_here(self, job: _Job, caller: Scorer, deadline: Deadline | None, report: Callable[[], None]) -> None:
         """Score the caller's chunks in this thread until none is left (or the deadline passes)."""
+        if deadline is not None:
+            deadline.begin()
         while True:
             with self._lock:
                 chunk = job.take_back()
@@ -433,6 +437,8 @@ class WorkerPool:
                     self._job_of.pop(seq, None)
                     continue
                 w.give((seq, items), packed)
+                if job.deadline is not None:
+                    job.deadline.begin()
 
     def _wait_time(self, busy: list[_Worker]) -> float:
         now, left = time.monotonic(), []

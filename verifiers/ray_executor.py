@@ -115,6 +115,8 @@ class ActorGroup:
         answers for others is replaced, its chunk retried). At `deadline` what is not scored gets
         the deadline's score and the actors still on it are replaced, so none keeps working for nobody."""
         ray = self.ray
+        if deadline is not None:
+            deadline.begin()  # these actors serve this batch alone: its items are taken at once
         size = max(1, math.ceil(len(items) / (len(self.actors) * 4)))
         todo: deque[tuple[list[Item], int]] = deque((list(items[k : k + size]), 0) for k in range(0, len(items), size))
         idle = deque(self.actors)

@@ -1,7 +1,8 @@
 """OpenRLHF: this file works as `--remote_rm_url /path/to/evalkit/adapters/openrlhf.py` (OpenRLHF
 imports `reward_func(queries, prompts, labels)`), and `evalkit serve` speaks the same shape over
 HTTP (POST /openrlhf): both go through `openrlhf_result`. The verifier comes from the
-EVALKIT_VERIFIER environment variable (default game24) and EVALKIT_VERIFIER_CONFIG (JSON); each
+EVALKIT_VERIFIER environment variable (required: no default picks what is scored) and
+EVALKIT_VERIFIER_CONFIG (JSON); each
 label is that verifier's ground truth (see `tasks.py`). Both variables are checked when OpenRLHF
 imports this file: a misspelt name or a bad config stops the run at start, with the reason.
 
@@ -54,7 +55,12 @@ def file_route_settings() -> tuple[str, dict[str, Any]]:
     """The verifier the file route scores with, from EVALKIT_VERIFIER and EVALKIT_VERIFIER_CONFIG,
     checked by building it: a misspelt name or a bad config raises here, when OpenRLHF imports this
     file, not as a log line and a `None` reward for every sample later."""
-    return _settings(os.environ.get("EVALKIT_VERIFIER", "game24"), os.environ.get("EVALKIT_VERIFIER_CONFIG", "{}"))
+    name = os.environ.get("EVALKIT_VERIFIER")
+    if not name:
+        import verifiers
+
+        raise ValueError(f"set EVALKIT_VERIFIER to the verifier to score with (one of {', '.join(verifiers.names())})")
+    return _settings(name, os.environ.get("EVALKIT_VERIFIER_CONFIG", "{}"))
 
 
 @lru_cache(maxsize=8)
@@ -72,8 +78,8 @@ def _settings(name: str, text: str) -> tuple[str, dict[str, Any]]:
     return name, config
 
 
-if os.environ.get("EVALKIT_VERIFIER") is not None:
-    file_route_settings()  # OpenRLHF's file route sets these: checked as it imports us
+if __name__ != "evalkit.adapters.openrlhf" or os.environ.get("EVALKIT_VERIFIER") is not None:
+    file_route_settings()  # imported by path (OpenRLHF's file route), or configured: checked as it imports us
 
 
 def reward_func(queries: list[str], prompts: list[str], labels: list[Any], **_: Any) -> dict[str, Any]:

@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             "--timeout",
             float,
             LIMITS.timeout,
-            "seconds per request; items not scored by then come back as 'timeout' "
+            "seconds per request; items not scored by then come back as 'error' (not scored) "
             "(default: the batch's own deadline, its items' time budgets over the workers)",
         ),
         ("--max-body-mb", float, LIMITS.max_body_bytes / mb, "request size limit (413 beyond)"),

@@ -128,6 +128,7 @@ def test_verl_reward_kwargs_typos_warn_once_and_wrong_types_fail_at_build(caplog
     "env, message",
     [
         ({"EVALKIT_VERIFIER": "gam24"}, "EVALKIT_VERIFIER='gam24'"),
+        ({"EVALKIT_VERIFIER": ""}, "set EVALKIT_VERIFIER to the verifier to score with (one of"),
         ({"EVALKIT_VERIFIER": "game24", "EVALKIT_VERIFIER_CONFIG": "{not json"}, "is not valid JSON"),
         ({"EVALKIT_VERIFIER": "game24", "EVALKIT_VERIFIER_CONFIG": '{"weights": "x"}'}, "weights must be"),
     ],

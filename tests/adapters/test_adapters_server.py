@@ -44,12 +44,12 @@ def test_endpoints(server):
         f"{server}/score", json={"verifier": "game24", "items": [ITEM, {**ITEM, "completion": ""}]}, timeout=30
     )
     assert r.status_code == 200 and [s["verdict"] for s in r.json()["scores"]] == ["correct", "invalid"]
-    o = httpx.post(
-        f"{server}/openrlhf",
-        json={"query": ["p" + ITEM["completion"]], "prompts": ["p"], "labels": ["4 4 6 8"]},
-        timeout=30,
-    )
+    body = {"query": ["p" + ITEM["completion"]], "prompts": ["p"], "labels": ["4 4 6 8"]}
+    o = httpx.post(f"{server}/openrlhf?verifier=game24", json=body, timeout=30)
     assert o.status_code == 200 and o.json()["rewards"] == pytest.approx([0.7])
+    # a server of several verifiers never picks one for a request that names none
+    unnamed = httpx.post(f"{server}/openrlhf", json=body, timeout=30)
+    assert unnamed.status_code == 400 and "['game24', 'sleepy-server-test']" in unnamed.json()["error"]
     assert "evalkit_items_scored_total 3" in httpx.get(f"{server}/metrics").text
 
 
@@ -64,6 +64,7 @@ def test_endpoints(server):
         (b'{"verifier": "game24", "items": [' + b'{"completion": "", "task": {}},' * 64 + b"{}]}", 413, "at most 64"),
         (b'{"verifier": "game24", "items": [{"completion": 3}]}', 400, "items[0]"),
         (b'{"items": [' + b'"x",' * 40000 + b'"x"]}', 413, "larger than"),
+        (b'{"items": []}', 400, "name the verifier with 'verifier' in the body"),
     ],
 )
 def test_bad_requests_get_a_4xx_with_a_message(server, payload, status, message):
@@ -71,12 +72,12 @@ def test_bad_requests_get_a_4xx_with_a_message(server, payload, status, message)
     assert r.status_code == status and message in r.json()["error"]
 
 
-def test_items_not_scored_by_the_operators_timeout_come_back_as_timeout_with_the_rest(server):
+def test_items_not_scored_by_the_operators_timeout_come_back_as_errors_with_the_rest(server):
     start = time.monotonic()
     r = httpx.post(f"{server}/score", json={"verifier": "sleepy-server-test", "items": [ITEM]}, timeout=30)
     assert r.status_code == 200 and time.monotonic() - start < 10
     [late] = r.json()["scores"]
-    assert late["verdict"] == "timeout" and "deadline of 1.5 s" in late["reason"] and late["info"]["scored"] is False
+    assert late["verdict"] == "error" and "deadline of 1.5 s" in late["reason"] and late["info"]["scored"] is False
 
 
 def test_load_on_loopback_loses_nothing(server):
@@ -241,7 +242,9 @@ def test_sigterm_closes_every_verifier_the_server_built(tmp_path):
         r = httpx.post(f"{url}/score", json={"verifier": "code", "items": [item]}, timeout=120)
         assert r.status_code == 200 and r.json()["scores"][0]["verdict"] == "correct"
         o = httpx.post(
-            f"{url}/openrlhf", json={"query": ["pAnswer: 1"], "prompts": ["p"], "labels": ["4 4 6 8"]}, timeout=60
+            f"{url}/openrlhf?verifier=game24",
+            json={"query": ["pAnswer: 1"], "prompts": ["p"], "labels": ["4 4 6 8"]},
+            timeout=60,
         )
         assert o.status_code == 200
         assert containers() - before  # the code verifier's warm container is up

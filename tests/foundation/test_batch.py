@@ -213,14 +213,16 @@ def test_a_verifier_no_worker_can_hold_keeps_a_large_inline_batch_in_this_thread
 
 
 def test_a_deadline_stops_the_shared_work_of_this_thread_too():
-    """The deadline is checked between this thread's items: the batch returns on time, late items TIMEOUT."""
+    """The deadline is checked between this thread's items: the batch returns on time, late items
+    ERROR (not scored: we failed, not the model)."""
     v = verifiers.get("inline-probe", seconds=0.005)
     completions = [f"item {i}" for i in range(6000)]  # 30 s of work
     started = time.monotonic()
     scores = v.score_batch(completions, [{}] * len(completions), workers=1, deadline=0.5)
     assert time.monotonic() - started < 10
     verdicts = {s.verdict for s in scores}
-    assert Verdict.TIMEOUT in verdicts and Verdict.CORRECT in verdicts
+    assert Verdict.ERROR in verdicts and Verdict.CORRECT in verdicts
+    assert all(s.info.get("scored") is False for s in scores if s.verdict is Verdict.ERROR)
     v.close()
 
 
