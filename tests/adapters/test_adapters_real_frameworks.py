@@ -115,7 +115,9 @@ def test_openrlhf_executor_file_route_and_http_route_agree(framework_python, tmp
                 break
             except OSError:
                 time.sleep(0.3)
-        by_http = run_check(framework_python, "openrlhf_check.py", f"http://127.0.0.1:{port}/openrlhf?verifier=game24")["results"]
+        by_http = run_check(framework_python, "openrlhf_check.py", f"http://127.0.0.1:{port}/openrlhf?verifier=game24")[
+            "results"
+        ]
     finally:
         server.terminate()
         server.wait(timeout=30)

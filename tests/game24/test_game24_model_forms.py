@@ -101,7 +101,12 @@ def test_latex_fractions_are_evaluated(game24):
         ("Answer: **4*6**", "incorrect"),  # bold removed, the arithmetic kept: wrong numbers
         ("Answer: 24 ✓", "incorrect"),  # a check mark proves nothing
         ("Answer: \\frac{4}{6}*8*4", "incorrect"),  # a fraction is evaluated, never trusted
-        ("Answer: (6-4)*(4+8)<|im_end|> and more", "invalid"),  # only trailing special tokens are stripped
+        ("Answer: (6-4)*(4+8)<|im_end|> and more", "correct"),  # the turn ends at <|im_end|> (docs/answers.md)
+        (
+            "Answer: (6-4)*(4+4)<|im_end|>\nUser: no.\nAnswer: (6-4)*(4+8)",
+            "incorrect",
+        ),  # after the turn: not the model's
+        ("<think>Answer: (6-4)*(4+8)", "invalid"),  # reasoning never closed: no conclusion
         ("Answer: (6-4)*(4+8)*", "invalid"),  # a dangling operator is not emphasis
         ("Answer: __import__('os')", "invalid"),
     ],

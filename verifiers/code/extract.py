@@ -1,15 +1,339 @@
-"""Code from a completion: fenced blocks (```python … ```), the last one by default."""
+"""Which program a completion answers with, read from the text's structure (docs/answers.md has
+the rules every verifier shares; these are the code verifier's part).
+
+1. Only the model's own turn counts (`verifiers.turn`): nothing after a turn end or an invented next
+   turn, nothing inside a reasoning block; a reasoning block never closed is no answer.
+2. Code sits in fenced blocks (``` or ~~~, any length, indented inside a list, any line ends), or,
+   where there is none, is the text itself: raw code, code after a line of prose, or a function body
+   that continues the task's prompt (HumanEval's own format). A language other than Python (`bash`,
+   `text`, `output`) is never the program.
+3. A program may come in parts: the final solution is the block that defines the function under test;
+   imports and helpers it uses may sit in other blocks and are taken with it. A block that only uses
+   the function (a test, a usage example, a REPL session) is not part of the program, and the
+   solution's own top-level asserts, prints and calls of the function under test are dropped (as
+   evalplus's `sanitize` does); stdin/stdout programs are taken whole.
+4. Two different final solutions are one answer too many: a later definition replaces an earlier one
+   only where the text between says the earlier is wrong or is being improved ("this has a bug",
+   "fixed version"); "alternatively", "another approach", "a simpler one", or no word at all between
+   two different definitions refuses the answer, whichever is right. A test block after the solution
+   ("let's test it") may redefine nothing that counts.
+5. A final block cut off (never closed, and not valid Python) is no answer; an earlier draft never
+   stands in for it.
+"""
 
 from __future__ import annotations
 
+import ast
 import re
+from dataclasses import dataclass
+
+from ..turn import model_turn
 
 FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)```", re.DOTALL)
-CODE_LANGUAGES = {"", "python", "py", "python3"}
+CODE_LANGUAGES = {"", "python", "py", "python3", "py3", "python 3"}
+_OPENING = re.compile(
+    r"^(?P<indent>[ \t]*)(?:[-*+][ \t]+|\d{1,2}[.)][ \t]+)?(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)$"
+)
+_CODE_START = re.compile(r"^(?:def |async def |class |import |from [\w.]+ import |@\w)")
+# words before a later definition that say the earlier one is superseded (ranked, never gating)
+_SUPERSEDES = re.compile(
+    r"\b(?:wrong|incorrect|bug|buggy|mistake|error|fails?|failed|doesn't work|does not work|not work|not correct"
+    r"|issue|problem|fix|fixed|fixing|oops|wait|actually|correct(?:ed)? (?:version|solution|code|implementation)"
+    r"|corrected|revised|updated|improved|optimi[sz]ed|more efficient|faster|final (?:version|solution|code|answer)"
+    r"|let me (?:re)?(?:write|try|correct|redo)|rewrite|refactor)",
+    re.IGNORECASE,
+)
+_HEDGES = re.compile(
+    r"\b(?:alternatively|alternative|another (?:way|approach|solution|version|option|implementation)|or you could"
+    r"|you could also|simpler (?:one|version|solution|way|approach)|also works|other option|option \d|approach \d)",
+    re.IGNORECASE,
+)
+_TESTS = re.compile(
+    r"\b(?:test|tests|testing|usage|example|examples|demo|how to use|verify|check|checking|run(?:ning)? it|output"
+    r"|call it|try it|>>>)",
+    re.IGNORECASE,
+)
+PROSE_READ = 300  # characters of prose before a block that say what the block is
+
+
+@dataclass(frozen=True)
+class Block:
+    """A fenced block: its language, code (de-indented), whether it closed, where it starts and
+    the prose just before it."""
+
+    language: str
+    code: str
+    closed: bool
+    start: int
+    before: str
+
+
+@dataclass(frozen=True)
+class Program:
+    """The program found (`code`, None where there is none) and how, or why not (`why`)."""
+
+    code: str | None
+    why: str
+
+
+def fenced_blocks(text: str) -> list[Block]:
+    """Every fenced block, in order (an unclosed last one included, `closed` False)."""
+    blocks: list[Block] = []
+    lines = text.split("\n")
+    offset, i, prose_from = 0, 0, 0
+    positions = []
+    for line in lines:
+        positions.append(offset)
+        offset += len(line) + 1
+    while i < len(lines):
+        m = _OPENING.match(lines[i])
+        if m is None:
+            i += 1
+            continue
+        fence, indent = m.group("fence"), len(m.group("indent").expandtabs(4))
+        language = m.group("info").strip().lower().split(" ")[0] if m.group("info").strip() else ""
+        body, j, closed = [], i + 1, False
+        while j < len(lines):
+            stripped = lines[j].strip()
+            if stripped.startswith(fence[0] * len(fence)) and not stripped.strip(fence[0]):
+                closed = True
+                break
+            body.append(lines[j])
+            j += 1
+        before = text[max(prose_from, positions[i] - PROSE_READ) : positions[i]]
+        blocks.append(Block(language, _dedent(body, indent), closed, positions[i], before))
+        prose_from = positions[j] if j < len(lines) else len(text)
+        i = j + 1
+    return blocks
+
+
+def _dedent(lines: list[str], indent: int) -> str:
+    """Lines of a fence indented inside a list, without the list's indentation."""
+    out = []
+    for line in lines:
+        expanded = line.expandtabs(4)
+        cut = min(indent, len(expanded) - len(expanded.lstrip(" ")))
+        out.append(expanded[cut:])
+    return "\n".join(out) + "\n" if out else ""
+
+
+def _parses(code: str) -> ast.Module | None:
+    try:
+        return ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def defined_names(tree: ast.Module) -> set[str]:
+    """Top-level functions, classes and assigned names."""
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+    return names
+
+
+def _functions(tree: ast.Module) -> set[str]:
+    return {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+
+
+def _uses(tree: ast.Module, names: set[str]) -> bool:
+    """Does the block's top level use any of `names` (a call, an assert, a print of it)?"""
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
+            continue
+        if any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node)):
+            return True
+    return False
+
+
+def _is_main_guard(node: ast.stmt) -> bool:
+    test = getattr(node, "test", None)
+    return (
+        isinstance(node, ast.If)
+        and isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+    )
+
+
+def _drops(node: ast.stmt, wanted: set[str]) -> bool:
+    """A top-level statement that tests or shows the solution rather than being part of it."""
+    if isinstance(node, ast.Assert) or _is_main_guard(node):
+        return True
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        func = node.value.func
+        name = func.id if isinstance(func, ast.Name) else None
+        return (
+            name == "print" or name in wanted or any(isinstance(n, ast.Name) and n.id in wanted for n in ast.walk(node))
+        )
+    if isinstance(node, ast.For | ast.While) and any(isinstance(n, ast.Assert) for n in ast.walk(node)):
+        return True
+    return False
+
+
+def _statements(code: str, tree: ast.Module, keep) -> str:
+    """The source of the top-level statements `keep` accepts, in order, as written."""
+    lines = code.split("\n")
+    kept = []
+    for node in tree.body:
+        if keep(node):
+            first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+            kept.append("\n".join(lines[first - 1 : node.end_lineno]))
+    return "\n".join(kept) + "\n"
+
+
+def _same_program(a: str, b: str) -> bool:
+    ta, tb = _parses(a), _parses(b)
+    return ta is not None and tb is not None and ast.dump(ta) == ast.dump(tb)
+
+
+def locate_program(
+    completion: str, wanted: set[str] | frozenset[str] = frozenset(), prompt: str = "", script: bool = False
+) -> Program:
+    """The program `completion` answers with (the module's rules). `wanted`: the names the tests take
+    from the program (the function under test); `prompt`: the task's prompt, which a function body
+    may continue; `script`: a stdin/stdout program, taken whole."""
+    turn = model_turn(completion)
+    if turn.unfinished:
+        return Program(None, turn.unfinished)
+    text = turn.text
+    blocks = [b for b in fenced_blocks(text) if b.language in CODE_LANGUAGES]
+    blocks = [b for b in blocks if b.code.strip()]
+    if blocks:
+        return _from_blocks(blocks, set(wanted), prompt, script)
+    return _unfenced(text, set(wanted), prompt)
+
+
+def _from_blocks(blocks: list[Block], wanted: set[str], prompt: str, script: bool) -> Program:
+    last = blocks[-1]
+    if not last.closed and _parses(last.code) is None:
+        return Program(None, "the final code block was cut off (never closed): no answer")
+    continuation = _continued_prompt(last.code, wanted, prompt)
+    if continuation is not None and _parses(last.code) is None:
+        return Program(continuation, "a function body continuing the prompt")
+    parsed = [(b, _parses(b.code)) for b in blocks]
+    valid = [(b, t) for b, t in parsed if t is not None]
+    if not valid:
+        return Program(last.code, "the final code block")  # it does not compile: the verifier says so
+    if script:
+        return Program(valid[-1][0].code, "the final code block (a whole program)")
+    solutions = [(b, t) for b, t in valid if (wanted & defined_names(t)) or (not wanted and _functions(t))]
+    if not solutions:
+        continuation = _continued_prompt(valid[-1][0].code, wanted, prompt)
+        if continuation is not None:
+            return Program(continuation, "a function body continuing the prompt")
+        return Program(valid[-1][0].code, "the final code block (it defines no function under test)")
+    final, tree = solutions[0]
+    for later, later_tree in solutions[1:]:
+        between = later.before
+        if _TESTS.search(between[-120:]) and _uses(later_tree, wanted or _functions(tree)):
+            continue  # a test block after the solution: nothing in it counts
+        if _same_program(_core(final.code, tree, wanted), _core(later.code, later_tree, wanted)):
+            continue
+        if _HEDGES.search(between):
+            return Program(None, "two different final solutions (an alternative is offered): one answer too many")
+        if not _SUPERSEDES.search(between):
+            return Program(
+                None, "two different final solutions, and no word says which one stands: one answer too many"
+            )
+        final, tree = later, later_tree
+    names = wanted or _functions(tree)
+    code = _core(final.code, tree, names)
+    helpers = _helpers(code, [(b, t) for b, t in valid if b is not final], names)
+    return Program(
+        helpers + code, "the final solution" + (" with the helpers it uses from other blocks" if helpers else "")
+    )
+
+
+def _core(code: str, tree: ast.Module, wanted: set[str]) -> str:
+    """The solution without its top-level tests, prints and calls of the function under test."""
+    return _statements(code, tree, lambda node: not _drops(node, wanted))
+
+
+def _helpers(code: str, others: list[tuple[Block, ast.Module]], wanted: set[str]) -> str:
+    """Imports and definitions from the other blocks that the solution uses and does not define
+    itself (a helper or an import in a block of its own)."""
+    tree = _parses(code)
+    if tree is None:
+        return ""
+    own = defined_names(tree) | {
+        a.asname or a.name.split(".")[0]
+        for n in tree.body
+        if isinstance(n, (ast.Import, ast.ImportFrom))
+        for a in n.names
+    }
+    needed = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - own
+    taken: list[str] = []
+    for block, block_tree in others:
+
+        def wanted_here(node: ast.stmt) -> bool:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                return any((a.asname or a.name.split(".")[0]) in needed for a in node.names)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                return node.name in needed and node.name not in wanted
+            if isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                return any(isinstance(t, ast.Name) and t.id in needed for t in targets)
+            return False
+
+        part = _statements(block.code, block_tree, wanted_here)
+        if part.strip():
+            taken.append(part)
+    return "".join(taken)
+
+
+def _continued_prompt(body: str, wanted: set[str], prompt: str) -> str | None:
+    """The prompt with `body` appended, where the body is indented (a function's body) and the prompt
+    ends in a signature of the function under test (with its docstring): HumanEval's own format."""
+    if not prompt or not wanted or not body[:1].isspace() or not any(f"def {name}(" in prompt for name in wanted):
+        return None
+    joined = prompt.rstrip("\n") + "\n" + body
+    return joined if _parses(joined) is not None else None
+
+
+_STATEMENT = re.compile(
+    r"^(?:[A-Za-z_][\w.]*\s*(?:[-+*/%&|^]?=|\(|\[|:)|(?:if|elif|else|for|while|try|except|finally|with|return|print|assert|raise|pass|global)\b)"
+)
+SHRINK_TRIES = 20  # lines given up at the end of an unfenced stretch that does not parse as a whole
+
+
+def _unfenced(text: str, wanted: set[str], prompt: str) -> Program:
+    """Code without fences: the function body continuing the prompt, the whole text, or the stretch
+    of code-like lines from the first line that starts Python code (prose before and after dropped)."""
+    stripped = text.strip("\n")
+    continuation = _continued_prompt(text.lstrip("\n") if text.lstrip("\n")[:1].isspace() else "", wanted, prompt)
+    if continuation is not None:
+        return Program(continuation, "a function body continuing the prompt")
+    whole = _parses(stripped)
+    if whole is not None and (_functions(whole) or (wanted & defined_names(whole))):
+        return Program(stripped + "\n", "the whole completion is code")
+    lines = text.split("\n")
+    start = next((i for i, line in enumerate(lines) if _CODE_START.match(line)), None)
+    if start is None:
+        return Program(None, "no code found (no fenced block, and no text that parses as Python)")
+    end = start + 1
+    while end < len(lines) and (
+        not lines[end].strip()
+        or lines[end][:1].isspace()
+        or _CODE_START.match(lines[end])
+        or _STATEMENT.match(lines[end])
+    ):
+        end += 1
+    for cut in range(end, max(start, end - SHRINK_TRIES), -1):
+        chunk = "\n".join(lines[start:cut]).strip("\n") + "\n"
+        tree = _parses(chunk)
+        if tree is not None and _functions(tree):
+            return Program(_core(chunk, tree, wanted or _functions(tree)), "code after prose")
+    return Program(None, "no code found (no fenced block, and no text that parses as Python)")
 
 
 def extract_code(completion: str, which: str = "last") -> str | None:
-    """The chosen fenced Python block, or None when the completion has none."""
+    """The chosen fenced Python block as written (`which`: "last", "first" or "longest"), or None
+    when the completion has none: the plain reading, for callers that want exactly one block."""
     blocks = [m.group(2) for m in FENCE.finditer(completion[-200_000:]) if m.group(1).lower() in CODE_LANGUAGES]
     blocks = [b for b in blocks if b.strip()]
     if not blocks:

@@ -17,6 +17,8 @@ A sandbox failure is ERROR (never the model's fault, never a silent zero).
 
 from __future__ import annotations
 
+import ast
+import builtins
 import threading
 from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping, Sequence
@@ -31,15 +33,15 @@ from ..score import Score, Verdict
 from ..splits import select
 from ..testing import Probe
 from ..text import valid_text
-from .extract import extract_code
-from .formats import prepare, sample_tests
+from .extract import extract_code, locate_program
+from .formats import Prepared, prepare, sample_tests
 from .tasks import PROBLEMS, prompt_for
 
 REWARDS = ("continuous", "discrete", "code_r1")
 SANDBOX = Limits()
 SANDBOX_START_SECONDS = 30.0  # a cold Docker container or bubblewrap start on a loaded host
 BACKENDS = ("auto", "docker", "local", "unconfined")
-CODE_BLOCKS = ("last", "first", "longest")
+CODE_BLOCKS = ("final", "last", "first", "longest")
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,9 @@ class CodeConfig:
     wall_seconds: float = setting(SANDBOX.wall_seconds, client="at_most")
     timeout_budget_seconds: float = setting(SANDBOX.timeout_budget_seconds, client="at_most")
     max_processes: int = setting(SANDBOX.max_processes, client="at_most")
-    code_block: str = setting("last", client="free")  # "last", "first" or "longest" fenced block
+    # "final": the program read from the text's structure (extract.locate_program, docs/answers.md);
+    # "last", "first" or "longest": that one fenced block as written
+    code_block: str = setting("final", client="free")
     # pass/fail rewards ("discrete", "code_r1") stop a program at the test that decides them, as the
     # data sets' own checkers stop at the first failing assert; False runs every test regardless
     stop_when_decided: bool = setting(True, client="free")
@@ -122,6 +126,38 @@ def make_backend(name: str, pool_size: int = 2, limits: Limits = Limits()):
         return LocalBackend()
 
 
+def tested_names(prepared: Prepared) -> frozenset[str]:
+    """The names the tests take from the program (what the answer must define): the entry point's
+    first name (`Solution` of `Solution().f`) and the task's `program_names`, else the functions the
+    tests call that neither Python's builtins nor the tests themselves define."""
+    names = set(prepared.program_names)
+    if prepared.entry_point:
+        names |= {n.id for n in ast.walk(ast.parse(prepared.entry_point, "entry", "eval")) if isinstance(n, ast.Name)}
+    if names:
+        return frozenset(names)
+    called, bound = set(), set()
+    for test in prepared.tests:
+        if test.kind == "stdio":
+            continue
+        try:
+            trees = [ast.parse(test.setup or "", "test", "exec"), ast.parse(test.source, "test", "exec")]
+        except SyntaxError:
+            continue
+        for node in (n for tree in trees for n in ast.walk(tree)):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                called.add(node.func.id)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bound.add(node.name)
+            elif isinstance(node, ast.ImportFrom) and node.module == "solution":
+                called.update(a.name for a in node.names)
+    return frozenset(called - bound - set(dir(builtins)))
+
+
+def _prompt_of(task: Mapping[str, Any]) -> str:
+    prompt = task.get("prompt")
+    return prompt if isinstance(prompt, str) else ""
+
+
 @register("code")
 class CodeVerifier(Verifier):
     """Runs code in a sandbox; rewards by the share of tests passed or the seed's discrete scheme."""
@@ -185,9 +221,13 @@ class CodeVerifier(Verifier):
         tests = sample_tests(
             prepared.tests, self.config.max_tests, task_id if isinstance(task_id, str) else shown(task_id)
         )
-        code = extract_code(completion, self.config.code_block)
+        if self.config.code_block == "final":
+            found = locate_program(completion, tested_names(prepared), _prompt_of(task), prepared.format == "stdio")
+            code, missing = found.code, found.why
+        else:
+            code, missing = extract_code(completion, self.config.code_block), "no fenced code block found"
         if code is None:
-            return self._score(Verdict.INVALID, "no fenced code block found", formatted=False, ran=False)
+            return self._score(Verdict.INVALID, missing, formatted=False, ran=False)
         try:
             compile(code, "solution.py", "exec")
         except (SyntaxError, ValueError) as exc:

@@ -41,6 +41,7 @@ from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
 from ..testing import Probe, move_game_probes
+from ..turn import model_turn
 from ..winrate import WinRate, check_budget, estimate_seeded, keyed_verdict, stable_seed
 from .cards import (
     ALLOW_BOMB_WINGS,
@@ -157,7 +158,10 @@ class DoudizhuVerifier(Verifier):
 
     def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:
         state, banned = self._position(task)
-        raw = find_play(completion, self.config.move_formats)
+        turn = model_turn(completion)  # the model's own turn (docs/answers.md)
+        if turn.unfinished:
+            return Score.invalid(turn.unfinished)
+        raw = find_play(turn.text, self.config.move_formats)
         if raw is None:
             return Score.invalid("no play found (write it like <move>3 3</move> or <move>PASS</move>)")
         try:

@@ -38,6 +38,7 @@ from ..score import Score, Verdict
 from ..splits import select
 from ..testing import Probe, Strategies
 from ..text import strip_special_tokens
+from ..turn import model_turn
 from .answer import Link, read_chain
 from .countdown import TASK_SETS
 from .expression import Evaluated, ExpressionError
@@ -193,6 +194,7 @@ class Game24Verifier(Verifier):
     def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:
         cfg = self.config
         numbers, wanted, target = _task_numbers(task)
+        turn = model_turn(completion)  # where the final answer may be (docs/answers.md)
         completion = strip_special_tokens(completion)
         steps = check_steps(completion, numbers, cfg.max_steps_checked)
         info: dict[str, Any] = {"steps": steps.total_lines, "steps_valid": 0}
@@ -202,16 +204,17 @@ class Game24Verifier(Verifier):
             info["step_problems"] = [f"step {i + 1}: {r}" for i, r in enumerate(steps.reasons) if r != "ok"][:10]
         # the usual endings (`Answer: <expression> = N`, `<answer>…</answer>`, `\boxed{…}`) are read
         # in one step; anything else, in full
-        usual = read_usual_answer(completion, cfg.max_expression_chars, cfg.answer_formats)
-        raw, links = (
-            usual
-            if usual is not None
-            else (self._final(final_answers(completion, cfg.answer_formats), wanted, target), None)
-        )
+        usual = None if turn.unfinished else read_usual_answer(turn.text, cfg.max_expression_chars, cfg.answer_formats)
+        if turn.unfinished:
+            raw, links = None, None
+        elif usual is not None:
+            raw, links = usual
+        else:
+            raw, links = self._final(final_answers(turn.text, cfg.answer_formats), wanted, target), None
         answer = None
         r_l = 0.0  # paid only with a final expression (see the module docstring)
         if raw is None:
-            verdict, r_oc, reason = Verdict.INVALID, 0.0, "no final answer found"
+            verdict, r_oc, reason = Verdict.INVALID, 0.0, turn.unfinished or "no final answer found"
         else:
             info["expression"] = raw[:200]
             try:

@@ -36,6 +36,7 @@ from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
 from ..testing import Probe, move_game_probes
+from ..turn import model_turn
 from ..winrate import WinRate, check_budget, estimate_seeded, keyed_verdict, stable_seed
 from .board import EMPTY, geometry, makes_five, other, winning_cells
 from .extract import MOVE_FORMATS, find_moves
@@ -113,7 +114,10 @@ class GomokuVerifier(Verifier):
         best = task.get("best_moves")
         if best is not None and not (isinstance(best, (list, tuple)) and all(isinstance(m, str) for m in best)):
             raise TaskError("best_moves must be a list of moves like 'H8'")
-        found = find_moves(completion[-4000:], position.size, self.config.move_formats)
+        turn = model_turn(completion)  # the model's own turn (docs/answers.md)
+        if turn.unfinished:
+            return Score.invalid(turn.unfinished)
+        found = find_moves(turn.text[-4000:], position.size, self.config.move_formats)
         if not found:
             return Score.invalid("no move found (write it like <move>H8</move>)")
         cell = found[-1][1]

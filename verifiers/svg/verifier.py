@@ -30,6 +30,7 @@ from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
 from ..testing import Probe
+from ..turn import model_turn
 from .drawing import CheckResult, image_from_png
 from .extract import PICKS, extract_svg
 from .gate import GatedSvg, GateError, GateLimits, gate
@@ -159,7 +160,11 @@ class SvgVerifier(Verifier):
                 out[i] = Score.error(f"bad task: {exc}", task_error=True)
                 continue
             try:
-                svg, why = extract_svg(completion if isinstance(completion, str) else "", self.config.pick)
+                turn = model_turn(completion if isinstance(completion, str) else "")  # docs/answers.md
+                if turn.unfinished:
+                    out[i] = _invalid("unfinished", turn.unfinished)
+                    continue
+                svg, why = extract_svg(turn.text, self.config.pick)
                 if svg is None:
                     out[i] = _invalid(why, "no complete <svg>…</svg> document in the completion")
                     continue

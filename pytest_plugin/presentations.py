@@ -1,0 +1,176 @@
+"""Hypothesis strategies that present one answer the ways model outputs do, over independent axes,
+each draw labelled by construction: `pays` is whether the presented answer must be paid as the bare
+answer is (docs/answers.md states the rules; `verifiers.turn` and each verifier's reader follow them).
+
+Axes: container (fences of every kind, raw, a line, tags) x label (a multilingual lexicon, and random
+words in random scripts: a label is recognised by its shape, a short phrase ending in a colon) x
+position (alone, after reasoning, after a think block, after a draft the text rejects) x decoration
+(CRLF, no-break spaces, full-width colons) x noise (a chat token and junk after the turn, trailing
+talk, a usage or test block) x traps (a hedge with a second answer, the answer only after the turn
+ended, a reasoning block never closed, a final answer cut off after a draft): a trap never pays.
+
+    from pytest_plugin.presentations import code_presentations
+
+    @given(code_presentations(RIGHT, other=WRONG, usage="print(f(3))"))
+    def test_every_presentation(p):
+        paid = verifier.score(p.text, TASK).verdict.value == "correct"
+        assert paid == p.pays, p.axes
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hypothesis import strategies as st
+
+# labels as people write them, in many languages and typographies (a lexicon only to draw from:
+# readers recognise a label by its shape)
+LABELS = (
+    "Answer:",
+    "Final answer:",
+    "**Solution:**",
+    "Solution:",
+    "Lösung:",
+    "答え：",
+    "答案：",
+    "정답:",
+    "Resposta:",
+    "الجواب:",
+    "Réponse\u00a0:",
+    "Respuesta:",
+    "Ответ:",
+    "Risposta:",
+    "Odpowiedź:",
+    "Cevap:",
+    "उत्तर:",
+    "Jibu:",
+)
+LEAD_WORDS = ("", "So ", "Donc la ", "所以", "Putting it together, the ")
+SCRIPTS = (
+    st.characters(min_codepoint=0x41, max_codepoint=0x5A),
+    st.characters(min_codepoint=0x430, max_codepoint=0x44F),
+    st.characters(min_codepoint=0x4E00, max_codepoint=0x4FFF),
+    st.characters(min_codepoint=0x3B1, max_codepoint=0x3C9),
+)
+COLONS = (":", "：", " :", "\u00a0:")
+CHAT_ENDS = ("<|im_end|>", "<|eot_id|>", "</s>", "<|endoftext|>", "<end_of_turn>")
+TALK = ("", "\nThis runs in linear time.", "\nHope this helps!", "\n\nThe idea is to handle each case once.")
+REASONING = ("Let me think about the edge cases first.\nThe empty input needs care.\n\n",)
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """One presented answer: the text, whether it must be paid as the bare answer is, and the axis
+    values that made it (for a failure message)."""
+
+    text: str
+    pays: bool
+    axes: tuple[str, ...]
+
+
+@st.composite
+def labels(draw: st.DrawFn) -> str:
+    """A label: from the lexicon, or random words in one random script, with a colon of any width."""
+    if draw(st.booleans()):
+        return draw(st.sampled_from(LEAD_WORDS)) + draw(st.sampled_from(LABELS))
+    script = draw(st.sampled_from(SCRIPTS))
+    words = draw(st.lists(st.text(script, min_size=2, max_size=7), min_size=1, max_size=2))
+    return " ".join(words) + draw(st.sampled_from(COLONS))
+
+
+def _fenced(code: str, fence: str, language: str, indent: str = "") -> str:
+    body = "".join(indent + line + "\n" for line in code.rstrip("\n").split("\n"))
+    return f"{indent}{fence}{language}\n{body}{indent}{fence}"
+
+
+CONTAINERS = ("```python", "```py", "```", "~~~python", "````python", "list item", "raw", "raw after prose")
+
+
+def _contain(code: str, container: str) -> str:
+    if container == "raw":
+        return code.rstrip("\n") + "\n"
+    if container == "raw after prose":
+        return "Here is the function:\n" + code.rstrip("\n") + "\n"
+    if container == "list item":
+        return "1. The code:\n" + _fenced(code, "```", "python", "   ")
+    fence = container.rstrip("abcdefghijklmnopqrstuvwxyz")
+    return _fenced(code, fence, container[len(fence) :])
+
+
+@st.composite
+def code_presentations(draw: st.DrawFn, program: str, other: str, usage: str = "") -> Presentation:
+    """`program` (a right program) presented over every axis; `other` a different program (a trap's
+    second answer), `usage` a few statements that call it (a usage block, never the program)."""
+    container = draw(st.sampled_from(CONTAINERS))
+    fenced = container not in ("raw", "raw after prose")
+    axes = [f"container={container}"]
+    answer = _contain(program, container)
+    if fenced and draw(st.booleans()):
+        label = draw(labels())
+        answer = label + "\n" + answer
+        axes.append(f"label={label!r}")
+    before = ""
+    position = draw(st.sampled_from(("alone", "after reasoning", "after a think block", "after a rejected draft")))
+    if position == "after reasoning" and fenced:
+        before = REASONING[0]
+    elif position == "after a think block":
+        before = "<think>\n" + REASONING[0] + _contain(other, "```python") + "\n</think>\n"
+    elif position == "after a rejected draft" and fenced:
+        before = _contain(other, "```python") + "\nThis version is wrong: it misses a case. Fixed:\n"
+    axes.append(f"position={position}")
+    trap = draw(st.sampled_from(("none",) * 4 + ("hedge", "after the turn ended", "reasoning never closed", "cut off")))
+    after = ""  # a trap's text first: noise after it (a chat end) must not hide it
+    if trap == "hedge":
+        after = "\nAlternatively, a simpler one:\n" + _contain(other, "```python")
+    elif trap == "after the turn ended":
+        before = _contain(other, "```python") + draw(st.sampled_from(CHAT_ENDS)) + "\n"
+    elif trap == "reasoning never closed":
+        before = "<think>\n" + REASONING[0]
+    elif trap == "cut off":
+        cut = _contain(other, "```python")
+        after = "\nA better version:\n" + cut[: max(12, len(cut) * 2 // 3)].rstrip("`") + " (["
+    axes.append(f"trap={trap}")
+    noise = draw(st.sampled_from(("none", "talk", "usage block", "chat end then junk")))
+    if trap == "cut off" or trap == "reasoning never closed":
+        noise = "none"  # the text ends where it was cut off
+    if noise == "talk":
+        after += draw(st.sampled_from(TALK[1:]))
+    elif noise == "usage block" and fenced and usage:
+        after += "\nExample usage:\n" + _contain(usage, "```python")
+    elif noise == "chat end then junk":
+        after += draw(st.sampled_from(CHAT_ENDS)) + "\nUser: thanks!\n" + _contain(other, "```python")
+    axes.append(f"noise={noise}")
+    pays = trap == "none"
+    text = before + answer + after
+    if draw(st.booleans()):
+        text, _ = text.replace("\n", "\r\n"), axes.append("CRLF")
+    return Presentation(text, pays, tuple(axes))
+
+
+@st.composite
+def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation:
+    """A whole answer as its verifier's own format writes it (`answer`, e.g. `Answer: (6-4)*(4+8)`
+    or `<move>H8</move>`), presented over the axes every verifier shares (`verifiers.turn`): chat
+    tokens and junk after the turn, a think block before it, CRLF and no-break spaces; traps (the
+    answer only after the turn ended, inside a reasoning block never closed) never pay. `other`: a
+    different answer in the same format."""
+    axes = []
+    before = draw(st.sampled_from(("", REASONING[0], "<think>\n" + REASONING[0] + other + "\n</think>\n")))
+    axes.append(f"before={before[:12]!r}")
+    after = draw(st.sampled_from(("", *TALK[1:])))
+    if draw(st.booleans()):
+        after += draw(st.sampled_from(CHAT_ENDS)) + "\nUser: and now?\n" + other
+        axes.append("text after the turn end")
+    trap = draw(st.sampled_from(("none", "none", "none", "after the turn ended", "reasoning never closed")))
+    axes.append(f"trap={trap}")
+    text = before + answer + after
+    if trap == "after the turn ended":
+        text = before + other + draw(st.sampled_from(CHAT_ENDS)) + "\n" + answer
+    elif trap == "reasoning never closed":
+        text = "<think>\n" + REASONING[0] + answer
+    if draw(st.booleans()):
+        text, _ = text.replace("\n", "\r\n"), axes.append("CRLF")
+    return Presentation(text, trap == "none", tuple(axes))
+
+
+__all__ = ["CONTAINERS", "LABELS", "Presentation", "code_presentations", "labels", "turn_presentations"]

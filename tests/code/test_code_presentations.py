@@ -1,0 +1,94 @@
+"""Which program a completion answers with (verifiers/code/extract.py, docs/answers.md), proven on
+generated presentations (pytest_plugin.presentations): a right program's verdict does not change
+however it is presented, and a trap (a hedge, an answer after the turn ended, reasoning never
+closed, a final block cut off) is never paid; the plain forms of each class are listed too."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import verifiers
+from pytest_plugin.presentations import code_presentations
+
+TASK = {"test_cases": ["assert add_one(1) == 2", "assert add_one(-5) == -4"], "entry_point": "add_one"}
+RIGHT = "import math\n\n\ndef add_one(x):\n    return int(math.floor(x)) + 1\n"
+WRONG = "def add_one(x):\n    return x\n"
+USAGE = "print(add_one(3))\nassert add_one(0) == 1"
+
+
+@pytest.fixture(scope="module")
+def verifier():
+    from tests.code.conftest import open_backend
+
+    open_backend("local").close()  # bubblewrap present, or the failure that says how to get it
+    v = verifiers.get("code", backend="local", pool_size=1)
+    yield v
+    v.close()
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(p=code_presentations(RIGHT, other=WRONG, usage=USAGE))
+def test_a_right_program_is_paid_however_presented_and_a_trap_never(verifier, p):
+    score = verifier.score(p.text, TASK)
+    if p.pays:
+        assert score.verdict.value == "correct", (p.axes, score.reason, p.text)
+    else:
+        assert score.verdict.value != "correct" and score.reward < 1.0, (p.axes, score.reason, p.text)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(p=code_presentations(WRONG, other="def add_one(x):\n    return x + 2\n", usage=USAGE))
+def test_a_wrong_program_is_never_paid_however_presented(verifier, p):
+    assert verifier.score(p.text, TASK).reward < 1.0, (p.axes, p.text)
+
+
+HUMANEVAL = {
+    "prompt": 'def add_one(x):\n    """Return x plus one."""\n',
+    "entry_point": "add_one",
+    "test": "def check(candidate):\n    assert candidate(1) == 2\n    assert candidate(-5) == -4\n",
+}
+FORMS = {
+    "a function body continuing the prompt (HumanEval's format)": ("    return x + 1\n", HUMANEVAL, "correct"),
+    "the same body fenced": ("```python\n    return x + 1\n```", HUMANEVAL, "correct"),
+    "code after </think>": ("<think>maybe x - 1?</think>\ndef add_one(x):\n    return x + 1\n", TASK, "correct"),
+    "imports in one block, the solution in the next": (
+        "```python\nfrom operator import add\n```\nThen:\n```python\ndef add_one(x):\n    return add(x, 1)\n```",
+        TASK,
+        "correct",
+    ),
+    "a solution with its own asserts and prints": (
+        "```python\ndef add_one(x):\n    return x + 1\n\nassert add_one(1) == 2\nprint(add_one(2))\n```",
+        TASK,
+        "correct",
+    ),
+    "a test block that redefines the function": (
+        "```python\ndef add_one(x):\n    return x + 1\n```\nLet's test it:\n"
+        "```python\ndef add_one(x):\n    return 2\nassert add_one(1) == 2\n```",
+        TASK,
+        "correct",
+    ),
+    "two final solutions, no word between": (
+        "```python\ndef add_one(x):\n    return x + 1\n```\n```python\ndef add_one(x):\n    return x\n```",
+        TASK,
+        "invalid",
+    ),
+    "a later fix of a wrong draft": (
+        "```python\ndef add_one(x):\n    return x\n```\nThat is wrong. Fixed:\n```python\ndef add_one(x):\n    return x + 1\n```",
+        TASK,
+        "correct",
+    ),
+    "a bash block after the code": (
+        "```python\ndef add_one(x):\n    return x + 1\n```\n```bash\npython sol.py\n```",
+        TASK,
+        "correct",
+    ),
+    "prose only": ("I would add one to x and return it.", TASK, "invalid"),
+}
+
+
+@pytest.mark.parametrize("form", sorted(FORMS))
+def test_the_plain_forms_of_each_class(verifier, form):
+    text, task, verdict = FORMS[form]
+    score = verifier.score(text, task)
+    assert score.verdict.value == verdict, score.reason
