@@ -79,6 +79,13 @@ _OPERATION = re.compile(
     r"|modulo|mod|(?:square |cube )?root|(?:times|plus|minus|divided by|multiplied by|over|add|subtract|less)(?=\s*[0-9(]))\b",
     re.IGNORECASE,
 )
+# a second answer offered beside the first (`A or B`, `A, alternatively B`): one answer too many,
+# refused whichever is right (docs/answers.md), never read as A alone
+_HEDGE = re.compile(
+    r"\s*[,;]?\s*(?P<hedge>(?:or|alternatively|otherwise|another (?:one|answer|solution) is|also)"
+    r"(?:[\s,]+(?:alternatively|else|perhaps|maybe|also))*)\b[\s:,]*(?=[\[(0-9])",
+    re.IGNORECASE,
+)
 _STATED = re.compile(r"-?\s*[0-9]{1,3}(?:,[0-9]{3})+|-?\s*[0-9]+(?:\.[0-9]+)?")
 _ARITHMETIC = re.compile(r"[0-9+\-*/()=. ]*")
 MAX_LINKS = 8
@@ -132,6 +139,9 @@ def without_commentary(plain: str) -> str:
     denial = _DENIAL.match(plain, cut.start())
     if denial:
         raise ExpressionError(f"the answer denies a value ({denial.group('denial')!r}): only '=' states one")
+    hedge = _HEDGE.match(plain, cut.start())
+    if hedge:
+        raise ExpressionError(f"two answers ({hedge.group('hedge')!r} offers a second): one answer too many")
     operation = _OPERATION.match(plain, cut.start())
     if operation:
         raise ExpressionError(

@@ -139,6 +139,7 @@ def _last_tag(text: str) -> list[tuple[int, str]]:
     return [(opening.start(), text[opening.end() : close.start()])]
 
 
+_TEXT_WRAPPER = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
 _OPEN_TAG = re.compile(r"<answer\s*>", re.IGNORECASE)
 _CLOSE_TAG = re.compile(r"</answer\s*>", re.IGNORECASE)
 
@@ -161,7 +162,9 @@ def _last_boxed(text: str) -> list[tuple[int, str]]:
         elif text[j] == "}":
             depth -= 1
             if depth == 0:
-                return [(start, text[i + 1 : j])]
+                inner = text[i + 1 : j]
+                wrapped = _TEXT_WRAPPER.fullmatch(inner.strip())  # `\\boxed{\\text{…}}`
+                return [(start, wrapped.group(1) if wrapped else inner)]
     return []
 
 
@@ -187,3 +190,56 @@ def final_answer(text: str, formats: Iterable[str] = ("answer_line", "answer_tag
     """The last final answer in `text` in any of `formats`; None if there is none."""
     answers = final_answers(text, formats)
     return answers[-1] if answers else None
+
+
+# a line after the final answer that offers another one (`Alternatively: …`, `Another solution: …`)
+_HEDGE_LINE = re.compile(
+    r"^[ \t>#*_\-•]*(?:alternatively|another (?:solution|answer|way|one)|or(?=[ \t]*[:(0-9])|other solutions?)\b[^\n]*\d",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def offers_another(text: str, answer: str) -> bool:
+    """Does a line after `answer`'s last place in `text` offer a second answer? (One answer too many,
+    docs/answers.md.)"""
+    at = text.rfind(answer)
+    if at < 0 or text.find("\n", at + len(answer)) < 0:  # no line after it (most answers): nothing offered
+        return False
+    return _HEDGE_LINE.search(text, at + len(answer)) is not None
+
+
+CUT_OFF_ENDS = tuple("(:：[+-/×÷=")  # a last line ending so stopped mid-answer (`Answer: (`, `= 6 +`)
+
+
+def cut_off(text: str) -> bool:
+    """Does the text end mid-answer: its last non-empty line, without trailing emphasis, ends in an
+    opening parenthesis, an operator or a label's colon? (The token limit cut the final answer: no
+    answer, and no earlier one stands in for it.)"""
+    end = text.rstrip()
+    last = end[end.rfind("\n") + 1 :].rstrip("*_ \t")
+    return last.endswith(CUT_OFF_ENDS)
+
+
+def located_answer(text: str, parses: Callable[[str], bool], answers_this: Callable[[str], bool]) -> str | None:
+    """Where the marked readers above find nothing: the structural candidates of `verifiers.locate`
+    (a label of any language by its shape, a JSON or YAML key, a table cell; then a sentence's
+    expression in the last line, the last line, the whole text). The last candidate whose label is
+    an answer's (`locate.rank`: `Lösung:`, `答え：`, `정답:`) is the answer or there is none: an earlier
+    one never stands in for it, nor for a final line cut off mid-answer (`Answer: (`). Any other
+    candidate (a label such as `Now:` or one in an unknown word, a sentence, the last line) must also
+    read as an answer to this puzzle (`answers_this`: an expression over exactly its numbers), so
+    that a step or a number in passing is never taken for one; a label that introduces a question
+    or a step never holds an answer."""
+    from ..locate import candidates, rank
+
+    if cut_off(text):
+        return None
+    spans = candidates(text)
+    marked = [s for s in spans if s.kind in ("labelled", "cell") and _DIGIT.search(s.text) and rank(s) == 2]
+    if marked:  # the last answer's label (`Lösung:`, `答え：`): it is the answer or there is none
+        return marked[0].text if parses(marked[0].text) else None
+    for span in spans:  # any other label (`xyzzy:`, `Now:`), a sentence, the last line: only an answer to this puzzle
+        if rank(span) == 1 or span.kind not in ("labelled", "cell"):
+            if parses(span.text) and answers_this(span.text):
+                return span.text
+    return None

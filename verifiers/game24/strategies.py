@@ -15,7 +15,8 @@ from .solver import solutions
 def correct_answer(task: Mapping[str, Any]) -> st.SearchStrategy[str]:
     """A correct final answer for `task`: any of its solutions, in any of the answer formats."""
     sols = solutions(task["numbers"], task.get("target", 24))
-    templates = ["Answer: {} = {t}", "<answer>{}</answer>", "so the result is \\boxed{{{}}}", "Answer: {}"]
+    # the last one unmarked: a completion that is only the expression is the answer (docs/answers.md)
+    templates = ["Answer: {} = {t}", "<answer>{}</answer>", "so the result is \\boxed{{{}}}", "Answer: {}", "{}"]
     return st.builds(
         lambda s, tpl: tpl.format(s, t=task.get("target", 24)), st.sampled_from(sols), st.sampled_from(templates)
     )
@@ -52,7 +53,7 @@ def _value(expression: str) -> Fraction | None:
 
 def wrong_answer(task: Mapping[str, Any]) -> st.SearchStrategy[tuple[str, str]]:
     """(kind, completion) pairs that must never score CORRECT: wrong numbers, off by one, broken
-    format, truncation."""
+    format, truncation. (A bare right expression is an answer: docs/answers.md.)"""
     solution = solutions(task["numbers"], task.get("target", 24))[0]
     digits = [
         i for i, ch in enumerate(solution) if ch.isdigit() and (i + 1 == len(solution) or not solution[i + 1].isdigit())
@@ -69,7 +70,6 @@ def wrong_answer(task: Mapping[str, Any]) -> st.SearchStrategy[tuple[str, str]]:
     return st.one_of(
         st.integers(0, 100).map(off_by_one),
         st.integers(1, max(1, len(solution) - 1)).map(lambda k: ("truncated", f"Answer: {solution[:k]}")),
-        st.just(("no answer line", solution)),
         st.just(_operator_swapped(solution) or off_by_one(0)),
         st.just(("extra number", f"Answer: ({solution}) * 1")),
     )

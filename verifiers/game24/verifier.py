@@ -42,7 +42,7 @@ from ..turn import model_turn
 from .answer import Link, read_chain
 from .countdown import TASK_SETS
 from .expression import Evaluated, ExpressionError
-from .extract import EXTRACTORS, final_answers
+from .extract import EXTRACTORS, cut_off, final_answers, located_answer, offers_another
 from .steps import check_steps
 from .tasks import load_tasks, prompt_text
 from .usual import read_usual_answer
@@ -211,8 +211,14 @@ class Game24Verifier(Verifier):
             raw, links = usual
         else:
             raw, links = self._final(final_answers(turn.text, cfg.answer_formats), wanted, target), None
+            if raw is None:  # no marked answer: where the text's structure puts one (verifiers/locate.py)
+                raw = located_answer(turn.text, self._is_expression, lambda a: self._answers_puzzle(a, wanted, target))
         answer = None
         r_l = 0.0  # paid only with a final expression (see the module docstring)
+        if raw is not None and cut_off(turn.text):
+            raw, turn = None, turn._replace(unfinished="the final answer was cut off (the text stops mid-answer)")
+        if raw is not None and offers_another(turn.text, raw):
+            raw, turn = None, turn._replace(unfinished="two different final answers (another is offered after it)")
         if raw is None:
             verdict, r_oc, reason = Verdict.INVALID, 0.0, turn.unfinished or "no final answer found"
         else:
@@ -257,6 +263,22 @@ class Game24Verifier(Verifier):
             return answers[-1]
         right = ev is not None and ev.uses_exactly(wanted) and ev.equals(target)
         return answers[-2] if right else answers[-1]
+
+    def _is_expression(self, text: str) -> bool:
+        """Does `text` read as an answer: a chain with at least one link that combines numbers?"""
+        try:
+            return any(link.has_operator for link in read_chain(text, self.config.max_expression_chars))
+        except ExpressionError:
+            return False
+
+    def _answers_puzzle(self, text: str, wanted: tuple[int, ...], target: int) -> bool:
+        """Does `text` read as an answer to this puzzle: its expression uses exactly the puzzle's
+        numbers (a step such as `2 * 12 = 24` states the target but answers nothing)?"""
+        try:
+            main = _main_expression(read_chain(text, self.config.max_expression_chars), wanted)
+        except ExpressionError:
+            return False
+        return main is not None and main.uses_exactly(wanted)
 
     def _judge(self, ev: Evaluated, wanted: tuple[int, ...], target: int) -> tuple[Verdict, float, str]:
         """Verdict, r_oc and reason for a well-formed final expression (`wanted`: the puzzle's

@@ -1,0 +1,92 @@
+"""The rules every verifier shares for where the answer is (docs/answers.md, verifiers/turn.py,
+verifiers/locate.py), proven on generated presentations for game24, gomoku and doudizhu, and the
+forms issue 53 names for game24's reader (labels in any language by shape, containers, unmarked
+answers, sentences, hedges)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+
+import verifiers
+from pytest_plugin.presentations import turn_presentations
+from verifiers.turn import model_turn
+
+GAME24 = ({"numbers": [4, 4, 6, 8]}, "Answer: (6 - 4) * (4 + 8) = 24", "Answer: (6 - 4) * (4 + 4)")
+GOMOKU = (None, "<move>I5</move>", "<move>A1</move>")
+DOUDIZHU = (None, "<move>3</move>", "<move>PASS</move>")
+
+
+def _task(name: str):
+    v = verifiers.get(name)
+    return v, (GAME24[0] if name == "game24" else v.tasks("test")[0])
+
+
+@pytest.mark.parametrize(
+    "name, answer, other", [("game24", *GAME24[1:]), ("gomoku", *GOMOKU[1:]), ("doudizhu", *DOUDIZHU[1:])]
+)
+@settings(max_examples=40, deadline=None)
+@given(data=__import__("hypothesis").strategies.data())
+def test_the_turn_rules_hold_for_every_verifier(name, answer, other, data):
+    v, task = _task(name)
+    plain = v.score(answer, task)
+    assert plain.verdict.value == "correct", plain.reason
+    p = data.draw(turn_presentations(answer, other))
+    paid = v.score(p.text, task).verdict.value == "correct"
+    assert paid == p.pays, (p.axes, p.text)
+
+
+@pytest.mark.parametrize(
+    "text, turn_text, unfinished",
+    [
+        ("A<|im_end|>B", "A", False),
+        ("A\nUser: now B\nB", "A\n", False),
+        ("<think>x</think>A", "A", False),
+        ("x</think>A", "A", False),  # the template opened the block in the prompt
+        ("<think>x", "", True),
+        ("a</think>b<think>c", "", True),  # a second block never closed
+        ("A\r\nB", "A\nB", False),
+        ("Réponse\u00a0: 5", "Réponse : 5", False),
+    ],
+)
+def test_the_model_turn(text, turn_text, unfinished):
+    turn = model_turn(text)
+    assert turn.text == turn_text and bool(turn.unfinished) is unfinished
+
+
+RIGHT = "(6 - 4) * (4 + 8)"
+GAME24_FORMS = {
+    # labels recognised by their shape, in any language and typography
+    "Lösung: {r}": "correct",
+    "答え：{r}": "correct",
+    "정답: {r}": "correct",
+    "Resposta: {r}": "correct",
+    "الجواب: {r}": "correct",
+    "Réponse\u00a0: {r}": "correct",
+    "Donc la réponse est {r}": "correct",
+    "所以答案是 {r}": "correct",
+    "Ψλκ： {r}": "correct",  # a label in words no list holds
+    # containers and unmarked answers
+    '{{"answer": "{r}"}}': "correct",
+    "| answer | {r} |": "correct",
+    "\\boxed{{\\text{{{r}}}}}": "correct",
+    "{r}": "correct",
+    "Putting it together, {r} gives 24.": "correct",
+    "answer: {r}\r\n": "correct",
+    # hedges: one answer too many, whichever is right
+    "Answer: {r} or (8 - 4) * 6": "invalid",
+    "Answer: {r}, or alternatively 4 * 6": "invalid",
+    "Answer: {r}\nAlternatively: (4 + 4) * 6 / 2": "invalid",
+    "Answer: {r}\n\nAnother solution: (8 + 4) * (6 - 4)": "invalid",
+    # a final answer cut off: an earlier one never stands in
+    "Solution: {r}\nSo the answer is: (": "invalid",
+    # a label that introduces something else is no answer's
+    "Question: {r}\nI do not know.": "invalid",
+}
+
+
+@pytest.mark.parametrize("form", sorted(GAME24_FORMS))
+def test_game24_reads_the_forms_issue_53_names(form):
+    v = verifiers.get("game24")
+    score = v.score(form.format(r=RIGHT), GAME24[0])
+    assert score.verdict.value == GAME24_FORMS[form], score.reason

@@ -1,0 +1,128 @@
+"""Candidate places of a one-line final answer, found from the text's structure rather than a word
+list (docs/answers.md): a verifier tries them, last first, with its own parser, and takes the first
+that parses as its answer.
+
+- **labelled**: a line that opens with a label, recognised by its shape: a short phrase (at most four
+  words, no digit) ending in a colon of any width and spacing (`Lösung:`, `答え：`, `정답:`,
+  `Réponse :`, `**Final answer:**`), or a key of a JSON or YAML object (`"answer": "…"`); the answer is
+  the rest of the line, or the next non-empty line where the label stands alone;
+- **cell**: the last cell of a table row whose first cell is such a label (`| answer | … |`);
+- **sentence**: in the last non-empty line (the conclusion's place), the stretch from the first
+  character that can open an expression to the end of the line (`Putting it together, (8 − 4) · 6 gives 24.`), for a verifier that reads
+  commentary after its answer;
+- **line**: the last non-empty line, and **whole**: the whole text (an unmarked answer).
+
+Every scan is linear in the text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+_LABEL = re.compile(
+    r"^[ \t>#*_\-•]*"  # heading, quote, list and bold markers
+    r"(?P<label>[^\W\d_][^\n:：\d]{0,40}?)"  # a short phrase without digits
+    r"[ \t*_]*[:：][ \t*_]*(?P<rest>[^\n]*)$",
+    re.MULTILINE,
+)
+_KEY = re.compile(
+    r"""^[ \t{,]*["']?(?P<label>[^\W\d][\w ]{0,30}?)["']?[ \t]*:[ \t]*["']?(?P<rest>[^\n"']*)["']?[ \t,}]*$""",
+    re.MULTILINE,
+)
+_ROW = re.compile(r"^[ \t]*\|(?P<cells>[^\n]*)\|[ \t]*$", re.MULTILINE)
+_EXPRESSION_START = re.compile(r"[(\[0-9]")
+MOST_LABEL_WORDS = 4
+LINES_READ = 1  # the last non-empty lines searched for a sentence's expression (the conclusion's place)
+
+
+class Span(NamedTuple):
+    """A candidate answer: its text, its kind (labelled, cell, sentence, line, whole), where it
+    starts, and its label (labelled and cell only)."""
+
+    text: str
+    kind: str
+    start: int
+    label: str = ""
+
+
+# words that rank a label (never gate one: any label of the right shape is a candidate): an answer's
+# label first, then any other, and last a label that introduces something else (a question, a step)
+ANSWER_WORDS = re.compile(
+    r"answer|solution|result|final|expression|formula|equation|lösung|antwort|réponse|respuesta|resposta|risposta"
+    r"|ответ|решение|答|解|정답|답|الجواب|الإجابة|cevap|odpowied|jibu|उत्तर|antwoord|svar|vastaus",
+    re.IGNORECASE,
+)
+OTHER_WORDS = re.compile(
+    r"question|problem|task|step|example|note|hint|input|given|numbers|check|verif|explanation|reasoning|thought"
+    r"|attempt|try|left|remaining|goal|target|instruction|user|human",
+    re.IGNORECASE,
+)
+
+
+def rank(span: Span) -> int:
+    """2 for an answer's label, 1 for any other label, 0 for one that introduces something else."""
+    if ANSWER_WORDS.search(span.label):
+        return 2
+    return 0 if OTHER_WORDS.search(span.label) else 1
+
+
+def _short_label(label: str) -> bool:
+    words = label.replace("*", " ").replace("_", " ").split()
+    return 0 < len(words) <= MOST_LABEL_WORDS
+
+
+def labelled(text: str) -> list[Span]:
+    """Lines opened by a label of the right shape (the module docstring), in order."""
+    found = []
+    for pattern in (_LABEL, _KEY):
+        for m in pattern.finditer(text):
+            if not _short_label(m.group("label")):
+                continue
+            rest = m.group("rest").strip().strip("*_").strip()
+            if not rest:  # the label stands alone: the answer is the next non-empty line
+                following = text[m.end() : m.end() + 2000].split("\n")
+                rest = next((line.strip() for line in following if line.strip()), "")
+            if rest:
+                found.append(Span(rest, "labelled", m.start(), m.group("label")))
+    found.sort(key=lambda s: s.start)
+    return found
+
+
+def cells(text: str) -> list[Span]:
+    """The last cell of each table row whose first cell is a short label."""
+    found = []
+    for m in _ROW.finditer(text):
+        parts = [p.strip() for p in m.group("cells").split("|")]
+        if len(parts) >= 2 and _short_label(parts[0]) and not any(c.isdigit() for c in parts[0]) and parts[-1]:
+            found.append(Span(parts[-1], "cell", m.start(), parts[0]))
+    return found
+
+
+def sentences(text: str) -> list[Span]:
+    """In each of the last `LINES_READ` non-empty lines, the stretch from the first character that
+    can open an expression to the end of the line."""
+    found = []
+    end = len(text)
+    while len(found) < LINES_READ and end > 0:
+        start = text.rfind("\n", 0, end) + 1
+        line = text[start:end]
+        end = start - 1
+        if not line.strip():
+            continue
+        m = _EXPRESSION_START.search(line)
+        found.append(Span(line[m.start() :].strip(), "sentence", start + m.start()) if m else None)
+    return [span for span in reversed(found) if span is not None]
+
+
+def candidates(text: str) -> list[Span]:
+    """Every candidate, last first: labelled lines and cells, then sentences, the last line and the
+    whole text."""
+    marked = sorted(labelled(text) + cells(text), key=lambda s: s.start, reverse=True)
+    lines = [line for line in text.split("\n") if line.strip()]
+    tail = [Span(lines[-1].strip(), "line", len(text))] if lines else []
+    whole = [Span(text.strip(), "whole", 0)] if text.strip() and "\n" in text.strip() else []
+    return marked + list(reversed(sentences(text))) + tail + whole
+
+
+__all__ = ["Span", "candidates", "cells", "labelled", "rank", "sentences"]
