@@ -57,7 +57,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"evalkit {args.command}: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"evalkit {args.command}: interrupted; finished results are on disk, rerun to resume", file=sys.stderr)
+        print(
+            f"evalkit {args.command}: interrupted; what was written before it is on disk, rerun to resume",
+            file=sys.stderr,
+        )
         _exit_even_if_shutdown_hangs(130)
         return 130
 

@@ -59,3 +59,20 @@ class JsonlWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def strict_data(value: Any) -> Any:
+    """`value` as strict JSON data: NaN and infinities become null (`JSON.parse` refuses bare `NaN`),
+    and floats lose the noise of binary arithmetic (12 significant digits: 0.44999999999999996 is 0.45)."""
+    if isinstance(value, float):
+        return float(f"{value:.12g}") if value == value and abs(value) != float("inf") else None
+    if isinstance(value, dict):
+        return {k: strict_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [strict_data(v) for v in value]
+    return value
+
+
+def strict_dumps(value: Any, **options: Any) -> str:
+    """`json.dumps` of `strict_data(value)`, refusing anything that is still not strict JSON."""
+    return json.dumps(strict_data(value), allow_nan=False, **options)

@@ -14,6 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from evalkit.jsonl import strict_dumps
+
 from .metrics import Summary, group_order, shown, summarise, summarise_groups
 from .pipeline import RUN_CONFIG, load_samples
 
@@ -34,7 +36,7 @@ def build(run_dir: Path) -> dict[str, Any]:
         "by_difficulty": {k: v.as_dict() for k, v in groups.items()},
         "by_task": per_task,
     }
-    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    (run_dir / "summary.json").write_text(strict_dumps(summary, indent=2) + "\n")
     plots = _plots(run_dir, records, overall, groups)
     (run_dir / "report.md").write_text(_markdown(summary, plots))
     (run_dir / "report.html").write_text(_html(summary, plots, records))

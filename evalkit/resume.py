@@ -7,10 +7,11 @@ refused before any work, with one line saying what differs and how to start fres
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 
 class StampMismatch(ValueError):
@@ -74,3 +75,23 @@ def check_writable(path: Path) -> None:
     probe.unlink()
     if path.exists() and not os.access(path, os.W_OK):
         raise PermissionError(13, "Permission denied", str(path))
+
+
+@contextlib.contextmanager
+def exclusive_writer(output: Path) -> Iterator[None]:
+    """Hold `output`'s lock (on `OUTPUT.lock`, an advisory lock the kernel drops when the process ends)
+    while writing it: a second process on the same output is refused in one line instead of
+    interleaving rows with ours."""
+    import fcntl
+
+    from evalkit.commands import CommandError
+
+    lock_path = output.with_name(output.name + ".lock")
+    with lock_path.open("a") as lock:
+        try:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise CommandError(
+                f"another process is writing {output} (it holds {lock_path}); wait for it, or write to another -o"
+            ) from None
+        yield  # the file stays: removing it would let a process that opened it meanwhile lock a file no one sees

@@ -13,6 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from evalkit.jsonl import strict_dumps
+
 from .report import _STYLE, build, metrics_html, verdicts_html
 
 SUITE_FILE = "suite.json"
@@ -42,7 +44,7 @@ def write_results(run_dir: Path, shared: dict[str, Any], results: dict[str, dict
     """One results.json for the suite: what the verifiers share (versions, model, sampling,
     load time) once, then each verifier's own results."""
     body = {**shared, "verifiers": results}
-    (run_dir / "results.json").write_text(json.dumps(body, indent=2, default=str) + "\n")
+    (run_dir / "results.json").write_text(strict_dumps(body, indent=2, default=str) + "\n")
 
 
 def write_report(run_dir: Path, summaries: dict[str, dict[str, Any]]) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from evalkit.commands import CommandError, check_count
+from evalkit.jsonl import strict_dumps
 from verifiers.records import json_lines
 
 
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     )
     print(format_table(args.knob, rows))
     if args.output is not None:
-        args.output.write_text(json.dumps([r.as_dict() for r in rows], indent=2) + "\n")
+        args.output.write_text(strict_dumps([r.as_dict() for r in rows], indent=2) + "\n")
     return 0
 
 

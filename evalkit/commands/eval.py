@@ -10,7 +10,6 @@ scored again; other settings are refused (`--overwrite` starts afresh).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -26,6 +25,7 @@ from evalkit.commands.verifier_options import (
     read_config,
 )
 from evalkit.generation.base import Sampling
+from evalkit.jsonl import strict_dumps
 from verifiers.records import json_lines
 
 DEFAULT_LIMIT = 8
@@ -379,7 +379,7 @@ def _results(job: _Job, shared: dict, timing: dict, load_s: float, started: floa
         "metrics": summary["overall"],
         "by_difficulty": summary["by_difficulty"],
     }
-    (job.run_dir / "results.json").write_text(json.dumps(results, indent=2, default=str) + "\n")
+    (job.run_dir / "results.json").write_text(strict_dumps(results, indent=2, default=str) + "\n")
     return summary, results
 
 

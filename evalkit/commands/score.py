@@ -23,7 +23,15 @@ from typing import Any
 from evalkit.commands import CommandError, check_count
 from evalkit.commands.verifier_options import read_config
 
-CHUNK = 512
+CHUNK = 512  # rows scored in one call at the most
+FIRST_CHUNK = 8  # rows in the first call: the rate is not known yet
+FLUSH_SECONDS = 2.0  # rows reach the disk at least about this often: an interrupt loses at most that much work
+
+
+def next_chunk(rows: int, seconds: float) -> int:
+    """How many rows the next call scores so that it ends within about FLUSH_SECONDS, from the last
+    call's `rows` in `seconds`."""
+    return max(1, min(CHUNK, int(rows * FLUSH_SECONDS / max(seconds, 1e-3))))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -77,16 +85,9 @@ def _stamp_path(output: Path) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     import verifiers
-    from evalkit.jsonl import JsonlWriter, read_complete_records
-    from evalkit.resume import StampMismatch, check_stamp, check_writable, rewrite_without
-    from evalkit.summary import summary_table
-    from verifiers import Score
+    from evalkit.resume import StampMismatch, check_stamp, check_writable, exclusive_writer
     from verifiers.cache import ScoreCache
-    from verifiers.score import ITEM_TIMEOUT_SECONDS
 
     check_arguments(args)
     try:
@@ -115,6 +116,22 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from None
     except OSError as exc:
         raise CommandError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    with exclusive_writer(args.output):
+        return _score_file(args, verifier, cache)
+
+
+def _score_file(args: argparse.Namespace, verifier: Any, cache: Any) -> int:
+    """Score what the output does not hold yet, appending each call's rows as it finishes."""
+    import time
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from evalkit.jsonl import JsonlWriter, read_complete_records
+    from evalkit.resume import rewrite_without
+    from evalkit.summary import summary_table
+    from verifiers import Score
+    from verifiers.score import ITEM_TIMEOUT_SECONDS
 
     retried = rewrite_without(
         args.output,
@@ -138,7 +155,11 @@ def run(args: argparse.Namespace) -> int:
             if bad <= 20:
                 err.print(f"[yellow]line {line_no}: skipped: {why}[/]")
 
+        chunk = FIRST_CHUNK
+
         def flush() -> None:
+            nonlocal chunk
+            start = time.monotonic()
             results = verifier.score_batch(
                 [b[2] for b in batch],
                 [b[3] for b in batch],
@@ -154,6 +175,7 @@ def run(args: argparse.Namespace) -> int:
                 out.write({**record, "line": line_no, "score": s.to_dict()})
                 scores.append(s)
             out.flush()
+            chunk = next_chunk(len(batch), time.monotonic() - start)
             batch.clear()
 
         with args.input.open(encoding="utf-8", errors="replace") as fh:
@@ -171,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
                     progress.advance(bar)
                     continue
                 batch.append((line_no, record, completion, task))
-                if len(batch) >= CHUNK:
+                if len(batch) >= chunk:
                     flush()
             if batch:
                 flush()

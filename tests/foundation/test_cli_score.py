@@ -176,3 +176,58 @@ def test_arguments_that_cannot_work_are_refused_in_one_line_before_scoring(input
     r = evalkit("score", *flags, options["input"])
     assert r.returncode == 2 and r.stderr.strip().count("\n") == 0 and words in r.stderr, r.stderr
     assert not (tmp_path / "out.jsonl").exists()
+
+
+SLOW_ROW = {
+    "completion": "```python\nimport time\ntime.sleep(0.25)\ndef f(x):\n    return x + 1\n```",
+    "test_cases": ["assert f(1) == 2"],
+    "entry_point": "f",
+}
+
+
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
+def test_an_interrupted_score_keeps_what_it_finished_and_a_rerun_completes_it(tmp_path, signal_name):
+    """Rows reach the disk every couple of seconds (not every 512): interrupted mid-run, the output
+    holds whole rows only, the rerun scores only the rest, and no row appears twice."""
+    import signal
+    import time
+
+    rows = 40
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps({**SLOW_ROW, "id": i}) + "\n" for i in range(rows)))
+    out = tmp_path / "out.jsonl"
+    args = [
+        "score",
+        "--verifier",
+        "code",
+        "--config",
+        '{"backend": "local"}',
+        "--workers",
+        "1",
+        str(source),
+        "-o",
+        str(out),
+    ]
+    proc = subprocess.Popen([sys.executable, "-m", "evalkit", *args], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and (not out.exists() or out.read_text().count("\n") < 3):
+        time.sleep(0.2)
+    proc.send_signal(getattr(signal, signal_name))
+    proc.wait(60)
+    kept = [json.loads(x) for x in out.read_text().splitlines() if x.endswith("}")]
+    assert 3 <= len(kept) < rows, len(kept)
+    again = evalkit(*args)
+    lines = [json.loads(x)["line"] for x in out.read_text().splitlines()]
+    assert sorted(lines) == list(range(1, rows + 1)), again.stderr
+    assert all(json.loads(x)["score"]["verdict"] == "correct" for x in out.read_text().splitlines())
+
+
+def test_a_second_writer_of_the_same_output_is_refused(input_file, tmp_path):
+    import fcntl
+
+    out = tmp_path / "out.jsonl"
+    with (tmp_path / "out.jsonl.lock").open("a") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX)
+        second = evalkit("score", "--verifier", "game24", str(input_file), "-o", str(out))
+    assert second.returncode == 2 and "another process is writing" in second.stderr, second.stderr
+    assert not out.exists() or out.read_text() == ""
