@@ -26,12 +26,34 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+class DefaultsShown(argparse.HelpFormatter):
+    """Every option's help ends with its default, where it has one and does not say it already."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if not action.option_strings or default in (None, argparse.SUPPRESS, False) or "default" in text:
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+def first_paragraph(text: str) -> str:
+    """A module docstring's first paragraph as one line: a description that ends its sentence."""
+    return " ".join(text.strip().split("\n\n")[0].split())
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="evalkit", description="Evaluation and reward verification for RL on LLMs.")
+    parser = argparse.ArgumentParser(
+        prog="evalkit",
+        description="Evaluation and reward verification for RL on LLMs.",
+        epilog="`evalkit sandbox build` and `evalkit sandbox check` build or check the code sandbox's Docker image; `evalkit sandbox clean` releases what a "
+        "crashed job left. `evalkit COMMAND --help` for each command.",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         mod = importlib.import_module(module)
-        p = sub.add_parser(name, help=help_text, description=(mod.__doc__ or help_text).strip().splitlines()[0])
+        description = first_paragraph(mod.__doc__ or help_text)
+        p = sub.add_parser(name, help=help_text, description=description, formatter_class=DefaultsShown)
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
     return parser

@@ -70,7 +70,9 @@ def verifier_class(name: str) -> type[Verifier]:
     else:
         eps = _entry_points()
         if name not in eps:
-            raise UnknownVerifier(f"unknown verifier {name!r}; known: {', '.join(names())}")
+            raise UnknownVerifier(
+                f"unknown verifier {name!r}{_did_you_mean(name, names())}; known: {', '.join(names())}"
+            )
         cls = eps[name].load()
     if not (isinstance(cls, type) and issubclass(cls, Verifier)):
         raise TypeError(f"verifier {name!r} resolves to {cls!r}, not a Verifier subclass")
@@ -99,7 +101,17 @@ def resolve(name: str) -> str:
     for candidate, cls in _loadable():
         if wanted == candidate.lower() or wanted in (a.lower() for a in cls.aliases):
             return candidate
-    raise UnknownVerifier(f"unknown verifier {name!r}; known: {', '.join(known)} (and their aliases)")
+    raise UnknownVerifier(
+        f"unknown verifier {name!r}{_did_you_mean(name, known)}; known: {', '.join(known)} (and their aliases)"
+    )
+
+
+def _did_you_mean(name: object, known: Any) -> str:
+    """` (did you mean 'game24'?)` for a near miss (`gam24`), else nothing."""
+    import difflib
+
+    close = difflib.get_close_matches(str(name), list(known), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def all_components() -> tuple[str, ...]:

@@ -52,7 +52,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--model", default=None, help="local HF folder or hub id (default: the packaged SmolLM2-135M-Instruct)"
     )
-    parser.add_argument("--backend", default="transformers", choices=["transformers", "vllm", "openai"])
+    parser.add_argument(
+        "--backend",
+        default="transformers",
+        choices=["transformers", "vllm", "openai"],
+        help="what generates the samples",
+    )
     parser.add_argument(
         "--base-url", default="http://127.0.0.1:8000/v1", help="OpenAI-compatible server (backend openai)"
     )
@@ -66,9 +71,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("-n", "--samples", type=int, default=SAMPLING.n, help="samples per task")
     parser.add_argument("--temperature", type=float, default=SAMPLING.temperature, help="0: greedy")
-    parser.add_argument("--top-p", type=float, default=SAMPLING.top_p)
-    parser.add_argument("--max-tokens", type=int, default=SAMPLING.max_tokens)
-    parser.add_argument("--seed", type=int, default=SAMPLING.seed)
+    parser.add_argument(
+        "--top-p", type=float, default=SAMPLING.top_p, help="nucleus sampling: 1.0 samples from every token"
+    )
+    parser.add_argument("--max-tokens", type=int, default=SAMPLING.max_tokens, help="new tokens per sample at the most")
+    parser.add_argument(
+        "--seed", type=int, default=SAMPLING.seed, help="the sampling seed (each row's own seed derives from it)"
+    )
     parser.add_argument("--system-prompt", default=None, help="system message before every prompt (text, or @FILE)")
     parser.add_argument(
         "--few-shot",

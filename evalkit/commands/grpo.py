@@ -19,7 +19,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--set", nargs="*", default=[], metavar="KEY=VALUE", help="override config fields (JSON values)"
     )
-    parser.add_argument("--run-dir", type=Path, default=Path("runs/grpo"))
+    parser.add_argument(
+        "--run-dir", type=Path, default=Path("runs/grpo"), help="the run folder (rerunning into it resumes)"
+    )
     parser.add_argument("--no-resume", action="store_true", help="start over even if a checkpoint exists")
     parser.add_argument("-v", "--verbose", action="store_true", help="show third-party logs and load progress bars")
 

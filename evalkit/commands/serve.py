@@ -27,8 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config-file", type=Path, help='JSON: {"KEY": {"verifier": NAME, "config": {...}}}')
     parser.add_argument("--allow-client-config", action="store_true", help="let requests set a verifier's config")
     parser.add_argument("--token", default=None, help="bearer token clients must send (default: $EVALKIT_TOKEN)")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (beyond loopback needs --token)")
+    parser.add_argument("--port", type=int, default=8765, help="port to listen on")
     mb = 1 << 20
     # (option, type, default from ServerLimits, help): each default has one home, the dataclass
     for option, kind, default, help_text in (
