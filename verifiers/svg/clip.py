@@ -137,7 +137,8 @@ def _refuse_quickgelu_mismatch(model: str, weights: str) -> None:
 
 
 OFFLINE_HELP = (
-    "pass clip_weights=/path/to/weights (with clip_model=its config name) or clip_weights='local-dir:/folder'"
+    "pass clip_weights=/path/to/weights (with clip_model=its config name) or clip_weights='local-dir:/folder', "
+    "or score without CLIP: verifiers.get('svg', preset='checks_only') (the programmatic checks alone)"
 )
 
 

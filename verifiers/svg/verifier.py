@@ -103,6 +103,8 @@ class SvgVerifier(Verifier):
 
     Config = SvgConfig
     components = ("checks", "clip", "contrastive", "ink")
+    # offline, without CLIP weights: the render's programmatic checks alone
+    presets = {"checks_only": {"clip_weight": 0.0, "contrastive_weight": 0.0, "checks_weight": 1.0}}
     worker_memory_mb: ClassVar[int | None] = None  # torch lives in this process, renders are capped separately
 
     def __init__(self, **config: Any) -> None:
