@@ -38,7 +38,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Callable, Mapping
+from typing import Any, AsyncIterator, Callable, Iterator, Mapping
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
@@ -177,6 +177,7 @@ class RewardService:
         self.workers = workers
         self.pending = 0
         self.admitted_bytes = 0
+        self._reading: collections.Counter[str] = collections.Counter()  # client address -> bodies arriving
         self.metrics = Metrics()
         # per served verifier, `concurrency` scoring slots and threads of its own: a game24 request
         # never waits for code sandboxes. Each thread returns by its deadline, so none is lost to a request
@@ -241,6 +242,22 @@ class RewardService:
         return self._client.acquire(client_key, build), client_key
 
     # ------------------------------------------------------------------ admission
+    @contextlib.contextmanager
+    def body_from(self, client: str) -> Iterator[None]:
+        """A place among the bodies `client` is sending at once, or 429: one client's slow bodies
+        hold its own connections, never every one the server has."""
+        if self._reading[client] >= self.limits.max_bodies_per_client:
+            raise HTTPError(
+                429, f"{self._reading[client]} request bodies from this client are still arriving; retry later", "busy"
+            )
+        self._reading[client] += 1
+        try:
+            yield
+        finally:
+            self._reading[client] -= 1
+            if not self._reading[client]:
+                del self._reading[client]
+
     def admit(self, size: int) -> None:
         """Take a place among the admitted requests, or 429: past the waiting count or the bytes held."""
         if self.pending >= self.limits.concurrency + self.limits.max_waiting:
@@ -481,11 +498,15 @@ def create_app(
 
     async def respond(handler: Callable[[Any, Request], Any], request: Request, query: tuple[str, ...] = ()) -> Any:
         start = time.perf_counter()
-        service.metrics.requests += 1
         try:
             _authorised(request, token)
+        except HTTPError as exc:  # refused by reason, never counted as a request (an outsider moves no metric)
+            return refuse(exc)
+        service.metrics.requests += 1
+        try:
             _query_known(request, query)
-            body = await _read_body(request, limits)
+            with service.body_from(request.client.host if request.client else ""):
+                body = await _read_body(request, limits)
             service.admit(len(body))
         except HTTPError as exc:
             return refuse(exc)
@@ -508,13 +529,10 @@ def create_app(
         return await respond(service.handle_score, request)  # its verifier is the body's, never the query's
 
     @app.post("/openrlhf")
-    async def openrlhf(request: Request) -> Any:
-        try:
-            key = one_verifier(request)
-        except HTTPError as exc:
-            service.metrics.requests += 1
-            return refuse(exc)
-        return await respond(lambda body, req: service.handle_openrlhf(body, key, req), request, ("verifier",))
+    async def openrlhf(request: Request) -> Any:  # the verifier is read after the token is checked
+        return await respond(
+            lambda body, req: service.handle_openrlhf(body, one_verifier(req), req), request, ("verifier",)
+        )
 
     @app.get("/health")
     async def health() -> Any:

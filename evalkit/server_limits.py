@@ -21,6 +21,9 @@ class ServerLimits:
     body_seconds: float = 30.0  # to receive a request's body (408 past it)
     max_items: int = 4096  # items per request; more get 413
     max_client_configs: int = 8  # verifiers built from client configs kept at once (with the opt-in)
+    # bodies one client address may be sending at once (429 past it): slow bodies from one client
+    # hold its own connections, never every connection the server has
+    max_bodies_per_client: int = 64
 
     def __post_init__(self) -> None:
         for f in fields(self):

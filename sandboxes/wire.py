@@ -87,6 +87,10 @@ def _is_namedtuple(kind):
 
 _NAMEDTUPLES = {}  # (name, fields) -> the class rebuilt for it, so that one result type is one class
 MAX_FIELDS = 256
+# classes one decoded value may make: each costs tens of microseconds of the reader's CPU (outside any
+# sandbox limit), and a program whose `_fields` change on every read would otherwise make one per item
+MAX_NEW_NAMEDTUPLES = 16
+_made = [0]  # classes made during the current top-level `decode`
 
 
 def _namedtuple(name, fields, items):
@@ -96,6 +100,9 @@ def _namedtuple(name, fields, items):
         raise ValueError("not a namedtuple")
     key = (name, tuple(fields))
     if key not in _NAMEDTUPLES:
+        _made[0] += 1
+        if _made[0] > MAX_NEW_NAMEDTUPLES:
+            raise ValueError(f"more than {MAX_NEW_NAMEDTUPLES} kinds of namedtuple in one value")
         if len(_NAMEDTUPLES) >= 256:  # one program's many types never fill it for the next
             _NAMEDTUPLES.clear()
         typename = name if name.isidentifier() and not keyword.iskeyword(name) else "namedtuple"
@@ -112,6 +119,8 @@ def _int_text(value):
 
 def decode(data, resolve=None, depth=0):
     """Inverse of `encode`. Tags that are not plain data go to `resolve(tag, inner)` or are refused."""
+    if depth == 0:
+        _made[0] = 0
     if depth > MAX_DEPTH:
         raise ValueError("nested too deeply")
     if data is None or isinstance(data, (bool, str, int, float)):

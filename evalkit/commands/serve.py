@@ -52,6 +52,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ("--max-admitted-mb", float, LIMITS.max_admitted_bytes / mb, "request bodies held at once (429 beyond)"),
         ("--body-seconds", float, LIMITS.body_seconds, "to receive a request's body (408 beyond)"),
         ("--max-client-configs", int, LIMITS.max_client_configs, "client-config verifiers kept at once"),
+        (
+            "--max-bodies-per-client",
+            int,
+            LIMITS.max_bodies_per_client,
+            "request bodies one client address may be sending at once (429 past it)",
+        ),
     ):
         parser.add_argument(option, type=kind, default=default, help=help_text)
     parser.add_argument("--workers", type=int, default=None, help="scoring worker processes per verifier")
@@ -100,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
             body_seconds=args.body_seconds,
             max_items=args.max_items,
             max_client_configs=args.max_client_configs,
+            max_bodies_per_client=args.max_bodies_per_client,
         )
     except ValueError as exc:
         raise CommandError(str(exc)) from None

@@ -68,3 +68,37 @@ def test_openrlhf_flags_an_item_it_could_not_score_as_an_error():
     deadline.cancel()
     out = openrlhf_result("game24", ["Answer: (6-4)*(4+8)"], [""], ["4 4 6 8"], deadline=deadline)
     assert out["extra_logs"]["error"] == [1.0]
+
+
+def test_one_clients_slow_bodies_hold_only_its_own_places_and_outsiders_move_no_metric():
+    import socket
+
+    from bench.bench_server import serving
+    from evalkit.server import ServerLimits, create_app
+
+    limits = ServerLimits(max_bodies_per_client=2, body_seconds=20)
+    with serving(create_app({"game24": ("game24", {})}, limits, token="s3cret")) as url:
+        host, port = url.split("//")[1].split(":")
+        slow = []
+        for _ in range(2):  # bodies that never finish arriving
+            s = socket.create_connection((host, int(port)))
+            s.sendall(
+                b"POST /score HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s3cret\r\n"
+                b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+            )
+            slow.append(s)
+        time.sleep(0.5)
+        auth = {"Authorization": "Bearer s3cret"}
+        third = httpx.post(f"{url}/score", json={"items": [GAME24]}, headers=auth, timeout=30)
+        assert third.status_code == 429 and "still arriving" in third.json()["error"]
+        for s in slow:
+            s.close()
+        time.sleep(0.5)
+        ok = httpx.post(f"{url}/score", json={"items": [GAME24]}, headers=auth, timeout=30)
+        assert ok.status_code == 200, ok.text
+        before = httpx.get(f"{url}/metrics", headers=auth).text
+        for _ in range(5):
+            assert httpx.post(f"{url}/score", json={"items": [GAME24]}, timeout=30).status_code == 401
+        after = httpx.get(f"{url}/metrics", headers=auth).text
+        requests = [line for line in after.splitlines() if line.startswith("evalkit_requests_total")]
+        assert requests == [line for line in before.splitlines() if line.startswith("evalkit_requests_total")]

@@ -198,3 +198,35 @@ def test_a_local_sandbox_counts_the_cpu_of_all_its_processes_together(local_back
     v2 = cpu / "cpu.max"
     quota = v2.read_text().split()[0] if v2.exists() else (cpu / "cpu.cfs_quota_us").read_text()
     assert int(quota) == int(SANDBOX_CPUS * 100_000)
+
+
+SHIFTING_FIELDS = """
+import itertools
+_count = itertools.count()
+class Shifting(type):
+    @property
+    def _fields(cls):
+        n = next(_count)
+        return (f"a{n}", f"b{n}")
+class Pair(tuple, metaclass=Shifting):
+    pass
+def f(x):
+    return [Pair((i, i)) for i in range(2000)]
+"""
+
+
+def test_a_value_whose_type_changes_on_every_read_is_refused_not_rebuilt(one_sandbox):
+    """Each namedtuple type the reader rebuilds costs it CPU outside any sandbox limit: a program
+    whose `_fields` change on every read (2000 types in one value) is refused, never paid."""
+    result = run_tests(one_sandbox, SHIFTING_FIELDS, [Test("call", "f(1)", [[1, 1]])], LIMITS, entry_point="f")
+    assert [o.verdict.value for o in result.outcomes] != ["pass"], result.outcomes
+
+
+def test_the_reader_rebuilds_a_bounded_number_of_namedtuple_types_per_value():
+    from sandboxes import wire
+
+    many = {"list": [{"namedtuple": [f"T{i}", [f"a{i}"], [1]]} for i in range(wire.MAX_NEW_NAMEDTUPLES + 1)]}
+    with pytest.raises(ValueError, match="kinds of namedtuple"):
+        wire.decode(many)
+    few = {"list": [{"namedtuple": ["P", ["a"], [i]]} for i in range(1000)]}  # one type, many values: fine
+    assert len(wire.decode(few)) == 1000

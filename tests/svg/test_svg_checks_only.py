@@ -4,7 +4,9 @@
 import verifiers
 from verifiers.svg.clip import OFFLINE_HELP
 
-CIRCLE = '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><circle cx="32" cy="32" r="20" fill="red"/></svg>'
+CIRCLE = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><circle cx="32" cy="32" r="20" fill="red"/></svg>'
+)
 
 
 def test_the_checks_only_preset_scores_without_clip():
