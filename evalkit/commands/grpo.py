@@ -81,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
                 warmup_progress=lambda line: (
                     progress.update(warm, completed=line["warmup_epoch"]) if warm is not None else None
                 ),
+                say=progress.console.print,
             )
         except ConfigError as exc:
             raise CommandError(str(exc)) from None

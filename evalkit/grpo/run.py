@@ -19,9 +19,12 @@ def train(
     resume: bool = True,
     progress: Callable[[int], None] | None = None,
     warmup_progress: Callable[[dict[str, Any]], None] | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> Path:
-    """Run (or resume) training; a JSONL line per step in run_dir/log.jsonl, then the plots.
-    `progress` gets each finished step, `warmup_progress` each warm-up epoch's log line."""
+    """Run (or resume) training; a JSONL line per step in run_dir/log.jsonl, then the plots. The
+    run ends with a held-out evaluation of its final policy (unless `eval_every` is 0).
+    `progress` gets each finished step, `warmup_progress` each warm-up epoch's log line, `say` one
+    line per step and per event (loading, resuming, evaluating, saving)."""
     from evalkit.grpo.plots import plot_run
     from evalkit.jsonl import JsonlWriter
 
@@ -31,9 +34,13 @@ def train(
     if not resume and (run_dir / "warmup").exists():
         shutil.rmtree(run_dir / "warmup")  # starting over starts the warm-up over too
     (run_dir / "config.json").write_text(json.dumps(asdict(cfg), indent=2) + "\n")
+    tell = say or (lambda _line: None)
+    tell(f"loading {cfg.model or 'the packaged model'} for {cfg.verifier}")
     trainer = GRPOTrainer(cfg, run_dir, warmup_progress=warmup_progress)
-    if resume and trainer.load() and progress:
-        progress(trainer.step)
+    if resume and trainer.load():
+        tell(f"resumed from {run_dir / 'checkpoint.pt'} at step {trainer.step}")
+        if progress:
+            progress(trainer.step)
     log_path = run_dir / "log.jsonl"
     _truncate_log(log_path, trainer.step)
     board = _tensorboard(run_dir) if cfg.tensorboard else None
@@ -49,25 +56,62 @@ def train(
                             board.add_scalar(key, value, step)
                     board.flush()
 
+            def evaluate() -> None:
+                tell(f"held-out evaluation at step {trainer.step}")
+                line = trainer.evaluate()
+                record(line)
+                tell(step_line(line))
+
+            evaluated = -1
             if trainer.step == 0 and cfg.eval_every:
-                record(trainer.evaluate())
+                evaluate()
+                evaluated = 0
                 log.flush()
             while trainer.step < cfg.steps:
-                record(trainer.train_step())
+                line = trainer.train_step()
+                record(line)
+                tell(step_line(line, cfg.steps))
                 if cfg.eval_every and trainer.step % cfg.eval_every == 0:
-                    record(trainer.evaluate())
+                    evaluate()
+                    evaluated = trainer.step
                 if trainer.step % cfg.save_every == 0 or trainer.step == cfg.steps:
-                    trainer.save()
+                    tell(f"saved {trainer.save()} at step {trainer.step}")
                 log.flush()
                 if progress:
                     progress(trainer.step)
-        trainer.save_model(run_dir / "model")
+            if cfg.eval_every and evaluated != trainer.step and not _evaluated_at(log_path, trainer.step):
+                evaluate()  # a run shorter than eval_every still ends with one
+                log.flush()
+        tell(f"saved the final policy in {trainer.save_model(run_dir / 'model')}")
     finally:
         trainer.close()
         if board is not None:
             board.close()
     plot_run(run_dir)
     return run_dir
+
+
+def step_line(line: dict[str, Any], steps: int | None = None) -> str:
+    """One readable line for a step's (or an evaluation's) log record."""
+    if "eval_step" in line:
+        return (
+            f"held-out at step {line['eval_step']}: accuracy {line['eval_accuracy']:.3f} "
+            f"[{line['eval_accuracy_low']:.3f}, {line['eval_accuracy_high']:.3f}], reward {line['eval_reward']:.3f}"
+        )
+    parts = [f"step {line['step']}" + (f"/{steps}" if steps else ""), f"reward {line['reward_mean']:.3f}"]
+    parts.append(f"accuracy {line['accuracy']:.3f}")
+    for key, name in (("loss", "loss"), ("kl", "KL"), ("tokens_per_s", "tokens/s"), ("step_s", "s")):
+        if isinstance(line.get(key), (int, float)):
+            value = line[key]
+            parts.append(f"{name} {value:.0f}" if key == "tokens_per_s" else f"{name} {value:.4g}")
+    return ", ".join(parts)
+
+
+def _evaluated_at(log_path: Path, step: int) -> bool:
+    """Does the log already hold a held-out evaluation of this step (a resumed run's earlier end)?"""
+    from evalkit.jsonl import read_complete_records
+
+    return any(r.get("eval_step") == step for r in read_complete_records(log_path))
 
 
 # what a resumed run may change: how long it runs, how often it saves and evaluates, and where and

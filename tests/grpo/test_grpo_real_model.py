@@ -69,9 +69,14 @@ def test_a_run_logs_saves_and_resumes(tiny, smollm2, tmp_path, monkeypatch):
 
     monkeypatch.setattr(grpo.GRPOTrainer, "__init__", with_loaded_model)
     cfg = GRPOConfig(**{**tiny, "steps": 2, "save_every": 1, "tensorboard": True})
-    train(cfg, tmp_path)
+    said: list[str] = []
+    train(cfg, tmp_path, say=said.append)
     lines = [json.loads(x) for x in (tmp_path / "log.jsonl").read_text().splitlines()]
     assert [x["step"] for x in lines] == [1, 2]
+    # one readable line per step, and a word when it loads and saves
+    steps_said = [s for s in said if s.startswith("step ")]
+    assert len(steps_said) == 2 and all(w in steps_said[0] for w in ("reward", "accuracy", "loss", "KL", "tokens/s"))
+    assert said[0].startswith("loading") and any(s.startswith("saved") for s in said)
     for key in (
         "reward_mean",
         "reward_std",
@@ -102,7 +107,9 @@ def test_a_run_logs_saves_and_resumes(tiny, smollm2, tmp_path, monkeypatch):
     assert state["step"] == 2 and state["stats"]["updates"] == 2
     with pytest.raises(ConfigError, match=r"learning_rate: .* there, 0\.5 now"):  # another run's settings
         train(GRPOConfig(**{**tiny, "steps": 3, "save_every": 1, "learning_rate": 0.5}), tmp_path)
-    train(GRPOConfig(**{**tiny, "steps": 3, "save_every": 1}), tmp_path)  # resumes at step 2
+    said.clear()
+    train(GRPOConfig(**{**tiny, "steps": 3, "save_every": 1}), tmp_path, say=said.append)  # resumes at step 2
+    assert any(s.startswith("resumed from") and s.endswith("at step 2") for s in said), said
     steps = [json.loads(x)["step"] for x in (tmp_path / "log.jsonl").read_text().splitlines()]
     assert steps == [1, 2, 3]
     assert json.loads((tmp_path / "config.json").read_text())["steps"] == 3
@@ -414,3 +421,26 @@ def test_a_warm_up_fine_tunes_on_worked_solutions_once_and_becomes_the_reference
     assert main(["grpo", "--config", str(tmp_path / "missing.json"), "--run-dir", str(tmp_path / "r")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("evalkit grpo: cannot read the warm-up examples") and "\n" not in err
+
+
+def test_a_run_shorter_than_eval_every_still_ends_with_a_held_out_evaluation(tiny, smollm2, tmp_path, monkeypatch):
+    model, tok = smollm2
+    import evalkit.grpo as grpo
+
+    real = grpo.GRPOTrainer.__init__
+
+    def with_loaded_model(self, cfg, run_dir, policy=None, tokenizer=None, **options):
+        real(self, cfg, run_dir, copy.deepcopy(model), tok, **options)
+
+    monkeypatch.setattr(grpo.GRPOTrainer, "__init__", with_loaded_model)
+    said: list[str] = []
+    train(
+        GRPOConfig(**{**tiny, "steps": 1, "eval_every": 5, "eval_tasks": 2, "eval_samples": 1}),
+        tmp_path,
+        say=said.append,
+    )
+    evals = [
+        r["eval_step"] for r in map(json.loads, (tmp_path / "log.jsonl").read_text().splitlines()) if "eval_step" in r
+    ]
+    assert evals == [0, 1]  # before training, and the final policy
+    assert any(s.startswith("held-out at step 1: accuracy") for s in said), said
