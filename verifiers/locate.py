@@ -32,6 +32,13 @@ _KEY = re.compile(
 )
 _ROW = re.compile(r"^[ \t]*\|(?P<cells>[^\n]*)\|[ \t]*$", re.MULTILINE)
 _EXPRESSION_START = re.compile(r"[(\[0-9]")
+# words that offer a second answer beside the first: two answers are one too many (docs/answers.md);
+# every verifier's reader refuses them from this one list
+HEDGE_WORDS = (
+    r"alternatively|alternative|otherwise|another (?:way|approach|solution|version|option|implementation|one|answer)"
+    r"|or you could|you could also|simpler (?:one|version|solution|way|approach)|also works|other (?:options?|solutions?)"
+    r"|option \d|approach \d"
+)
 MOST_LABEL_WORDS = 4
 LINES_READ = 1  # the last non-empty lines searched for a sentence's expression (the conclusion's place)
 
@@ -125,4 +132,4 @@ def candidates(text: str) -> list[Span]:
     return marked + list(reversed(sentences(text))) + tail + whole
 
 
-__all__ = ["Span", "candidates", "cells", "labelled", "rank", "sentences"]
+__all__ = ["HEDGE_WORDS", "Span", "candidates", "cells", "labelled", "rank", "sentences"]

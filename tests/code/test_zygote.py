@@ -34,26 +34,23 @@ CLEAN = not hasattr(builtins, "POISON") and math.pi > 3.14 and typing.List is no
 def f(x):
     return x + 1 if CLEAN and {FROM_A_ZYGOTE} else "poisoned or not forked from a zygote"
 """
-KILL_ZYGOTE = """
-import os, signal
-try:  # refused by the job filter (seccomp.job_filter): EPERM
-    os.kill(os.getppid(), signal.SIGKILL)
-    REFUSED = False
-except PermissionError:
-    REFUSED = True
-def f(x):
-    return x + 1 if REFUSED else "the zygote took the signal"
-"""
-STOP_ZYGOTE = """
-import os, signal
-try:  # refused by the job filter (seccomp.job_filter): EPERM
-    os.kill(os.getppid(), signal.SIGSTOP)
-    REFUSED = False
-except PermissionError:
-    REFUSED = True
-def f(x):
-    return x + 1 if REFUSED else "the zygote took the signal"
-"""
+
+
+def signals_the_zygote(signal_name: str) -> str:
+    """A program that sends the zygote `signal_name` while it loads (refused by the job filter, seccomp.py)."""
+    return (
+        "import os, signal\n"
+        "try:\n"
+        f"    os.kill(os.getppid(), signal.{signal_name})\n"
+        "    REFUSED = False\n"
+        "except PermissionError:\n"
+        "    REFUSED = True\n"
+        "def f(x):\n"
+        "    return x + 1 if REFUSED else 'the zygote took the signal'\n"
+    )
+
+
+KILL_ZYGOTE, STOP_ZYGOTE = signals_the_zygote("SIGKILL"), signals_the_zygote("SIGSTOP")
 WRITE_ZYGOTE = """
 import os
 zygote, reached = os.getppid(), []

@@ -27,6 +27,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from ..locate import HEDGE_WORDS
 from ..turn import model_turn
 
 FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)```", re.DOTALL)
@@ -43,11 +44,7 @@ _SUPERSEDES = re.compile(
     r"|let me (?:re)?(?:write|try|correct|redo)|rewrite|refactor)",
     re.IGNORECASE,
 )
-_HEDGES = re.compile(
-    r"\b(?:alternatively|alternative|another (?:way|approach|solution|version|option|implementation)|or you could"
-    r"|you could also|simpler (?:one|version|solution|way|approach)|also works|other option|option \d|approach \d)",
-    re.IGNORECASE,
-)
+_HEDGES = re.compile(rf"\b(?:{HEDGE_WORDS})", re.IGNORECASE)
 _TESTS = re.compile(
     r"\b(?:test|tests|testing|usage|example|examples|demo|how to use|verify|check|checking|run(?:ning)? it|output"
     r"|call it|try it|>>>)",

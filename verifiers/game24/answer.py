@@ -37,6 +37,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
+from ..locate import HEDGE_WORDS
 from .expression import Evaluated, ExpressionError, normalise, parse_plain, strip_emphasis
 
 _TIMES = re.compile(r"(?<=[0-9)])\s*[xX]\s*(?=[0-9(])")
@@ -82,7 +83,7 @@ _OPERATION = re.compile(
 # a second answer offered beside the first (`A or B`, `A, alternatively B`): one answer too many,
 # refused whichever is right (docs/answers.md), never read as A alone
 _HEDGE = re.compile(
-    r"\s*[,;]?\s*(?P<hedge>(?:or|alternatively|otherwise|another (?:one|answer|solution) is|also)"
+    rf"\s*[,;]?\s*(?P<hedge>(?:or|also|{HEDGE_WORDS})(?:\s+is)?"
     r"(?:[\s,]+(?:alternatively|else|perhaps|maybe|also))*)\b[\s:,]*(?=[\[(0-9])",
     re.IGNORECASE,
 )

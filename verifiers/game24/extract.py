@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable
 
+from ..locate import HEDGE_WORDS
 from .expression import strip_emphasis
 
 _MARKER = re.compile(
@@ -194,7 +195,7 @@ def final_answer(text: str, formats: Iterable[str] = ("answer_line", "answer_tag
 
 # a line after the final answer that offers another one (`Alternatively: …`, `Another solution: …`)
 _HEDGE_LINE = re.compile(
-    r"^[ \t>#*_\-•]*(?:alternatively|another (?:solution|answer|way|one)|or(?=[ \t]*[:(0-9])|other solutions?)\b[^\n]*\d",
+    rf"^[ \t>#*_\-•]*(?:{HEDGE_WORDS}|or(?=[ \t]*[:(0-9]))\b[^\n]*\d",
     re.IGNORECASE | re.MULTILINE,
 )
 
