@@ -431,9 +431,22 @@ async def _read_body(request: Request, limits: ServerLimits) -> bytes:
         raise HTTPError(408, f"the request body did not arrive within {limits.body_seconds:g} s", "slow_body") from None
 
 
+# bytes of body per JSON object or array at the least: parsed, each costs 56-200 bytes of memory, so
+# a body of empty objects (`{},` is 3 bytes) would hold 20-60 times its size; a real request's items
+# (a completion and a task) have tens of bytes per object or more
+BYTES_PER_CONTAINER = 8
+
+
 def _parse(body: bytes) -> Any:
     """The body as JSON data; a key given twice in one object is refused (parsers disagree on which
-    one counts, as they do for a repeated `?verifier=`: a gateway may check the first, we would use the last)."""
+    one counts, as they do for a repeated `?verifier=`: a gateway may check the first, we would use the last).
+    A body denser in objects and arrays than `BYTES_PER_CONTAINER` is refused before it is parsed (413),
+    so that the memory a body takes stays near its size."""
+    containers = body.count(b"{") + body.count(b"[")
+    if containers > len(body) // BYTES_PER_CONTAINER + 16:
+        raise HTTPError(
+            413, f"{containers} objects and arrays in {len(body)} bytes: too many for the body's size", "too_dense"
+        )
     try:
         return json.loads(body, object_pairs_hook=_unique_keys)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:

@@ -773,11 +773,16 @@ def test_admitted_bytes_are_bounded(code_server):
 @pytest.mark.parametrize(
     "body, status, words",
     [
-        (b"[" * 100_000 + b"]" * 100_000, 400, "nested too deeply"),
+        (b"[" * 100_000 + b"]" * 100_000, 413, "too many for the body's size"),  # refused before parsing
+        (
+            b'{"verifier": "game24", "items": ' + b"[" * 5000 + b'"' + b"x" * 40_000 + b'"' + b"]" * 5000 + b"}",
+            400,
+            "nested too deeply",
+        ),
         (b'{"verifier": "game24", "items": [], "n": ' + b"7" * 5000 + b"}", 400, "malformed JSON"),
         (json.dumps({"verifier": "k" * 1_000_000, "items": []}).encode(), 404, "..."),
     ],
-    ids=["100k deep", "5000-digit integer", "1 MB key"],
+    ids=["100k deep", "5000 deep", "5000-digit integer", "1 MB key"],
 )
 def test_malformed_bodies_get_one_line_of_json(code_server, body, status, words):
     url, _ = code_server
