@@ -150,6 +150,24 @@ def decode_rows(
     return rows
 
 
+def attention_kernels(device: Any, dtype: Any) -> Any:
+    """On a GPU in bfloat16 or float16, attention through PyTorch's math kernel, in the graph and
+    step by step alike: with the fused kernels (memory-efficient, flash) a replayed bfloat16 decode
+    step wrote other tokens than the same step run eagerly (on an H200, 60 of 64 rows differed over
+    128 sampled tokens, so the replay check dropped graphs), while with the math kernel all 64 agree
+    and the replay decodes 4.4x faster than step by step (bench/grpo_gpu_checks.py's check, with the
+    math kernel forced). Elsewhere (the CPU, float32) nothing changes."""
+    import contextlib
+
+    import torch
+
+    if device.type != "cuda" or dtype not in (torch.bfloat16, torch.float16):
+        return contextlib.nullcontext()
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    return sdpa_kernel([SDPBackend.MATH])
+
+
 def _decode(
     model: Any,
     input_ids: Any,
@@ -177,7 +195,7 @@ def _decode(
     real = attention_mask.bool()
     mask_dtype = model.dtype if dtype in (None, torch.float32) else dtype  # the queries' dtype
 
-    with torch.no_grad():
+    with torch.no_grad(), attention_kernels(device, dtype):
         causal = torch.ones(width, width, dtype=torch.bool, device=device).tril()
         with autocast(device, dtype):
             first = model(

@@ -150,3 +150,21 @@ def test_a_graph_that_replays_right_is_checked_once(smollm2, monkeypatch):
     for _ in range(2):
         decode_rows(model, ids, attn, 2, [1, 2, 3, 4], sampling, torch.float32, graph=True)
     assert decodes == [True, False, True] and not static_decode.RECORDING_FAILED
+
+
+def test_a_reduced_precision_gpu_decode_runs_attention_through_the_math_kernel():
+    """In bfloat16 on a GPU the fused attention kernels made a replayed graph decode other tokens
+    than step by step (H200); the decode runs attention through the math kernel there, and changes
+    nothing on the CPU or in float32."""
+    import contextlib
+
+    import torch
+
+    from evalkit.generation.static_decode import attention_kernels
+
+    assert isinstance(attention_kernels(torch.device("cpu"), torch.bfloat16), contextlib.nullcontext)
+    assert isinstance(attention_kernels(torch.device("cuda"), torch.float32), contextlib.nullcontext)
+    with attention_kernels(torch.device("cuda"), torch.bfloat16):
+        assert torch.backends.cuda.math_sdp_enabled()
+        assert not torch.backends.cuda.flash_sdp_enabled() and not torch.backends.cuda.mem_efficient_sdp_enabled()
+    assert torch.backends.cuda.flash_sdp_enabled()  # restored after
