@@ -58,10 +58,31 @@ MAX_TASK_DEPTH = 64  # nesting of a task's JSON; deeper cannot be a real task (a
 DEADLINE_GRACE_SECONDS = 30.0  # past its deadline, a scoring call that has not returned is answered 504
 
 
-class HTTPError(Exception):
-    def __init__(self, status: int, message: str, reason: str = "bad_request") -> None:
+class Refused(Exception):
+    """A request the reward service will not score: why (`reason`, a word from `STATUS`) and one line
+    for the client. The service knows no HTTP; the routes answer each reason with its status."""
+
+    def __init__(self, reason: str, message: str, status: int | None = None) -> None:
         super().__init__(message)
-        self.status, self.message, self.reason = status, message, reason
+        self.reason, self.message = reason, message
+        self.status = STATUS[reason] if status is None else status  # `status`: the router's own (404, 405)
+
+
+# each reason a request is refused for, and the HTTP status the routes answer it with
+STATUS = {
+    "bad_request": 400,
+    "unauthorized": 401,
+    "forbidden": 403,
+    "client_config": 403,
+    "unknown": 404,
+    "slow_body": 408,
+    "too_large": 413,
+    "too_many_items": 413,
+    "too_dense": 413,
+    "busy": 429,
+    "internal": 500,
+    "timeout": 504,
+}
 
 
 @dataclass
@@ -73,7 +94,7 @@ class Metrics:
     verdicts: dict[str, int] = field(default_factory=dict)
     latencies: collections.deque = field(default_factory=lambda: collections.deque(maxlen=1000))  # the recent ones
 
-    def refused(self, error: HTTPError) -> None:
+    def refused(self, error: Refused) -> None:
         self.failures[error.status] = self.failures.get(error.status, 0) + 1
         self.refusals[error.reason] = self.refusals.get(error.reason, 0) + 1
 
@@ -122,7 +143,7 @@ class _ClientVerifiers:
                 while len(self.entries) >= self.size and idle:
                     evicted.append(self.entries.pop(idle.pop(0))[0])
                 if len(self.entries) >= self.size:
-                    raise HTTPError(429, f"all {self.size} client-config verifiers are busy; retry later", "busy")
+                    raise Refused("busy", f"all {self.size} client-config verifiers are busy; retry later")
                 entry = self.entries[key] = [build(), 0]
             self.entries.move_to_end(key)
             entry[1] += 1
@@ -204,30 +225,29 @@ class RewardService:
         the choices (a default would score with another reward than the client meant, silently)."""
         if len(self.served) == 1:
             return next(iter(self.served))
-        raise HTTPError(400, f"name the verifier with {how}: this server serves {sorted(self.served)}")
+        raise Refused("bad_request", f"name the verifier with {how}: this server serves {sorted(self.served)}")
 
     def verifier(self, key: Any, config: Any = None) -> tuple[verifiers.Verifier, str | None]:
         """The verifier a request names, and the client-config key to release after it (or None)."""
         if not isinstance(key, str):
-            raise HTTPError(400, "'verifier' must be a string")
+            raise Refused("bad_request", "'verifier' must be a string")
         if key not in self.served:
-            raise HTTPError(404, f"unknown verifier {_shown(key)}: this server serves {sorted(self.served)}", "unknown")
+            raise Refused("unknown", f"unknown verifier {_shown(key)}: this server serves {sorted(self.served)}")
         if config is not None and not isinstance(config, dict):
-            raise HTTPError(400, "'config' must be an object")
+            raise Refused("bad_request", "'config' must be an object")
         name, served_config = self.served[key]
         if not config or config == served_config:
             return self._served_verifier(key), None
         if not self.allow_client_config:
-            raise HTTPError(
-                403,
+            raise Refused(
+                "client_config",
                 f"this server scores {key!r} with its operator's config only; a request may not set 'config' "
                 "(the operator can start it with --allow-client-config)",
-                "client_config",
             )
         served_verifier = self._served_verifier(key)
         refusal = client_refusal(type(served_verifier).Config, config, served_verifier.config_dict())
         if refusal is not None:
-            raise HTTPError(403, f"client config for {key!r} refused: {refusal}", "client_config")
+            raise Refused("client_config", f"client config for {key!r} refused: {refusal}")
         merged = {**served_config, **config}
         client_key = json.dumps([name, merged], sort_keys=True)
 
@@ -235,9 +255,9 @@ class RewardService:
             try:
                 return verifiers.get(name, merged)
             except TypeError as exc:  # an unknown key or a mistyped value
-                raise HTTPError(400, f"bad config: {exc}") from None
+                raise Refused("bad_request", f"bad config: {exc}") from None
             except ValueError as exc:  # a value the config's own checks refuse (max_tests 0, a negative limit)
-                raise HTTPError(403, f"client config for {key!r} refused: {exc}", "client_config") from None
+                raise Refused("client_config", f"client config for {key!r} refused: {exc}") from None
 
         return self._client.acquire(client_key, build), client_key
 
@@ -247,8 +267,8 @@ class RewardService:
         """A place among the bodies `client` is sending at once, or 429: one client's slow bodies
         hold its own connections, never every one the server has."""
         if self._reading[client] >= self.limits.max_bodies_per_client:
-            raise HTTPError(
-                429, f"{self._reading[client]} request bodies from this client are still arriving; retry later", "busy"
+            raise Refused(
+                "busy", f"{self._reading[client]} request bodies from this client are still arriving; retry later"
             )
         self._reading[client] += 1
         try:
@@ -261,9 +281,9 @@ class RewardService:
     def admit(self, size: int) -> None:
         """Take a place among the admitted requests, or 429: past the waiting count or the bytes held."""
         if self.pending >= self.limits.concurrency + self.limits.max_waiting:
-            raise HTTPError(429, f"{self.pending} requests in progress or waiting; retry later", "busy")
+            raise Refused("busy", f"{self.pending} requests in progress or waiting; retry later")
         if self.admitted_bytes + size > self.limits.max_admitted_bytes:
-            raise HTTPError(429, f"{self.admitted_bytes} bytes of requests in progress or waiting; retry later", "busy")
+            raise Refused("busy", f"{self.admitted_bytes} bytes of requests in progress or waiting; retry later")
         self.pending += 1
         self.admitted_bytes += size
 
@@ -312,21 +332,23 @@ class RewardService:
                 deadline.cancel()  # nobody waits for these scores any more
             if deadline.left() < -DEADLINE_GRACE_SECONDS:
                 deadline.cancel()
-                raise HTTPError(504, f"scoring did not end within {deadline.seconds:g} s", "timeout")
+                raise Refused("timeout", f"scoring did not end within {deadline.seconds:g} s")
 
     # ------------------------------------------------------------------ routes
     def _check_count(self, count: int) -> None:
         if count > self.limits.max_items:
-            raise HTTPError(
-                413, f"{count} items; this server takes at most {self.limits.max_items} per request", "too_many_items"
+            raise Refused(
+                "too_many_items", f"{count} items; this server takes at most {self.limits.max_items} per request"
             )
 
     async def handle_score(self, body: Any, request: Request | None = None) -> dict[str, Any]:
         if not isinstance(body, dict) or not isinstance(body.get("items"), list):
-            raise HTTPError(400, 'expected {"verifier": ..., "items": [{"completion": ..., "task": {...}}]}')
+            raise Refused("bad_request", 'expected {"verifier": ..., "items": [{"completion": ..., "task": {...}}]}')
         unknown = sorted(set(body) - {"verifier", "items", "config"})
         if unknown:  # `"verifer": "code"` would score with the default verifier: a swapped reward
-            raise HTTPError(400, f"unknown key {unknown[0][:40]!r} (a request has 'verifier', 'items' and 'config')")
+            raise Refused(
+                "bad_request", f"unknown key {unknown[0][:40]!r} (a request has 'verifier', 'items' and 'config')"
+            )
         self._check_count(len(body["items"]))
         completions, tasks = [], []
         for i, item in enumerate(body["items"]):
@@ -335,9 +357,9 @@ class RewardService:
                 or not isinstance(item.get("completion"), str)
                 or not isinstance(item.get("task"), dict)
             ):
-                raise HTTPError(400, f"items[{i}] needs a string 'completion' and an object 'task'")
+                raise Refused("bad_request", f"items[{i}] needs a string 'completion' and an object 'task'")
             if _depth_over(item["task"], MAX_TASK_DEPTH):
-                raise HTTPError(400, f"items[{i}].task is nested deeper than {MAX_TASK_DEPTH} levels")
+                raise Refused("bad_request", f"items[{i}].task is nested deeper than {MAX_TASK_DEPTH} levels")
             completions.append(item["completion"])
             tasks.append(item["task"])
         key = body["verifier"] if "verifier" in body else self.only_verifier("'verifier' in the body")
@@ -362,13 +384,13 @@ class RewardService:
         from evalkit.adapters.openrlhf import openrlhf_result
 
         if not isinstance(body, dict) or not all(isinstance(body.get(k), list) for k in ("query", "prompts", "labels")):
-            raise HTTPError(400, 'expected {"query": [...], "prompts": [...], "labels": [...]}')
+            raise Refused("bad_request", 'expected {"query": [...], "prompts": [...], "labels": [...]}')
         queries, prompts, labels = body["query"], body["prompts"], body["labels"]
         if not len(queries) == len(prompts) == len(labels):
-            raise HTTPError(400, "query, prompts and labels differ in length")
+            raise Refused("bad_request", "query, prompts and labels differ in length")
         self._check_count(len(queries))
         if any(_depth_over(label, MAX_TASK_DEPTH) for label in labels):
-            raise HTTPError(400, f"a label is nested deeper than {MAX_TASK_DEPTH} levels")
+            raise Refused("bad_request", f"a label is nested deeper than {MAX_TASK_DEPTH} levels")
         v, _ = self.verifier(key)  # an unknown key is the request's fault: 4xx
         # the same code as the file route: one bad label is one ERROR item (0.0, flagged), never a 400
         out = await self.run_scoring(
@@ -396,9 +418,9 @@ def _authorised(request: Request, token: str | None) -> None:
     header = request.headers.get("authorization", "")
     scheme, _, given = header.partition(" ")
     if scheme.lower() != "bearer" or not given:
-        raise HTTPError(401, "this server needs 'Authorization: Bearer <token>'", "unauthorized")
+        raise Refused("unauthorized", "this server needs 'Authorization: Bearer <token>'")
     if not hmac.compare_digest(given.strip().encode(), token.encode()):
-        raise HTTPError(403, "wrong token", "forbidden")
+        raise Refused("forbidden", "wrong token")
 
 
 def _query_known(request: Request, known: tuple[str, ...]) -> None:
@@ -407,7 +429,7 @@ def _query_known(request: Request, known: tuple[str, ...]) -> None:
     unknown = sorted(set(request.query_params.keys()) - set(known))
     if unknown:
         where = "; /score takes its verifier from the body's 'verifier'" if "verifier" in unknown else ""
-        raise HTTPError(400, f"unknown query parameter {unknown[0][:40]!r}{where}")
+        raise Refused("bad_request", f"unknown query parameter {unknown[0][:40]!r}{where}")
 
 
 async def _read_body(request: Request, limits: ServerLimits) -> bytes:
@@ -415,26 +437,27 @@ async def _read_body(request: Request, limits: ServerLimits) -> bytes:
     request is admitted, so a body that never ends holds no place in the queue."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limits.max_body_bytes:
-        raise HTTPError(413, f"request larger than {limits.max_body_bytes} bytes", "too_large")
+        raise Refused("too_large", f"request larger than {limits.max_body_bytes} bytes")
 
     async def read() -> bytes:
         body = bytearray()
         async for chunk in request.stream():
             body += chunk
             if len(body) > limits.max_body_bytes:
-                raise HTTPError(413, f"request larger than {limits.max_body_bytes} bytes", "too_large")
+                raise Refused("too_large", f"request larger than {limits.max_body_bytes} bytes")
         return bytes(body)
 
     try:
         return await asyncio.wait_for(read(), limits.body_seconds)
     except asyncio.TimeoutError:
-        raise HTTPError(408, f"the request body did not arrive within {limits.body_seconds:g} s", "slow_body") from None
+        raise Refused("slow_body", f"the request body did not arrive within {limits.body_seconds:g} s") from None
 
 
 # bytes of body per JSON object or array at the least: parsed, each costs 56-200 bytes of memory, so
 # a body of empty objects (`{},` is 3 bytes) would hold 20-60 times its size; a real request's items
 # (a completion and a task) have tens of bytes per object or more
 BYTES_PER_CONTAINER = 8
+DENSE_SLACK = 4096  # objects and arrays any body may have (a small body's memory never matters)
 
 
 def _parse(body: bytes) -> Any:
@@ -443,18 +466,18 @@ def _parse(body: bytes) -> Any:
     A body denser in objects and arrays than `BYTES_PER_CONTAINER` is refused before it is parsed (413),
     so that the memory a body takes stays near its size."""
     containers = body.count(b"{") + body.count(b"[")
-    if containers > len(body) // BYTES_PER_CONTAINER + 16:
-        raise HTTPError(
-            413, f"{containers} objects and arrays in {len(body)} bytes: too many for the body's size", "too_dense"
+    if containers > len(body) // BYTES_PER_CONTAINER + DENSE_SLACK:
+        raise Refused(
+            "too_dense", f"{containers} objects and arrays in {len(body)} bytes: too many for the body's size"
         )
     try:
         return json.loads(body, object_pairs_hook=_unique_keys)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise HTTPError(400, f"malformed JSON: {exc}") from None
+        raise Refused("bad_request", f"malformed JSON: {exc}") from None
     except RecursionError:
-        raise HTTPError(400, "malformed JSON: nested too deeply") from None
+        raise Refused("bad_request", "malformed JSON: nested too deeply") from None
     except ValueError as exc:  # e.g. an integer past Python's digit limit
-        raise HTTPError(400, f"malformed JSON: {str(exc).splitlines()[0][:120]}") from None
+        raise Refused("bad_request", f"malformed JSON: {str(exc).splitlines()[0][:120]}") from None
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -493,7 +516,7 @@ def create_app(
     app = FastAPI(title="evalkit reward server", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.service = service
 
-    def refuse(error: HTTPError) -> JSONResponse:
+    def refuse(error: Refused) -> JSONResponse:
         service.metrics.refused(error)
         return _json({"error": error.message}, error.status)
 
@@ -501,19 +524,19 @@ def create_app(
     async def not_routed(request: Request, exc: RoutingError) -> JSONResponse:
         """No such path, or not this method: the same one-line JSON as every other refusal."""
         message = f"{request.method} {request.url.path[:100]}: {exc.detail}"
-        response = refuse(HTTPError(exc.status_code, message, "not_routed"))
+        response = refuse(Refused("not_routed", message, exc.status_code))
         response.headers.update(exc.headers or {})  # `Allow` on a 405
         return response
 
     @app.exception_handler(Exception)
     async def failed(_request: Request, exc: Exception) -> JSONResponse:
-        return refuse(HTTPError(500, f"internal error: {type(exc).__name__}: {str(exc)[:200]}", "internal"))
+        return refuse(Refused("internal", f"internal error: {type(exc).__name__}: {str(exc)[:200]}"))
 
     async def respond(handler: Callable[[Any, Request], Any], request: Request, query: tuple[str, ...] = ()) -> Any:
         start = time.perf_counter()
         try:
             _authorised(request, token)
-        except HTTPError as exc:  # refused by reason, never counted as a request (an outsider moves no metric)
+        except Refused as exc:  # refused by reason, never counted as a request (an outsider moves no metric)
             return refuse(exc)
         service.metrics.requests += 1
         try:
@@ -521,11 +544,11 @@ def create_app(
             with service.body_from(request.client.host if request.client else ""):
                 body = await _read_body(request, limits)
             service.admit(len(body))
-        except HTTPError as exc:
+        except Refused as exc:
             return refuse(exc)
         try:  # the handler waits for a slot of the verifier it names (RewardService.run_scoring)
             return _json(await handler(_parse(body), request))
-        except HTTPError as exc:
+        except Refused as exc:
             return refuse(exc)
         finally:
             service.leave(len(body))
@@ -534,7 +557,7 @@ def create_app(
     def one_verifier(request: Request) -> str:
         keys = request.query_params.getlist("verifier")
         if len(keys) > 1:
-            raise HTTPError(400, "?verifier= given more than once")
+            raise Refused("bad_request", "?verifier= given more than once")
         return keys[0] if keys else service.only_verifier("?verifier=")
 
     @app.post("/score")
@@ -555,7 +578,7 @@ def create_app(
     async def metrics(request: Request) -> Any:
         try:
             _authorised(request, token)
-        except HTTPError as exc:
+        except Refused as exc:
             return refuse(exc)
         return PlainTextResponse(service.metrics.text())
 
