@@ -90,3 +90,25 @@ def test_game24_reads_the_forms_issue_53_names(form):
     v = verifiers.get("game24")
     score = v.score(form.format(r=RIGHT), GAME24[0])
     assert score.verdict.value == GAME24_FORMS[form], score.reason
+
+
+GOMOKU_FORMS = {
+    "<move>{b}</move>": "correct",
+    "The best move is {b}.": "correct",
+    "The best move is {b}, not A1.": "correct",  # a rejected move is not the answer
+    "The best move is A1, not {b}.": "incorrect",
+    "Candidates: {b} or A1": "invalid",  # two moves offered: one too many
+    "<move>{b} or A1</move>": "invalid",
+    "<move>(4, 8)</move>": "invalid",  # a pair in a convention the prompt never states: ambiguous
+    "{b} (row 5, col 9)": "correct",  # a pair beside the named move restates it
+    "I looked at A1 and B2.\nMy move: {b}": "correct",  # the last line that names a move
+}
+
+
+@pytest.mark.parametrize("form", sorted(GOMOKU_FORMS))
+def test_gomoku_reads_its_answer_by_the_shared_rules(form):
+    v, task = _task("gomoku")
+    best = task["best_moves"][0]
+    assert best == "I5", best  # the forms are written for this task's board
+    score = v.score(form.format(b=best), task)
+    assert score.verdict.value == GOMOKU_FORMS[form], score.reason

@@ -46,3 +46,54 @@ def find_moves(text: str, size: int, formats: tuple[str, ...]) -> list[tuple[int
 
 def _cell(row: int, col: int, size: int) -> int | None:
     return row * size + col if 0 <= row < size and 0 <= col < size else None
+
+
+# words just before a move that reject it (`J11, not J10`, `instead of H8`): never the answer
+_REJECTED = re.compile(r"(?:\bnot|\binstead of|\brather than|\bavoid|\bnever|\bwrong)[\s:,]*$", re.IGNORECASE)
+REJECTION_CHARS = 24  # how far before a move its rejecting words may stand
+
+
+def answer_move(text: str, size: int, formats: tuple[str, ...]) -> tuple[int | None, str | None]:
+    """The move a completion answers with, read by the rules every verifier shares (docs/answers.md):
+    the last `<move>` tag, else the last line that names a move; in it, a move the text rejects
+    (`J11, not J10`) is not the answer, and two different moves offered (`H8 or J9`, a list of
+    candidates) are one answer too many. Coordinate pairs (`(8, 8)`, `row 8, column 8`) are read only
+    where `formats` leave out the letter-and-number notation the prompt asks for; beside a move in
+    that notation they restate it, and alone they are ambiguous. Returns (cell, None), or (None, why)."""
+    tags = list(_TAG.finditer(text)) if "tag" in formats else []
+    if tags:
+        scope = tags[-1].group(1)
+    else:
+        lines = [line for line in text.split("\n") if find_moves(line, size, _plain(formats))]
+        if not lines:
+            return None, "no move found (write it like <move>H8</move>)"
+        scope = lines[-1]
+    named = [(pos, cell) for pos, cell in _named(scope, size, formats) if not _rejected(scope, pos)]
+    if not named:
+        pairs = [m for m in _pairs(scope, size, formats) if not _rejected(scope, m[0])]
+        if pairs and "algebraic" in formats:
+            return None, "coordinates such as (8, 8) are ambiguous: the prompt asks for a letter and a row number (E5)"
+        named = pairs
+    if not named:
+        return None, "no move found (write it like <move>H8</move>)"
+    if len({cell for _, cell in named}) > 1:
+        return None, "two different moves offered: one answer too many"
+    return named[-1][1], None
+
+
+def _plain(formats: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(f for f in formats if f != "tag") or MOVE_FORMATS[1:]
+
+
+def _named(scope: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, int | None]]:
+    """Moves in the letter-and-number notation (`H8`)."""
+    return find_moves(scope, size, ("algebraic",)) if "algebraic" in _plain(formats) else []
+
+
+def _pairs(scope: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, int | None]]:
+    """Moves written as coordinate pairs (`(7, 7)`, `row 7, col 7`)."""
+    return find_moves(scope, size, tuple(f for f in _plain(formats) if f in ("pair", "row_col")))
+
+
+def _rejected(scope: str, pos: int) -> bool:
+    return bool(_REJECTED.search(scope[max(0, pos - REJECTION_CHARS) : pos]))

@@ -39,7 +39,7 @@ from ..testing import Probe, move_game_probes
 from ..turn import model_turn
 from ..winrate import WinRate, check_budget, estimate_seeded, keyed_verdict, stable_seed
 from .board import EMPTY, geometry, makes_five, other, winning_cells
-from .extract import MOVE_FORMATS, find_moves
+from .extract import MOVE_FORMATS, answer_move
 from .mcts import mcts_outcomes
 from .position import Position, PositionError, from_task
 from .rollout import ThreatPlayouts, flat_outcomes
@@ -117,10 +117,9 @@ class GomokuVerifier(Verifier):
         turn = model_turn(completion)  # the model's own turn (docs/answers.md)
         if turn.unfinished:
             return Score.invalid(turn.unfinished)
-        found = find_moves(turn.text[-4000:], position.size, self.config.move_formats)
-        if not found:
-            return Score.invalid("no move found (write it like <move>H8</move>)")
-        cell = found[-1][1]
+        cell, why = answer_move(turn.text[-4000:], position.size, self.config.move_formats)
+        if why is not None:
+            return Score.invalid(why)
         if cell is None:
             return Score.invalid("the move is off the board")
         if position.stones[cell] != EMPTY:
