@@ -40,7 +40,6 @@ HEDGE_WORDS = (
     r"|option \d|approach \d"
 )
 MOST_LABEL_WORDS = 4
-LINES_READ = 1  # the last non-empty lines searched for a sentence's expression (the conclusion's place)
 
 
 class Span(NamedTuple):
@@ -107,19 +106,12 @@ def cells(text: str) -> list[Span]:
 
 
 def sentences(text: str) -> list[Span]:
-    """In each of the last `LINES_READ` non-empty lines, the stretch from the first character that
-    can open an expression to the end of the line."""
-    found = []
-    end = len(text)
-    while len(found) < LINES_READ and end > 0:
-        start = text.rfind("\n", 0, end) + 1
-        line = text[start:end]
-        end = start - 1
-        if not line.strip():
-            continue
-        m = _EXPRESSION_START.search(line)
-        found.append(Span(line[m.start() :].strip(), "sentence", start + m.start()) if m else None)
-    return [span for span in reversed(found) if span is not None]
+    """In the last non-empty line (the conclusion's place), the stretch from the first character
+    that can open an expression to the end of the line."""
+    stripped = text.rstrip()
+    start = stripped.rfind("\n") + 1
+    m = _EXPRESSION_START.search(stripped, start)
+    return [Span(stripped[m.start() :].strip(), "sentence", m.start())] if m else []
 
 
 def candidates(text: str) -> list[Span]:
@@ -129,7 +121,7 @@ def candidates(text: str) -> list[Span]:
     lines = [line for line in text.split("\n") if line.strip()]
     tail = [Span(lines[-1].strip(), "line", len(text))] if lines else []
     whole = [Span(text.strip(), "whole", 0)] if text.strip() and "\n" in text.strip() else []
-    return marked + list(reversed(sentences(text))) + tail + whole
+    return marked + sentences(text) + tail + whole
 
 
 __all__ = ["HEDGE_WORDS", "Span", "candidates", "cells", "labelled", "rank", "sentences"]

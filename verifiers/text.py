@@ -3,7 +3,8 @@
 OpenRLHF (and any loop that decodes with `skip_special_tokens=False`) passes a response that ends
 in `<|im_end|>`, `<|endoftext|>`, `</s>`, `<|eot_id|>`, `<end_of_turn>`, `<｜end▁of▁sentence｜>`...
 A verifier that reads the last line would then miss a correct final answer. Only trailing tokens
-are removed: one in the middle of the text is the model's doing and stays.
+are removed here; where the final answer is read, the turn ends at the first such token
+(`verifiers/turn.py`).
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ Asserts that cannot fail (`assert True, "…"`) are no tests, and a task with no
 from __future__ import annotations
 
 import ast
+import builtins
 import dataclasses
 import hashlib
 import json
@@ -38,6 +39,7 @@ class Prepared:
     entry_point: str | None = None
     judge_setup: str | None = None  # trusted code the tests run after, in the judge (default: setup)
     program_names: tuple[str, ...] = ()  # names besides the entry point the tests take from the program
+    tested_names: frozenset[str] = frozenset()  # what the answer must define (`tested_names`), made once
 
 
 def prepare(task: Mapping[str, Any]) -> Prepared:
@@ -52,6 +54,7 @@ def prepare(task: Mapping[str, Any]) -> Prepared:
             raise TaskError("task has no tests (none of its asserts can fail)")
         # shared: never mutated
         prepared = dataclasses.replace(prepared, tests=tuple(prepared.tests), program_names=_program_names(task))
+        prepared = dataclasses.replace(prepared, tested_names=tested_names(prepared))
         if key is not None:
             if len(_PREPARED) >= _PREPARED_MAX:
                 _PREPARED.pop(next(iter(_PREPARED)), None)
@@ -333,3 +336,30 @@ def sample_tests(tests: Sequence[Test], limit: int | None, key: str) -> Sequence
     seed = int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "little")
     chosen = sorted(random.Random(seed).sample(range(len(tests)), limit))
     return [tests[i] for i in chosen]
+
+
+def tested_names(prepared: Prepared) -> frozenset[str]:
+    """The names the tests take from the program (what the answer must define): the entry point's
+    first name (`Solution` of `Solution().f`) and the task's `program_names`, else the functions the
+    tests call that neither Python's builtins nor the tests themselves define."""
+    names = set(prepared.program_names)
+    if prepared.entry_point:
+        names |= {n.id for n in ast.walk(ast.parse(prepared.entry_point, "entry", "eval")) if isinstance(n, ast.Name)}
+    if names:
+        return frozenset(names)
+    called, bound = set(), set()
+    for test in prepared.tests:
+        if test.kind == "stdio":
+            continue
+        try:
+            trees = [ast.parse(test.setup or "", "test", "exec"), ast.parse(test.source, "test", "exec")]
+        except SyntaxError:
+            continue
+        for node in (n for tree in trees for n in ast.walk(tree)):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                called.add(node.func.id)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bound.add(node.name)
+            elif isinstance(node, ast.ImportFrom) and node.module == "solution":
+                called.update(a.name for a in node.names)
+    return frozenset(called - bound - set(dir(builtins)))

@@ -113,5 +113,18 @@ PROBES = [
         ),
     ),
     # an exception whose text no UTF-8 encoder writes: must cost this item, never the batch
+    # the program rewrites its own side of the judge's request for names, adding `math` (whose
+    # `isclose` always agrees) and builtins: only the names asked for may come back
+    Probe(
+        "extra names in the reply to the judge",
+        lambda v, t: (
+            "```python\nimport __main__\n_answer = __main__.answer\nclass _Yes:\n"
+            "    def __getattr__(self, name):\n        return lambda *a, **k: True\n"
+            "def answer(objects, namespace, request):\n    if request.get('op') == 'globals':\n"
+            "        request = dict(request, names=list(request['names']) + ['math', 'abs', 'len', 'set'])\n"
+            "        namespace.setdefault('math', _Yes())\n    return _answer(objects, namespace, request)\n"
+            f"__main__.answer = answer\ndef {t.get('entry_point') or 'solution'}(*args, **kwargs):\n    return None\n```"
+        ),
+    ),
     Probe("lone-surrogate exception text", lambda v, t: "```python\nraise ValueError(chr(0xD800) * 3)\n```"),
 ]

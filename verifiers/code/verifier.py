@@ -17,8 +17,6 @@ A sandbox failure is ERROR (never the model's fault, never a silent zero).
 
 from __future__ import annotations
 
-import ast
-import builtins
 import threading
 from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping, Sequence
@@ -34,7 +32,7 @@ from ..splits import select
 from ..testing import Probe
 from ..text import valid_text
 from .extract import extract_code, locate_program
-from .formats import Prepared, prepare, sample_tests
+from .formats import prepare, sample_tests
 from .tasks import PROBLEMS, prompt_for
 
 REWARDS = ("continuous", "discrete", "code_r1")
@@ -126,33 +124,6 @@ def make_backend(name: str, pool_size: int = 2, limits: Limits = Limits()):
         return LocalBackend()
 
 
-def tested_names(prepared: Prepared) -> frozenset[str]:
-    """The names the tests take from the program (what the answer must define): the entry point's
-    first name (`Solution` of `Solution().f`) and the task's `program_names`, else the functions the
-    tests call that neither Python's builtins nor the tests themselves define."""
-    names = set(prepared.program_names)
-    if prepared.entry_point:
-        names |= {n.id for n in ast.walk(ast.parse(prepared.entry_point, "entry", "eval")) if isinstance(n, ast.Name)}
-    if names:
-        return frozenset(names)
-    called, bound = set(), set()
-    for test in prepared.tests:
-        if test.kind == "stdio":
-            continue
-        try:
-            trees = [ast.parse(test.setup or "", "test", "exec"), ast.parse(test.source, "test", "exec")]
-        except SyntaxError:
-            continue
-        for node in (n for tree in trees for n in ast.walk(tree)):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                called.add(node.func.id)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                bound.add(node.name)
-            elif isinstance(node, ast.ImportFrom) and node.module == "solution":
-                called.update(a.name for a in node.names)
-    return frozenset(called - bound - set(dir(builtins)))
-
-
 def _prompt_of(task: Mapping[str, Any]) -> str:
     prompt = task.get("prompt")
     return prompt if isinstance(prompt, str) else ""
@@ -222,7 +193,7 @@ class CodeVerifier(Verifier):
             prepared.tests, self.config.max_tests, task_id if isinstance(task_id, str) else shown(task_id)
         )
         if self.config.code_block == "final":
-            found = locate_program(completion, tested_names(prepared), _prompt_of(task), prepared.format == "stdio")
+            found = locate_program(completion, prepared.tested_names, _prompt_of(task), prepared.format == "stdio")
             code, missing = found.code, found.why
         else:
             code, missing = extract_code(completion, self.config.code_block), "no fenced code block found"

@@ -66,6 +66,16 @@ PROBES = [
     # an operation in words after a right expression: the expression alone is not what the answer claims
     Probe("squared in words", lambda v, t: f"Answer: ({_right_or_wrong_sum(t)}) squared"),
     Probe("times two in words", lambda v, t: f"Answer: {_right_or_wrong_sum(t)} times 2"),
+    # two answers offered, or the answer only after the turn ended: never paid, whichever is right
+    Probe("A or B", lambda v, t: f"Answer: {_right_or_wrong_sum(t)} or {_wrong_sum(t)}"),
+    Probe(
+        "another solution after it", lambda v, t: f"Answer: {_right_or_wrong_sum(t)}\nAnother solution: {_wrong_sum(t)}"
+    ),
+    Probe(
+        "answer after the turn ended",
+        lambda v, t: f"Answer: {_wrong_sum(t)}<|im_end|>\nAnswer: {_right_or_wrong_sum(t)}",
+    ),
+    Probe("answer inside reasoning never closed", lambda v, t: f"<think>\nAnswer: {_right_or_wrong_sum(t)}"),
     # a stall: a scan quadratic in the number of lines once took minutes here, past the batch's timeout
     Probe(
         "a flood of blank lines before a wrong answer",
