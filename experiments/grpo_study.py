@@ -99,6 +99,21 @@ def held_out(run_dir: Path) -> list[dict]:
     return points
 
 
+# Student's t at 97.5% for n - 1 degrees of freedom: an interval over a handful of seeds
+T_975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
+
+
+def seed_interval(values: list[float]) -> tuple[float, float, float]:
+    """(mean, low, high): the mean over seeds with its t 95% interval, clipped to [0, 1]; one seed
+    has no interval (low = high = its value)."""
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return mean, mean, mean
+    sd = (sum((v - mean) ** 2 for v in values) / (len(values) - 1)) ** 0.5
+    half = T_975.get(len(values) - 1, 1.96) * sd / len(values) ** 0.5
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
 def pooled(points_by_seed: list[list[dict]]) -> list[dict]:
     """Accuracy at each step over every seed's samples (Wilson 95%), with each seed's own value."""
     rows = []
@@ -108,17 +123,35 @@ def pooled(points_by_seed: list[list[dict]]) -> list[dict]:
         correct, n = sum(p["correct"] for p in at), sum(p["samples"] for p in at)
         low, high = wilson(correct, n)
         ops = {op: [sum(p["by_operation"].get(op, (0, 0))[i] for p in at) for i in (0, 1)] for op in OPERATIONS}
+        seeds = [p["correct"] / p["samples"] for p in at]
+        mean, mean_low, mean_high = seed_interval(seeds)
         rows.append(
             {
                 "step": step,
+                "mean": mean,
+                "mean_low": mean_low,
+                "mean_high": mean_high,
+                "seeds": seeds,
                 "accuracy": correct / n,
                 "low": low,
                 "high": high,
-                "seeds": [p["correct"] / p["samples"] for p in at],
                 "by_operation": ops,
             }
         )
     return rows
+
+
+def steps_to_half(results: dict) -> dict[str, int | None]:
+    """For each arm, the first evaluated step whose mean accuracy reaches half of the p = 0 arm's
+    final mean (None: never within the run)."""
+    reference = results["arms"].get("flip 0")
+    if reference is None:
+        return {}
+    half = reference["curve"][-1]["mean"] / 2
+    return {
+        arm: next((r["step"] for r in data["curve"] if r["mean"] >= half and half > 0), None)
+        for arm, data in results["arms"].items()
+    }
 
 
 def report(runs_dir: Path, seeds: tuple[int, ...]) -> dict:
@@ -131,6 +164,7 @@ def report(runs_dir: Path, seeds: tuple[int, ...]) -> dict:
             results["arms"][arm] = {"runs": done, "curve": pooled([held_out(runs_dir / n) for n in done])}
         for n in done:
             results["wall_s"][n] = int((runs_dir / n / "finished").read_text().split()[0])
+    results["steps_to_half"] = steps_to_half(results)
     OUT.mkdir(exist_ok=True)
     (OUT / "results.json").write_text(json.dumps(results, indent=1) + "\n")
     plot(results, ADVANTAGES, OUT / "advantages.png", "Advantage: group vs the seed's momentum vs Dr. GRPO")
@@ -156,10 +190,10 @@ def plot(results: dict, arms: list[str] | tuple[str, ...], path: Path, title: st
         curve = results["arms"][arm]["curve"]
         xs = [r["step"] + (i - 1) * 0.12 for r in curve]
         color = f"C{i}"
-        ax.fill_between(xs, [r["low"] for r in curve], [r["high"] for r in curve], color=color, alpha=0.15)
+        ax.fill_between(xs, [r["mean_low"] for r in curve], [r["mean_high"] for r in curve], color=color, alpha=0.15)
         ax.plot(
             xs,
-            [r["accuracy"] for r in curve],
+            [r["mean"] for r in curve],
             color=color,
             marker="o",
             label=f"{arm} ({len(results['arms'][arm]['runs'])} seed{'s' if len(results['arms'][arm]['runs']) != 1 else ''})",
@@ -168,7 +202,7 @@ def plot(results: dict, arms: list[str] | tuple[str, ...], path: Path, title: st
             ax.scatter([x] * len(r["seeds"]), r["seeds"], color=color, s=8, alpha=0.6)
     ax.set_ylim(0, 1)
     ax.set_xlabel("step")
-    ax.set_ylabel("held-out accuracy (pooled over seeds, Wilson 95%)")
+    ax.set_ylabel("held-out accuracy: mean over seeds (t 95%), each seed")
     ax.set_title(title, fontsize=10)
     ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
@@ -177,20 +211,38 @@ def plot(results: dict, arms: list[str] | tuple[str, ...], path: Path, title: st
 
 
 def table(results: dict) -> str:
+    """Per arm: the mean over seeds at each evaluated step with its t 95% interval, each seed's
+    final value, the steps to half of the p = 0 arm's final accuracy, and the pooled final samples
+    by operation."""
+    steps = [r["step"] for r in max((a["curve"] for a in results["arms"].values()), key=len, default=[])]
     lines = [
-        f"| arm | runs | step 0 | step {results['steps']} | each seed at the end | + | × | − | ÷ |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| arm | seeds | "
+        + " | ".join(f"step {s}" for s in steps)
+        + " | each seed at the end | steps to half | pooled at the end (Wilson) | + | × | − | ÷ |",
+        "|---" * (5 + len(steps) + len(OPERATIONS)) + "|",
     ]
+    half = results.get("steps_to_half", {})
     for arm, data in results["arms"].items():
-        first, last = data["curve"][0], data["curve"][-1]
+        by_step = {r["step"]: r for r in data["curve"]}
+        cells = [
+            f"{by_step[s]['mean']:.3f} [{by_step[s]['mean_low']:.2f}, {by_step[s]['mean_high']:.2f}]"
+            if s in by_step
+            else "-"
+            for s in steps
+        ]
+        last = data["curve"][-1]
         ops = [f"{c}/{n}" for c, n in (last["by_operation"][op] for op in OPERATIONS)]
         lines.append(
-            f"| {arm} | {len(data['runs'])} | {first['accuracy']:.3f} | {last['accuracy']:.3f} "
-            f"[{last['low']:.3f}, {last['high']:.3f}] | {', '.join(f'{s:.2f}' for s in last['seeds'])} | "
-            + " | ".join(ops)
-            + " |"
+            f"| {arm} | {len(data['runs'])} | "
+            + " | ".join(cells)
+            + f" | {', '.join(f'{s:.2f}' for s in last['seeds'])} | {_reached(half.get(arm, '-'))} | "
+            f"{last['accuracy']:.3f} [{last['low']:.3f}, {last['high']:.3f}] | " + " | ".join(ops) + " |"
         )
     return "\n".join(lines) + "\n"
+
+
+def _reached(step: int | str | None) -> str:
+    return "not reached" if step is None else str(step)
 
 
 def main() -> None:
