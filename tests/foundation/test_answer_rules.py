@@ -112,3 +112,20 @@ def test_gomoku_reads_its_answer_by_the_shared_rules(form):
     assert best == "I5", best  # the forms are written for this task's board
     score = v.score(form.format(b=best), task)
     assert score.verdict.value == GOMOKU_FORMS[form], score.reason
+
+
+DOUDIZHU_FORMS = {
+    "<move>3</move>": "correct",
+    "<move>PASS</move> loses the race; <move>3</move> wins it.": "correct",  # the last play stands
+    "<move>3</move> or <move>PASS</move>": "invalid",  # two plays offered: one too many
+    "<move>PASS</move> or <move>3</move>": "invalid",
+    "Move: PASS\nAlternatively, Move: 3": "invalid",
+    "**Move:** 3": "correct",
+}
+
+
+@pytest.mark.parametrize("form", sorted(DOUDIZHU_FORMS))
+def test_doudizhu_reads_its_play_by_the_shared_rules(form):
+    v, task = _task("doudizhu")
+    score = v.score(form, task)
+    assert score.verdict.value == DOUDIZHU_FORMS[form], score.reason

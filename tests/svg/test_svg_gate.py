@@ -21,10 +21,15 @@ def test_nested_svg_elements_stay_in_their_document():
 
 
 @pytest.mark.parametrize(
-    "text, code", [("no drawing here", "no_svg"), ("<svg viewBox='0 0 1 1'><rect/>", "unclosed_svg")]
+    "text, pick, code",
+    [
+        ("no drawing here", "final", "no_svg"),
+        ("<svg viewBox='0 0 1 1'><rect/>", "final", "svg_cut_off"),
+        ("<svg viewBox='0 0 1 1'><rect/>", "last", "unclosed_svg"),
+    ],
 )
-def test_missing_svg(text, code):
-    assert extract_svg(text) == (None, code)
+def test_missing_svg(text, pick, code):
+    assert extract_svg(text, pick) == (None, code)
 
 
 def test_accepted_svg_is_reserialised_in_the_svg_namespace():

@@ -49,7 +49,7 @@ HOSTILE = {
     ),
     "script": (svg('<script>fetch("http://example.com")</script><rect width="9" height="9"/>'), "forbidden_element"),
     "empty string": ("", "no_svg"),
-    "10 MB completion": ("Let me think. " * 750_000 + ORDINARY["hexagon"][:-6], "unclosed_svg"),
+    "10 MB completion": ("Let me think. " * 750_000 + ORDINARY["hexagon"][:-6], "svg_cut_off"),
     "event handler": (svg('<rect width="9" height="9" onload="alert(1)"/>'), "event_attribute"),
 }
 

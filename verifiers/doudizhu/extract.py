@@ -1,38 +1,61 @@
 """Reading a play from a model's completion: `<move>...</move>`, a `Move: ...` line, or a short
-bare answer; PASS in English or Chinese."""
+bare answer; PASS in English or Chinese. By the shared rules (docs/answers.md): the last play
+written, unless the words before it offer it beside an earlier, different one (`<move>3 3</move>
+or <move>4 4</move>`, "alternatively"): two plays are one answer too many, refused whichever wins."""
 
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
+from ..locate import HEDGE_WORDS
 from .cards import parse_cards
 
 PASS_WORDS = frozenset({"pass", "不要", "不出", "要不起", "过"})
 _PASS_STRIP = " \t\r\n.!。！*`'\"()[]"
-_LINE = re.compile(r"^[^\w\n]{0,20}(?:move|play|answer|出牌)\s*[:：]\s*([^\n]{0,200})", re.IGNORECASE | re.MULTILINE)
+# a `Move:` label, after at most a few lead words ("Alternatively, Move: 4 4" is a second play)
+_LINE = re.compile(r"^[^\n]{0,40}?\b(?:move|play|answer|出牌)\s*[:：]\s*([^\n]{0,200})", re.IGNORECASE | re.MULTILINE)
 MOVE_FORMATS = ("tag", "line", "bare")
 BARE_LIMIT = 40
+_TAG = re.compile(r"<move>([^<]*(?:<(?!/?move>)[^<]*)*)</move>", re.IGNORECASE)  # stops at the next tag: linear
+_OFFERS = re.compile(rf"(?:\b(?:or|{HEDGE_WORDS})\b|或|还可以|也可以)", re.IGNORECASE)
+TWO_PLAYS = "two different plays are offered as the answer: one answer too many"
 
 
-def find_play(text: str, formats: tuple[str, ...]) -> str | None:
+class Found(NamedTuple):
+    """The play's raw text (None where there is none) and, where it is refused, why."""
+
+    play: str | None
+    why: str = ""
+
+
+def _last_of(plays: list[re.Match[str]], text: str) -> Found:
+    """The last of `plays`, refused where the text between it and an earlier, different play offers it."""
+    last = plays[-1]
+    for earlier in reversed(plays[:-1]):
+        if " ".join(earlier.group(1).split()).lower() == " ".join(last.group(1).split()).lower():
+            continue
+        if _OFFERS.search(text[earlier.end(1) : last.start(1)]):
+            return Found(None, TWO_PLAYS)
+        break
+    return Found(last.group(1).strip(" \t*_`"))
+
+
+def find_play(text: str, formats: tuple[str, ...]) -> Found:
     """The last play written in the completion (raw text), trying the configured formats in
     order: the last complete <move>...</move>, else the last `Move: ...` line, else the whole
     (short) completion. Linear in the length of the text."""
     if "tag" in formats:
-        low = text.lower()
-        end = low.rfind("</move>")
-        start = low.rfind("<move>", 0, end) if end >= 0 else -1
-        if start >= 0:
-            return text[start + len("<move>") : end].strip()
+        tags = list(_TAG.finditer(text))
+        if tags:
+            return _last_of(tags, text)
     if "line" in formats:
-        last = None
-        for match in _LINE.finditer(text):  # the last `Move:` line counts
-            last = match
-        if last is not None:
-            return last.group(1).strip()
+        lines = list(_LINE.finditer(text))
+        if lines:
+            return _last_of(lines, text)
     if "bare" in formats and len(text.strip()) <= BARE_LIMIT:
-        return text.strip()
-    return None
+        return Found(text.strip())
+    return Found(None)
 
 
 def read_play(raw: str) -> tuple[int, ...] | None:

@@ -161,9 +161,9 @@ class DoudizhuVerifier(Verifier):
         turn = model_turn(completion)  # the model's own turn (docs/answers.md)
         if turn.unfinished:
             return Score.invalid(turn.unfinished)
-        raw = find_play(turn.text, self.config.move_formats)
+        raw, why = find_play(turn.text, self.config.move_formats)
         if raw is None:
-            return Score.invalid("no play found (write it like <move>3 3</move> or <move>PASS</move>)")
+            return Score.invalid(why or "no play found (write it like <move>3 3</move> or <move>PASS</move>)")
         try:
             readings = match_move(state, read_play(raw), banned)
         except ValueError as exc:

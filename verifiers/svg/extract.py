@@ -1,4 +1,7 @@
-"""Find the SVG document in a completion: fenced or bare, the last one by default.
+"""Find the SVG document in a completion: fenced or bare, escaped or not, read by the shared rules
+of docs/answers.md ("final", the default): the last drawing, unless the text offers another beside
+it (refused: one answer too many) or shows it as what not to do; a drawing cut off at the end is no
+answer, and an earlier one never stands in for it.
 
 Nested `<svg>` elements are legal SVG, so opening and closing tags are matched by depth rather
 than by a non-greedy regex (which would cut the outer document at the inner `</svg>`). The scan
@@ -7,15 +10,37 @@ is one linear pass, so a 10 MB completion costs milliseconds.
 
 from __future__ import annotations
 
+import html
+import json
 import re
 
+from ..locate import HEDGE_WORDS
+
 _TAG = re.compile(r"<(/?)svg\b[^<>]*?(/?)>", re.IGNORECASE)  # [^<>]: each try stops at the next "<" (linear)
-PICKS = ("last", "first", "only")
+PICKS = ("final", "last", "first", "only")
+_ELEMENT = re.compile(r"<[a-zA-Z]")
+# words between two different drawings that offer the later one beside the earlier (docs/answers.md, rule 5)
+_OFFERS = re.compile(
+    rf"\b(?:{HEDGE_WORDS})\b|^[^\w\n]*or\b(?![ \t,]*(?:even )?(?:better|rather))", re.IGNORECASE | re.MULTILINE
+)
+# words just before a drawing that show it as what not to do (rule 6: not the model's answer)
+_COUNTER_EXAMPLE = re.compile(
+    r"\b(?:wrong|incorrect|broken|bad|mistaken|invalid|avoid|what not to|do not|don't)\b[^\n]{0,60}$", re.IGNORECASE
+)
+PROSE_READ = 200  # characters of prose before a drawing read for what introduces it
+READ_FAILURES = {
+    "no_svg": "no <svg>…</svg> document in the completion",
+    "unclosed_svg": "no complete <svg>…</svg> document in the completion",
+    "several_svgs": "several <svg> documents, and pick 'only' takes exactly one",
+    "svg_cut_off": "the final <svg> drawing was cut off (never closed): no answer",
+    "svgs_offered": "two different drawings are offered as the answer: one answer too many",
+}
 
 
-def find_svgs(text: str) -> list[str]:
-    """Every top-level `<svg …>…</svg>` (or self-closing `<svg …/>`) in order of appearance."""
-    found: list[str] = []
+def svg_spans(text: str) -> tuple[list[tuple[int, int]], int | None]:
+    """The (start, end) of every top-level `<svg …>…</svg>` (or self-closing `<svg …/>`) in order,
+    and where a drawing still open at the end of the text starts (None where none is)."""
+    found: list[tuple[int, int]] = []
     depth, start = 0, 0
     for m in _TAG.finditer(text):
         closing, self_closing = m.group(1) == "/", m.group(2) == "/"
@@ -24,22 +49,75 @@ def find_svgs(text: str) -> list[str]:
                 continue  # a stray closing tag
             depth -= 1
             if depth == 0:
-                found.append(text[start : m.end()])
+                found.append((start, m.end()))
         elif self_closing:
             if depth == 0:
-                found.append(m.group(0))
+                found.append((m.start(), m.end()))
         else:
             if depth == 0:
                 start = m.start()
             depth += 1
-    return found
+    return found, (start if depth else None)
 
 
-def extract_svg(text: str, pick: str = "last") -> tuple[str | None, str]:
-    """(svg, "") or (None, reason code): `pick` chooses among several documents; "only" refuses several."""
-    svgs = find_svgs(text)
-    if not svgs:
+def find_svgs(text: str) -> list[str]:
+    """Every top-level `<svg …>…</svg>` (or self-closing `<svg …/>`) in order of appearance."""
+    return [text[a:b] for a, b in svg_spans(text)[0]]
+
+
+def unescaped(svg: str) -> str:
+    """A drawing written inside a JSON string (`<svg xmlns=\\"…\\">`) as its text; others as they are."""
+    if '=\\"' not in svg:
+        return svg
+    try:
+        return json.loads(f'"{svg}"')
+    except ValueError:
+        return svg
+
+
+def _drawings(text: str) -> tuple[list[tuple[int, int]], int | None, str]:
+    """The drawings of `text`, or of its HTML-unescaped form where it has none written plainly
+    (`&lt;svg …&gt;`): spans, where one still open starts, and the text they index."""
+    spans, open_at = svg_spans(text)
+    if not spans and open_at is None and "&lt;svg" in text.lower():
+        text = html.unescape(text)
+        spans, open_at = svg_spans(text)
+    return spans, open_at, text
+
+
+def _cut_off(text: str, open_at: int | None, spans: list[tuple[int, int]]) -> bool:
+    """A drawing opened after the last complete one, with elements in it, that the text ends inside."""
+    after = spans[-1][1] if spans else 0
+    return open_at is not None and open_at >= after and bool(_ELEMENT.search(text, text.index(">", open_at)))
+
+
+def _final(text: str, spans: list[tuple[int, int]]) -> tuple[str | None, str]:
+    """The final drawing by the shared rules: counter-examples are not candidates (where another
+    drawing is); a later different drawing replaces an earlier one, unless the words between offer
+    it beside it."""
+    kept = [(a, b) for a, b in spans if not _COUNTER_EXAMPLE.search(text[max(0, a - PROSE_READ) : a])] or spans
+    final_start, final_end = kept[-1]
+    final = " ".join(text[final_start:final_end].split())
+    for a, b in reversed(kept[:-1]):
+        if " ".join(text[a:b].split()) == final:
+            continue
+        if _OFFERS.search(text[b:final_start]):
+            return None, "svgs_offered"
+        break  # an earlier, different drawing, replaced by the final one
+    return unescaped(text[final_start:final_end]), ""
+
+
+def extract_svg(text: str, pick: str = "final") -> tuple[str | None, str]:
+    """(svg, "") or (None, reason code; READ_FAILURES says it in words). "final" reads by the shared
+    rules; "last" and "first" take that document as written; "only" refuses several."""
+    spans, open_at, text = _drawings(text)
+    if pick == "final" and _cut_off(text, open_at, spans):
+        return None, "svg_cut_off"
+    if not spans:
         return None, "no_svg" if "<svg" not in text.lower() else "unclosed_svg"
-    if pick == "only" and len(svgs) > 1:
+    if pick == "only" and len(spans) > 1:
         return None, "several_svgs"
-    return (svgs[0] if pick == "first" else svgs[-1]), ""
+    if pick == "final":
+        return _final(text, spans)
+    a, b = spans[0] if pick == "first" else spans[-1]
+    return unescaped(text[a:b]), ""

@@ -32,7 +32,7 @@ from ..splits import select
 from ..testing import Probe
 from ..turn import model_turn
 from .drawing import CheckResult, image_from_png
-from .extract import PICKS, extract_svg
+from .extract import PICKS, READ_FAILURES, extract_svg
 from .gate import GatedSvg, GateError, GateLimits, gate
 from .render import RENDERERS, RenderPool
 from .tasks import builtin_tasks, load_tasks, negatives_for, prompt_for, validate
@@ -40,7 +40,8 @@ from .tasks import builtin_tasks, load_tasks, negatives_for, prompt_for, validat
 
 @dataclass(frozen=True)
 class SvgConfig:
-    pick: str = setting("last", client="free")  # which <svg> in the completion: "last", "first", "only"
+    # which <svg> in the completion: "final" (docs/answers.md), "last", "first", "only"
+    pick: str = setting("final", client="free")
     max_svg_chars: int = setting(100_000, client="at_most")
     max_nodes: int = setting(2_000, client="at_most")
     max_depth: int = setting(32, client="at_most")
@@ -168,7 +169,7 @@ class SvgVerifier(Verifier):
                     continue
                 svg, why = extract_svg(turn.text, self.config.pick)
                 if svg is None:
-                    out[i] = _invalid(why, "no complete <svg>…</svg> document in the completion")
+                    out[i] = _invalid(why, READ_FAILURES[why])
                     continue
                 jobs[i] = _Job(task, gate(svg, self.limits))
             except GateError as exc:
