@@ -39,7 +39,18 @@ HEDGE_WORDS = (
     r"|or you could|you could also|simpler (?:one|version|solution|way|approach)|also works|other (?:options?|solutions?)"
     r"|option \d|approach \d"
 )
+# a second answer offered in the words between two answers: a hedge word, or a line that opens with
+# "or" ("or better" and "or rather" replace the earlier answer instead)
+OFFERS = re.compile(
+    rf"\b(?:{HEDGE_WORDS})\b|或者|还可以|^[^\w\n]*or\b(?![ \t,]*(?:even )?(?:better|rather))",
+    re.IGNORECASE | re.MULTILINE,
+)
 MOST_LABEL_WORDS = 4
+
+
+def offers(between: str) -> bool:
+    """Do the words between two different answers offer the later beside the earlier?"""
+    return OFFERS.search(between) is not None
 
 
 class Span(NamedTuple):

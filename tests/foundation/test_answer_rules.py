@@ -56,6 +56,14 @@ def test_the_model_turn(text, turn_text, unfinished):
 
 RIGHT = "(6 - 4) * (4 + 8)"
 GAME24_FORMS = {
+    # steps that combine every number, with no combined expression (read by substitution)
+    "6 - 4 = 2\n4 + 8 = 12\n2 * 12 = 24": "correct",
+    "Step 1: 6 − 4 = 2\nStep 2: 4 + 8 = 12\nStep 3: 2 × 12 = 24": "correct",
+    "6-4=2, 4+8=12, 2*12=24": "correct",
+    "6 - 4 = 2\n2 * 12 = 24": "invalid",  # a number never used: no derivation
+    "6 - 4 = 3\n4 + 8 = 12\n3 * 12 = 36": "invalid",  # a step that states a false result derives nothing
+    "8 / 4 = 2\n2 * 6 = 12\n12 * 4 = 48": "incorrect",
+    "6-4=2\n4+8=12\n2*12=24\n\nAlternatively:\n4*6=24\n8-4=4\n24*4=96": "invalid",  # two derivations offered
     # labels recognised by their shape, in any language and typography
     "Lösung: {r}": "correct",
     "答え：{r}": "correct",

@@ -30,8 +30,11 @@ def test_reward_is_the_seed_formula():
     assert wrong.verdict is Verdict.INCORRECT
     assert wrong.components == {"outcome": 0.35, "process": 1.0, "length": 1.0}
     assert wrong.reward == pytest.approx(0.55 * 0.35 + 0.3 + 0.15)
-    no_answer = V.score(STEPS, {"numbers": [4, 4, 6, 8]})
+    # the seed's formula wants an expression line: steps alone earn only their process share
+    no_answer = verifiers.get("game24", steps_answer=False).score(STEPS, {"numbers": [4, 4, 6, 8]})
     assert no_answer.verdict is Verdict.INVALID and no_answer.reward == pytest.approx(0.3)
+    # by default, steps that combine every number are the answer they build
+    assert V.score(STEPS, {"numbers": [4, 4, 6, 8]}).verdict is Verdict.CORRECT
 
 
 def test_length_reward_values_from_the_research_table():

@@ -193,3 +193,98 @@ def _multiset_matches(shown: list[Shown], exact: tuple[Exact, ...]) -> bool:
 def _plain_arithmetic_ok(a: Shown, b: Shown, c: Shown, apply) -> bool:
     exact = apply(a.value, b.value)
     return exact is not None and c.matches(exact)
+
+
+# ---------------------------------------------------------------------------------------------------
+# An answer written as steps (docs/answers.md): `6 - 4 = 2`, `4 + 8 = 12`, `2 * 12 = 24`, with no
+# combined expression. Each block of step lines (consecutive, blank lines allowed) is replayed from
+# the puzzle's numbers; a block that combines them all into one value is a derivation, and its
+# expression, built by substitution, is the answer the judge checks like any other.
+
+_STEP_LABEL = re.compile(r"^[^\n:：=]{0,24}?[:：]\s*|^\s*\d{1,2}[.)]\s+")  # `Step 1:`, `Schritt 2：`, `3.`
+_SEGMENTS = re.compile(r"[,;]\s+|\s*[→⇒]\s*")
+MAX_STEP_LINES = 64  # lines of one block replayed at most (a derivation of 4 numbers has 3)
+
+
+class Derivation(NamedTuple):
+    """What the steps say: the combined expression (None where no block combines every number)
+    and why there is none where a block is refused."""
+
+    expression: str | None
+    why: str = ""
+
+
+def _steps_of(line: str) -> list[re.Match[str]] | None:
+    """The steps one line holds (`a op b = c`, one or several separated by `,` `;` `→`), or None."""
+    if len(line) > MAX_LINE_CHARS or "=" not in line:
+        return None
+    body = _STEP_LABEL.sub("", line, count=1)
+    found = []
+    for segment in _SEGMENTS.split(body):
+        try:
+            match = STEP_LINE.match(normalise(segment)) if segment.strip() else None
+        except ExpressionError:
+            return None
+        if match is None:
+            return None
+        found.append(match)
+    return found or None
+
+
+def _blocks(text: str) -> list[tuple[int, int, list[re.Match[str]]]]:
+    """Runs of step lines: (start offset, end offset, steps)."""
+    blocks: list[tuple[int, int, list[re.Match[str]]]] = []
+    current: list[re.Match[str]] = []
+    start = offset = 0
+    for line in text.split("\n"):
+        steps = _steps_of(line) if _MAY_BE_STEP.match(_STEP_LABEL.sub("", line, count=1)) else None
+        if steps:
+            if not current:
+                start = offset
+            current += steps
+        elif line.strip() and current:
+            blocks.append((start, offset, current))
+            current = []
+        offset += len(line) + 1
+    if current:
+        blocks.append((start, offset, current))
+    return blocks
+
+
+def _replay(steps: list[re.Match[str]], numbers: list[int]) -> str | None:
+    """The expression a block of steps builds from `numbers`, where it uses each exactly once and
+    every stated result is the true one; None otherwise."""
+    items: list[tuple[Exact, str]] = [(n, str(n)) for n in numbers]
+    for match in steps[:MAX_STEP_LINES]:
+        try:
+            a, b, c = (Shown.parse(match.group(k)) for k in "abc")
+        except (ValueError, ZeroDivisionError):
+            return None
+        operands = []
+        for shown in (a, b):
+            at = next((i for i in range(len(items) - 1, -1, -1) if shown.matches(items[i][0])), None)
+            if at is None:
+                return None
+            operands.append(items.pop(at))
+        (x, ex), (y, ey) = operands
+        value = _APPLY[match.group("op")](x, y)
+        if value is None or not c.matches(value):
+            return None  # a step that states a false result derives nothing
+        items.append((value, f"({ex} {match.group('op')} {ey})"))
+    return items[0][1][1:-1] if len(items) == 1 and steps else None
+
+
+def derivation(text: str, numbers: list[int], offers: Callable[[str], bool]) -> Derivation:
+    """The last block of steps that combines every number, as one expression. Where an earlier
+    block does too, with another expression, and the words between offer the later beside it
+    (`offers`), there are two answers: refused (an earlier block never stands in for the last)."""
+    complete = [(start, end, e) for start, end, steps in _blocks(text) if (e := _replay(steps, numbers))]
+    if not complete:
+        return Derivation(None)
+    start, _end, expression = complete[-1]
+    for _start, earlier_end, earlier in reversed(complete[:-1]):
+        if earlier != expression:
+            if offers(text[earlier_end:start]):
+                return Derivation(None, "two different derivations (another is offered after the first)")
+            break
+    return Derivation(expression)

@@ -6,7 +6,9 @@ r"""The 24-point verifier: r = 0.55·r_oc + 0.3·r_pr + 0.15·r_l, the seed repo
 - r_l (length): 1 for l ≤ t steps, else 1/(1+e^{k(l−t−m)}); t=4, m=20, k=0.2, l = step lines.
 
 One deliberate change from the seed formula: r_l is paid only when a final expression is
-present. Otherwise an empty completion (l = 0 ≤ t) would earn 0.15 for saying nothing.
+present. Otherwise an empty completion (l = 0 ≤ t) would earn 0.15 for saying nothing. Steps that
+combine every number into the target with no expression line are read as the expression they
+build (`steps_answer`, off in `published_formula`): a right answer written that way is right.
 
 What a format-only answer earns: by default the 0.35 credit is paid only to an expression over
 exactly the puzzle's numbers (`credit_needs_numbers=True`), so `Answer: 24` alone, `Answer: 1 + 1`
@@ -33,6 +35,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from ..base import TaskError, Verifier, setting, shown
+from ..locate import offers
 from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
@@ -43,7 +46,7 @@ from .answer import Link, read_chain
 from .countdown import TASK_SETS
 from .expression import Evaluated, ExpressionError
 from .extract import EXTRACTORS, cut_off, final_answers, located_answer, offers_another
-from .steps import check_steps
+from .steps import check_steps, derivation
 from .tasks import load_tasks, prompt_text
 from .usual import read_usual_answer
 
@@ -59,6 +62,10 @@ class Game24Config:
     length_margin: int = setting(20, client="free")  # m
     length_slope: float = setting(0.2, client="free")  # k
     answer_formats: tuple[str, ...] = setting(("answer_line", "answer_tag", "boxed"), client="free")
+    # an answer written only as steps that combine every number (`6 - 4 = 2`, `4 + 8 = 12`,
+    # `2 * 12 = 24`) is read as the expression they build (docs/answers.md); the seed's formula
+    # wants a final expression line
+    steps_answer: bool = setting(True, client="free")
     max_expression_chars: int = setting(200, client="at_most")
     max_steps_checked: int = setting(256, client="at_most")
     prompt_style: str = setting(
@@ -183,7 +190,8 @@ class Game24Verifier(Verifier):
     Config = Game24Config
     verdicts_order_rewards = True
     aliases = ("24game", "countdown24", "countdown")
-    presets = {"published_formula": {"credit_needs_numbers": False}}  # the seed report's formula, to the letter
+    # the seed report's formula, to the letter
+    presets = {"published_formula": {"credit_needs_numbers": False, "steps_answer": False}}
     deprecated_presets = {"seed": "published_formula"}
     components = ("outcome", "process", "length")
     # exact arithmetic on capped expressions and step lines: about 0.01 ms an item (0.05 ms with three
@@ -213,6 +221,9 @@ class Game24Verifier(Verifier):
             raw, links = self._final(final_answers(turn.text, cfg.answer_formats), wanted, target), None
             if raw is None:  # no marked answer: where the text's structure puts one (verifiers/locate.py)
                 raw = located_answer(turn.text, self._is_expression, lambda a: self._answers_puzzle(a, wanted, target))
+            if raw is None and cfg.steps_answer:  # no expression anywhere: steps combining every number
+                raw, why = derivation(turn.text, list(wanted), offers)
+                turn = turn._replace(unfinished=why) if why else turn
         answer = None
         r_l = 0.0  # paid only with a final expression (see the module docstring)
         if raw is not None and cut_off(turn.text):

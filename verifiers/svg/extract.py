@@ -14,15 +14,11 @@ import html
 import json
 import re
 
-from ..locate import HEDGE_WORDS
+from ..locate import offers
 
 _TAG = re.compile(r"<(/?)svg\b[^<>]*?(/?)>", re.IGNORECASE)  # [^<>]: each try stops at the next "<" (linear)
 PICKS = ("final", "last", "first", "only")
 _ELEMENT = re.compile(r"<[a-zA-Z]")
-# words between two different drawings that offer the later one beside the earlier (docs/answers.md, rule 5)
-_OFFERS = re.compile(
-    rf"\b(?:{HEDGE_WORDS})\b|^[^\w\n]*or\b(?![ \t,]*(?:even )?(?:better|rather))", re.IGNORECASE | re.MULTILINE
-)
 # words just before a drawing that show it as what not to do (rule 6: not the model's answer)
 _COUNTER_EXAMPLE = re.compile(
     r"\b(?:wrong|incorrect|broken|bad|mistaken|invalid|avoid|what not to|do not|don't)\b[^\n]{0,60}$", re.IGNORECASE
@@ -101,7 +97,7 @@ def _final(text: str, spans: list[tuple[int, int]]) -> tuple[str | None, str]:
     for a, b in reversed(kept[:-1]):
         if " ".join(text[a:b].split()) == final:
             continue
-        if _OFFERS.search(text[b:final_start]):
+        if offers(text[b:final_start]):
             return None, "svgs_offered"
         break  # an earlier, different drawing, replaced by the final one
     return unescaped(text[final_start:final_end]), ""
