@@ -29,8 +29,8 @@ from typing import Any
 
 from . import libraries, programs
 from .base import MAX_STDOUT, SANDBOX_CPUS, STOP, Limits, RawRun, SandboxUnavailable, Watch
-from .cleanup import process_alive
 from .image import IMAGE
+from .owners import process_alive
 from .preload import preload_arguments
 from .runner import CHANNEL_FLAG
 

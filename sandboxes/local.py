@@ -39,7 +39,7 @@ from pathlib import Path
 from . import libraries, programs
 from .base import MAX_STDOUT, SANDBOX_CPUS, STOP, Limits, RawRun, SandboxUnavailable, Watch
 from .cgroups import RunCgroup, cpu_quota_missing
-from .cleanup import process_alive, work_dir_prefix
+from .owners import process_alive, work_dir_prefix
 from .preload import preload_arguments
 from .programs import PYTHON_FLAGS
 from .runner import SHARED_MEMORY_SLACK

@@ -235,7 +235,7 @@ def _sweep_node(blob: bytes, pids: list[int], wait_seconds: float = 60.0) -> Non
     """On one node: wait until the given actor processes and everything in their process groups
     (the pool workers they started, which outlive them briefly) are gone, then release what evalkit
     processes that died there left. Waiting for the actors alone left a slow pool worker's work dir."""
-    from sandboxes.cleanup import family_alive
+    from sandboxes.owners import family_alive
 
     verifier = pickle.loads(blob)
     deadline = time.monotonic() + wait_seconds

@@ -97,7 +97,7 @@ def test_a_family_is_alive_until_the_last_process_of_its_leaders_group_is_gone()
     import sys
     import time
 
-    from sandboxes.cleanup import family_alive
+    from sandboxes.owners import family_alive
 
     leader = subprocess.Popen(
         [

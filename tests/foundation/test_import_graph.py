@@ -1,4 +1,4 @@
-"""`verifiers/`, `evalkit/` and `pytest_plugin/` have no import circle: every import counts (module level, inside functions, and
+"""`verifiers/`, `evalkit/`, `pytest_plugin/` and `sandboxes/` have no import circle: every import counts (module level, inside functions, and
 under TYPE_CHECKING), so the call path of the score API can be followed from the top down."""
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-@pytest.mark.parametrize("package", ["verifiers", "evalkit", "pytest_plugin"])
+@pytest.mark.parametrize("package", ["verifiers", "evalkit", "pytest_plugin", "sandboxes"])
 def test_no_import_circle(package):
     assert _cycles(_graph(_modules(package))) == []
 
