@@ -203,7 +203,7 @@ def check_graph_decoding(model: Any, tok: Any, tmp: Path) -> dict[str, Any]:
     import torch
 
     from evalkit.generation import static_decode
-    from evalkit.generation.batched import RowSampling, generate_rows_hf, row_seeds
+    from evalkit.generation.batched import Prompts, RowSampling, generate_rows_hf, row_seeds
 
     net = copy.deepcopy(model).to(DEVICE).eval()
     tokens = 128 if DEVICE == "cuda" else 16
@@ -237,12 +237,12 @@ def check_graph_decoding(model: Any, tok: Any, tmp: Path) -> dict[str, Any]:
         name = str(dtype).removeprefix("torch.")
 
         def static(graph: bool, dtype: Any = dtype) -> Any:
-            return static_decode.decode_rows(net, ids, attn, group, seeds, sampling, dtype, graph)
+            return static_decode.decode_rows(net, Prompts(ids, attn, group, seeds), sampling, dtype, graph)
 
         graphed, graph_s = timed(lambda: static(graph))
         stepped, step_s = timed(lambda: static(False))
         generated, generate_s = timed(
-            lambda dtype=dtype: generate_rows_hf(net, ids, attn, group, seeds, sampling, dtype)
+            lambda dtype=dtype: generate_rows_hf(net, Prompts(ids, attn, group, seeds), sampling, dtype)
         )
         out[name] = {
             "same_rows_graph_vs_step_by_step": same(graphed, stepped),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .row_sampling import RowSampling, row_seeds, sample_rows, token_positions
+from .row_sampling import Prompts, RowSampling, row_seeds, sample_rows, token_positions
 
 __all__ = ["RowSampler", "RowSampling", "generate_rows", "generate_rows_hf", "prompt_cache", "row_seeds"]
 
@@ -66,21 +66,15 @@ def generate_rows(
     if taken:
         raise ValueError(f"set {taken} through the sampling settings, not as extra generation settings")
     sampling = RowSampling(temperature, top_p, max_new_tokens, pad_token_id, eos_token_id)
+    prompts = Prompts(input_ids, attention_mask, group_size, seeds)
     if not extra and static_decode_unsupported(model) is None:
         graph = input_ids.device.type == "cuda"
-        return decode_rows(model, input_ids, attention_mask, group_size, seeds, sampling, dtype, graph)
-    return generate_rows_hf(model, input_ids, attention_mask, group_size, seeds, sampling, dtype, extra)
+        return decode_rows(model, prompts, sampling, dtype, graph)
+    return generate_rows_hf(model, prompts, sampling, dtype, extra)
 
 
 def generate_rows_hf(
-    model: Any,
-    input_ids: Any,
-    attention_mask: Any,
-    group_size: int,
-    seeds: Sequence[int] | None,
-    sampling: RowSampling,
-    dtype: Any = None,
-    extra: dict[str, Any] | None = None,
+    model: Any, prompts: Prompts, sampling: RowSampling, dtype: Any = None, extra: dict[str, Any] | None = None
 ) -> Any:
     """`generate_rows` through transformers' `generate`, with `RowSampler` drawing the tokens (any
     model, any extra generation setting)."""
@@ -89,6 +83,7 @@ def generate_rows_hf(
 
     from evalkit.devices import autocast
 
+    input_ids, attention_mask, group_size, seeds = prompts
     sampling.check_seeds(seeds, input_ids.shape[0] * group_size)
     config = GenerationConfig(
         do_sample=False,

@@ -13,7 +13,7 @@ Both decoders (batched.py through `generate`, static_decode.py from fixed buffer
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from .base import prompt_seed
 
@@ -85,6 +85,16 @@ class RowSampling:
         """Sampling (not greedy) takes one seed per row."""
         if self.temperature > 0 and (seeds is None or len(seeds) != rows):
             raise ValueError("sampling needs one seed per row")
+
+
+class Prompts(NamedTuple):
+    """What to continue: left-padded prompt ids and their mask, each prompt `group_size` times,
+    row r sampled with `seeds[r]` (None: greedy)."""
+
+    input_ids: Any
+    attention_mask: Any
+    group_size: int
+    seeds: Sequence[int] | None
 
 
 def token_positions(attention_mask: Any) -> Any:

@@ -16,13 +16,13 @@ one cache of fixed width through a mask that opens one column a step.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from transformers.cache_utils import Cache
 
 from evalkit.devices import autocast
 
-from .row_sampling import RowSampling, sample_rows, token_positions
+from .row_sampling import Prompts, RowSampling, sample_rows, token_positions
 
 # architectures whose every layer attends to the whole past through one attention call that
 # takes a ready 4D mask (a sliding window or a hybrid layer would need another cache)
@@ -117,16 +117,7 @@ def additive_mask(allowed: Any, dtype: Any) -> Any:
     return torch.zeros(allowed.shape, dtype=dtype, device=allowed.device).masked_fill(~allowed, torch.finfo(dtype).min)
 
 
-def decode_rows(
-    model: Any,
-    input_ids: Any,
-    attention_mask: Any,
-    group_size: int,
-    seeds: Sequence[int] | None,
-    sampling: RowSampling,
-    dtype: Any,
-    graph: bool = False,
-) -> Any:
+def decode_rows(model: Any, prompts: Prompts, sampling: RowSampling, dtype: Any, graph: bool = False) -> Any:
     """`group_size` continuations of each left-padded prompt, as `generate_rows` samples them
     (prompt + completion ids, rows grouped by prompt, the pad token after a row's end token, as
     wide as the longest completion), computed in `dtype` (autocast over the model's weights).
@@ -138,10 +129,10 @@ def decode_rows(
     import torch
 
     graph = graph and not RECORDING_FAILED
-    rows = _decode(model, input_ids, attention_mask, group_size, seeds, sampling, dtype, graph=graph)
+    rows = _decode(model, prompts, sampling, dtype, graph=graph)
     kind = (model.config.model_type, str(dtype))
     if graph and not RECORDING_FAILED and kind not in GRAPHS_CHECKED:
-        stepped = _decode(model, input_ids, attention_mask, group_size, seeds, sampling, dtype, graph=False)
+        stepped = _decode(model, prompts, sampling, dtype, graph=False)
         GRAPHS_CHECKED.add(kind)
         if not torch.equal(rows, stepped):
             RECORDING_FAILED.append(f"a replayed graph decoded other tokens than step by step ({kind})")
@@ -168,18 +159,10 @@ def attention_kernels(device: Any, dtype: Any) -> Any:
     return sdpa_kernel([SDPBackend.MATH])
 
 
-def _decode(
-    model: Any,
-    input_ids: Any,
-    attention_mask: Any,
-    group_size: int,
-    seeds: Sequence[int] | None,
-    sampling: RowSampling,
-    dtype: Any,
-    graph: bool,
-) -> Any:
+def _decode(model: Any, prompts: Prompts, sampling: RowSampling, dtype: Any, graph: bool) -> Any:
     import torch
 
+    input_ids, attention_mask, group_size, seeds = prompts
     temperature, top_p, max_new_tokens = sampling.temperature, sampling.top_p, sampling.max_new_tokens
     pad_token_id, eos_token_id = sampling.pad_token_id, sampling.eos_token_id
     device = input_ids.device

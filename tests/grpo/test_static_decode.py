@@ -6,7 +6,7 @@ kinds; and a model it does not take goes through `generate` unchanged."""
 import pytest
 import torch
 
-from evalkit.generation.batched import RowSampling, generate_rows, generate_rows_hf, row_seeds
+from evalkit.generation.batched import Prompts, RowSampling, generate_rows, generate_rows_hf, row_seeds
 from evalkit.generation.hf import chat_text
 from evalkit.generation.static_decode import decode_rows, static_decode_unsupported
 
@@ -20,8 +20,8 @@ def _prompts(tok, texts):
 
 def _both(model, ids, attn, group, seeds, dtype=torch.float32, **settings):
     sampling = RowSampling(**settings)
-    static = decode_rows(model, ids, attn, group, seeds, sampling, dtype)
-    reference = generate_rows_hf(model, ids, attn, group, seeds, sampling, dtype)
+    static = decode_rows(model, Prompts(ids, attn, group, seeds), sampling, dtype)
+    reference = generate_rows_hf(model, Prompts(ids, attn, group, seeds), sampling, dtype)
     return static, reference
 
 
@@ -87,7 +87,7 @@ def test_a_model_it_does_not_take_goes_through_generate(smollm2):
     ids, attn = _prompts(tok, ["a", "a longer prompt"])
     sampling = dict(temperature=1.0, top_p=1.0, max_new_tokens=6, pad_token_id=tok.pad_token_id, eos_token_id=[0])
     rows = generate_rows(model, ids, attn, 2, [1, 2, 3, 4], **sampling)
-    assert torch.equal(rows, generate_rows_hf(model, ids, attn, 2, [1, 2, 3, 4], RowSampling(**sampling)))
+    assert torch.equal(rows, generate_rows_hf(model, Prompts(ids, attn, 2, [1, 2, 3, 4]), RowSampling(**sampling)))
 
 
 def test_static_decoding_refuses_a_sampled_batch_without_a_seed_per_row(smollm2):
@@ -95,7 +95,7 @@ def test_static_decoding_refuses_a_sampled_batch_without_a_seed_per_row(smollm2)
     ids, attn = _prompts(tok, ["a", "bb bb"])
     sampling = RowSampling(temperature=1.0, top_p=1.0, max_new_tokens=4, pad_token_id=0, eos_token_id=0)
     with pytest.raises(ValueError, match="one seed per row"):
-        decode_rows(model, ids, attn, 2, [1, 2, 3], sampling, torch.float32)
+        decode_rows(model, Prompts(ids, attn, 2, [1, 2, 3]), sampling, torch.float32)
 
 
 def test_a_graph_that_replays_wrong_is_dropped_for_step_by_step(smollm2, monkeypatch):
@@ -121,10 +121,10 @@ def test_a_graph_that_replays_wrong_is_dropped_for_step_by_step(smollm2, monkeyp
     sampling = RowSampling(1.0, 1.0, 8, tok.pad_token_id, tok.eos_token_id)
     seeds = [5, 6, 7, 8]
     with pytest.warns(UserWarning, match="other tokens than step by step"):
-        rows = decode_rows(model, ids, attn, 2, seeds, sampling, torch.float32, graph=True)
-    assert torch.equal(rows, decode_rows(model, ids, attn, 2, seeds, sampling, torch.float32))
+        rows = decode_rows(model, Prompts(ids, attn, 2, seeds), sampling, torch.float32, graph=True)
+    assert torch.equal(rows, decode_rows(model, Prompts(ids, attn, 2, seeds), sampling, torch.float32))
     assert static_decode.RECORDING_FAILED and len(recordings) == 1
-    decode_rows(model, ids, attn, 2, seeds, sampling, torch.float32, graph=True)
+    decode_rows(model, Prompts(ids, attn, 2, seeds), sampling, torch.float32, graph=True)
     assert len(recordings) == 1  # not tried again
 
 
@@ -148,7 +148,7 @@ def test_a_graph_that_replays_right_is_checked_once(smollm2, monkeypatch):
     ids, attn = _prompts(tok, ["Say hi.", "Tell me about the moon."])
     sampling = RowSampling(1.0, 1.0, 8, tok.pad_token_id, tok.eos_token_id)
     for _ in range(2):
-        decode_rows(model, ids, attn, 2, [1, 2, 3, 4], sampling, torch.float32, graph=True)
+        decode_rows(model, Prompts(ids, attn, 2, [1, 2, 3, 4]), sampling, torch.float32, graph=True)
     assert decodes == [True, False, True] and not static_decode.RECORDING_FAILED
 
 
