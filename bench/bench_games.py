@@ -242,12 +242,11 @@ def main() -> dict:
             "" if name == "reference" else f" ({g9[name] / g9['reference']:.0f}x / {g15[name] / g15['reference']:.0f}x)"
         )
         table.append((label + ratio, f"{g9[name]:,.0f}", f"{g15[name]:,.0f}"))
-    accuracy = proven_accuracy()
-    figures["proven_accuracy"] = accuracy
-    table.append(("", "", ""))
-    table.append(
-        ("proven positions (minimax, 5 plies): configuration", "wins scored >= 0.9 / losses <= 0.1", "ms per score")
-    )
+    figures["proven_accuracy"] = accuracy = proven_accuracy()
+    table += [
+        ("", "", ""),
+        ("proven positions (minimax, 5 plies): configuration", "wins scored >= 0.9 / losses <= 0.1", "ms per score"),
+    ]
     for label, a in accuracy.items():
         table.append(
             (
@@ -256,30 +255,23 @@ def main() -> dict:
                 f"{a['ms_per_score']:.0f}",
             )
         )
-    cost = builtin_cost()
-    figures["builtin_cost"] = cost
-    table.append(
-        (
-            "built-in tasks, default config: ms per score (median / p95 / max)",
-            f"{cost['median_ms']:.0f} / {cost['p95_ms']:.0f} / {cost['max_ms']:.0f}",
-            f"{cost['proven']} of {cost['scores']} proven",
+    for key, positions, measure in (
+        ("builtin_cost", "built-in tasks", builtin_cost),
+        ("midgame_cost", "random mid-game positions", midgame_cost),
+    ):
+        figures[key] = cost = measure()
+        table.append(
+            (
+                f"{positions}, default config: ms per score (median / p95 / max)",
+                f"{cost['median_ms']:.0f} / {cost['p95_ms']:.0f} / {cost['max_ms']:.0f}",
+                f"{cost['proven']} of {cost['scores']} proven",
+            )
         )
-    )
-    mid = midgame_cost()
-    figures["midgame_cost"] = mid
-    table.append(
-        (
-            "random mid-game positions, default config: ms per score (median / p95 / max)",
-            f"{mid['median_ms']:.0f} / {mid['p95_ms']:.0f} / {mid['max_ms']:.0f}",
-            f"{mid['proven']} of {mid['scores']} proven",
-        )
-    )
-    kinds = search_by_kind()
-    figures["search_by_kind"] = kinds
-    table.append(("", "", ""))
-    table.append(
-        ("threat search alone, by kind of move (vct_depth=2 is the default)", "proven", "ms per move (median / p95)")
-    )
+    figures["search_by_kind"] = kinds = search_by_kind()
+    table += [
+        ("", "", ""),
+        ("threat search alone, by kind of move (vct_depth=2 is the default)", "proven", "ms per move (median / p95)"),
+    ]
     for kind, k in kinds.items():
         table.append((kind, f"{k['proven']} of {k['moves']}", f"{k['median_ms']:.1f} / {k['p95_ms']:.0f}"))
     write_results(
