@@ -87,6 +87,36 @@ def mean_interval(values: Sequence[float], resamples: int = 2000, seed: int = 0)
     return mean, float(low), float(high)
 
 
+def difference_interval(
+    a: dict[str, list[float]], b: dict[str, list[float]], resamples: int = 2000, seed: int = 0
+) -> tuple[float, float]:
+    """95% percentile-bootstrap interval of mean(b) - mean(a), each a {task: its samples' values}.
+    Tasks are the unit resampled (samples of one task are not independent); where both runs hold
+    the same tasks the draws are paired (the same tasks for both), which is what a comparison of
+    two models or settings on one task set wants."""
+    if not a or not b:
+        return float("nan"), float("nan")
+    rng = np.random.default_rng(seed)
+
+    def sums(groups: dict[str, list[float]], keys: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        return (np.array([sum(groups[k]) for k in keys], float), np.array([len(groups[k]) for k in keys], float))
+
+    def means(total: np.ndarray, count: np.ndarray, draws: np.ndarray) -> np.ndarray:
+        return total[draws].sum(axis=1) / count[draws].sum(axis=1)
+
+    if set(a) == set(b):
+        keys = sorted(a)
+        draws = rng.integers(0, len(keys), size=(resamples, len(keys)))
+        diffs = means(*sums(b, keys), draws) - means(*sums(a, keys), draws)
+    else:
+        ka, kb = sorted(a), sorted(b)
+        da = rng.integers(0, len(ka), size=(resamples, len(ka)))
+        db = rng.integers(0, len(kb), size=(resamples, len(kb)))
+        diffs = means(*sums(b, kb), db) - means(*sums(a, ka), da)
+    low, high = np.percentile(diffs, [2.5, 97.5])
+    return float(low), float(high)
+
+
 def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     """Wilson 95% interval for a rate: within [0, 1] and sensible at 0 or n successes."""
     if n == 0:

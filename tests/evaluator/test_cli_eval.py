@@ -193,7 +193,7 @@ def test_compare_names_each_run_in_full(server, tmp_path):
     assert r.returncode == 0, r.stderr
     joined = "".join(r.stdout.split())  # rich folds long paths at 80 columns
     assert f"A={runs[0]}" in joined and f"B={runs[1]}" in joined
-    assert "B - A" in r.stdout and "accuracy" in r.stdout
+    assert "B - A [95%]" in r.stdout and "accuracy" in r.stdout
     page = tmp_path / "compare.html"
     r = subprocess.run(
         [sys.executable, "-m", "evalkit", "compare", *map(str, runs), "--html", str(page)],

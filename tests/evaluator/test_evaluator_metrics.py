@@ -130,3 +130,26 @@ def test_buckets_come_in_difficulty_order():
         for i, d in enumerate(["hard", "easy", "medium", "c3-hard", "c3-easy"])
     ]
     assert list(summarise_groups(records, "difficulty")) == ["easy", "medium", "hard", "c3-easy", "c3-hard"]
+
+
+def test_a_difference_interval_over_tasks_holds_zero_for_one_run_and_excludes_it_for_a_clear_gain():
+    from evalkit.metrics import difference_interval
+
+    rng = random.Random(0)
+    a = {f"t{i}": [float(rng.random() < 0.3) for _ in range(4)] for i in range(60)}
+    assert difference_interval(a, a) == (0.0, 0.0)  # the same run, paired: every draw differs by 0
+    b = {task: [1.0] * len(values) for task, values in a.items()}  # every sample right
+    low, high = difference_interval(a, b)
+    assert 0 < low <= high <= 1
+
+
+def test_a_paired_difference_is_narrower_than_one_over_different_tasks():
+    from evalkit.metrics import difference_interval
+
+    # tasks differ in hardness far more than the two runs differ: pairing cancels the hardness
+    hardness = {f"t{i}": i / 40 for i in range(40)}
+    a = {t: [float(h > 0.5)] * 4 for t, h in hardness.items()}
+    b = {t: [float(h > 0.45)] * 4 for t, h in hardness.items()}
+    shifted = {f"u{t}": v for t, v in b.items()}  # the same values, tasks no longer matched
+    paired, unpaired = difference_interval(a, b), difference_interval(a, shifted)
+    assert paired[1] - paired[0] < unpaired[1] - unpaired[0]
