@@ -114,10 +114,50 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--run-dir",
         type=Path,
         default=None,
-        help="default: runs/<verifier>-<model>-<backend> (suite-<model>-... for a suite)",
+        help="default: runs/<verifier>-<model>-<backend>, then the sampling settings not at their default "
+        "(-t1-n8) and a hash of any other setting that changes results (suite-<model>-... for a suite)",
     )
     parser.add_argument("--overwrite", action="store_true", help="start the run folder afresh instead of resuming")
     parser.add_argument("-v", "--verbose", action="store_true", help="show third-party logs and load progress bars")
+
+
+SAMPLING_NAMES = {"n": "n", "temperature": "t", "top_p": "p", "max_tokens": "tok", "seed": "seed"}
+
+
+def default_run_name(base: str, sampling: Any, template: Any, verifiers: list[Any]) -> str:
+    """`base` (what is evaluated, on what model and backend), then each sampling setting that is not
+    the default (`-t1-n8`), then a short hash of the rest that changes results where any is set
+    (verifier configs, prompt template, extra generation settings): two runs with other settings
+    never share a folder by default, and one with the same settings resumes."""
+    import hashlib
+    import json
+
+    from evalkit.pipeline import PromptTemplate
+
+    parts = [base]
+    for field, short in SAMPLING_NAMES.items():
+        value = getattr(sampling, field)
+        if value != getattr(SAMPLING, field):
+            parts.append(f"{short}{value:g}")
+    changed = {
+        "verifiers": [v.spec() for v in verifiers if v.spec()["config"] != _default_spec(v)["config"]],
+        "template": template.as_dict() if template != PromptTemplate() else None,
+        "extra": sampling.extra or None,
+    }
+    if any(changed.values()):
+        digest = hashlib.sha256(json.dumps(changed, sort_keys=True, default=str).encode()).hexdigest()
+        parts.append(f"cfg{digest[:6]}")
+    return "-".join(parts)
+
+
+def _default_spec(verifier: Any) -> dict[str, Any]:
+    """The spec of `verifier` with its class's default config (as run.json stores it)."""
+    import json
+
+    import verifiers
+
+    defaults = verifiers.verifier_class(verifier.spec()["verifier"]).default_config()
+    return json.loads(json.dumps({"config": defaults}, default=list))
 
 
 def _check_placement(args: argparse.Namespace) -> None:
@@ -180,11 +220,15 @@ def run(args: argparse.Namespace) -> int:
     model_name = args.model or ("default" if args.backend == "openai" else DEFAULT_MODEL)
     model_label = model_name.rstrip("/").split("/")[-1]
     name = "suite" if suite else entries[0].key
-    run_dir = args.run_dir or Path("runs") / f"{name}-{model_label}-{args.backend}"
-    jobs = [_job(entry, args, run_dir / entry.key if suite else run_dir) for entry in entries]
+    jobs = [_job(entry, args, Path()) for entry in entries]
     template = PromptTemplate(
         _system_prompt(args.system_prompt), _shots(args.few_shot, jobs[0].verifier), args.response_prefix
     )
+    run_dir = args.run_dir or Path("runs") / default_run_name(
+        f"{name}-{model_label}-{args.backend}", sampling, template, [] if suite else [jobs[0].verifier]
+    )  # a suite's folder resumes verifier by verifier (RUN/KEY), so its configs do not name it
+    for job in jobs:
+        job.run_dir = run_dir / job.entry.key if suite else run_dir
     if args.backend == "openai":
         _check_server(args.base_url)
     if (

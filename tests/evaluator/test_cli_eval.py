@@ -218,3 +218,26 @@ def test_a_named_countdown_task_set_is_evaluated(server, tmp_path):
     assert (
         all(s["task_id"].startswith("countdown-4-") for s in samples) and len({s["difficulty"] for s in samples}) >= 2
     )
+
+
+def test_the_default_run_folder_is_named_by_what_changes_results():
+    """Two runs with other settings never share a default folder (the second was refused); the
+    same settings name the same folder, so a rerun resumes."""
+    import verifiers
+    from evalkit.commands.eval import default_run_name
+    from evalkit.generation.base import Sampling
+    from evalkit.pipeline import PromptTemplate
+
+    game24, countdown = verifiers.get("game24"), verifiers.get("game24", task_set="countdown-2")
+    base = "game24-m-openai"
+    assert default_run_name(base, Sampling(), PromptTemplate(), [game24]) == base
+    names = {
+        default_run_name(base, Sampling(), PromptTemplate(), [game24]),
+        default_run_name(base, Sampling(temperature=1.0), PromptTemplate(), [game24]),
+        default_run_name(base, Sampling(n=8), PromptTemplate(), [game24]),
+        default_run_name(base, Sampling(extra={"repetition_penalty": 1.1}), PromptTemplate(), [game24]),
+        default_run_name(base, Sampling(), PromptTemplate(system="Be brief."), [game24]),
+        default_run_name(base, Sampling(), PromptTemplate(), [countdown]),
+    }
+    assert len(names) == 6
+    assert default_run_name(base, Sampling(temperature=1.0, n=8), PromptTemplate(), [game24]) == f"{base}-n8-t1"

@@ -58,7 +58,7 @@ def test_readme_vllm_eval_report_and_compare_run_as_written(tmp_path):
     r = _run(eval_vllm, tmp_path, 900)
     assert r.returncode == 0, r.stderr[-3000:]
     assert "Traceback" not in r.stderr and r.stdout.count("INFO") == 0  # quiet by default
-    run_dir = tmp_path / "runs" / "game24-smollm2-135m-instruct-vllm"
+    run_dir = tmp_path / "runs" / "game24-smollm2-135m-instruct-vllm-n8"
     records = [json.loads(line) for line in (run_dir / "samples.jsonl").read_text().splitlines()]
     # 16 prompts x 8 samples (28k prompt tokens) is more than one engine step takes (8192): with chunked prefill
     # this killed the engine on the CPU ("CPU Generator does not use offset")
