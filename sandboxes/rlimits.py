@@ -7,9 +7,10 @@ import signal
 
 
 def set_limits(limits):
-    """`limits`: memory_mb, cpu_seconds, max_file_bytes, max_open_files, max_processes."""
+    """`limits`: memory_mb, process_cpu_seconds (each process's RLIMIT_CPU, the backstop behind the
+    per-test CPU clock), max_file_bytes, max_open_files, max_processes."""
     mb = limits["memory_mb"] * 1024 * 1024
-    cpu = max(1, int(limits["cpu_seconds"] + 0.999))
+    cpu = max(1, int(limits["process_cpu_seconds"] + 0.999))
     settings = [
         ("RLIMIT_CPU", (cpu, cpu + 1)),
         ("RLIMIT_AS", (mb, mb)),
@@ -31,7 +32,7 @@ def program_limits(job):
     """The limits a job sets on each of its program's processes, as plain data."""
     return {
         "memory_mb": job["memory_mb"],
-        "cpu_seconds": job["solution_cpu_seconds"],
+        "process_cpu_seconds": job["process_cpu_seconds"],
         "max_file_bytes": job["max_file_bytes"],
         "max_open_files": job["max_open_files"],
         "max_processes": job["max_processes"],

@@ -65,9 +65,9 @@ def build_job(
         "library_paths": paths,
         "candidate_prelude": libraries.prelude(paths),  # the runner holds the candidate program itself
         "python_flags": programs.PYTHON_FLAGS,
-        "cpu_seconds": limits.cpu_seconds,
+        "cpu_seconds": limits.cpu_seconds,  # per test (the judge's clock); the one meaning of the name
         "timeout_budget_seconds": limits.timeout_budget_seconds,
-        "solution_cpu_seconds": limits.wall_seconds,
+        "process_cpu_seconds": limits.wall_seconds,  # RLIMIT_CPU of each program process
         "memory_mb": limits.memory_mb,
         "max_output_bytes": limits.max_output_bytes,
         "max_file_bytes": max(limits.max_file_bytes, limits.max_output_bytes + 1),
