@@ -245,14 +245,9 @@ def run_in_processes(
     return {**done, **_pool(verifier, workers, memory_mb).run(pooled, timeout, progress, deadline)}
 
 
-# Inline items in one batch from which the worker pool helps this thread: below it (a GRPO step's
-# batch), starting or waking workers costs more than the items (game24: about 0.01 ms each, 0.05 ms
-# with three steps). Handing an item to a worker costs this process about 0.006 ms (pickling, reading
-# the score back, the garbage collector): on two cores the workers pay for items with steps (1.2x a
-# loop) but not for bare answers (0.7x). Not handing those off does not help: scored all in this
-# thread they take as long (the batch's own records, dedup and the garbage collector walking them,
-# cost 0.004 ms an item, a third of such an item). With more cores, more workers share the items for
-# the same hand-off cost (not measured: this machine has two).
+# Inline items in one batch from which the worker pool helps this thread. Below it (a GRPO step's
+# batch) workers cost more than they save: handing an item to one costs this process about as much
+# as scoring a game24 item here (both near 0.01 ms on two cores).
 SHARE_INLINE_FROM = 4096
 
 
