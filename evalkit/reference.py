@@ -1,6 +1,7 @@
 """docs/reference.md, generated from the code so it cannot drift from it (`python -m evalkit.reference`
 rewrites it; a test fails when it differs): GRPOConfig's fields with their defaults, allowed values
-and the comment beside each in the source; the reward server's request bodies and the code
+and the comment beside each in the source; every verifier's task fields with a built-in task; the
+reward server's request bodies and the code
 verifier's task formats, from their modules' own docstrings; the pytest plugin's public functions
 with their signatures."""
 
@@ -79,6 +80,40 @@ def plugin_api() -> str:
     return "\n".join(rows)
 
 
+def task_fields() -> str:
+    """Each of our verifiers' task fields (`Verifier.task_fields`) and one built-in task as an example."""
+    import json
+
+    import verifiers
+    from verifiers.registry import names, verifier_class
+
+    parts = []
+    for name in names():
+        cls = verifier_class(name)
+        if not cls.__module__.startswith("verifiers."):
+            continue  # a plugin's verifier documents its own
+        parts.append(f"### `{name}`")
+        if not cls.task_fields:
+            parts.append(
+                (inspect.getdoc(cls) or "").split("\n\n")[0] + " Its tasks are those of the verifier it wraps."
+            )
+            continue
+        rows = ["| field | type and meaning |", "|---|---|"]
+        for field, meaning in cls.task_fields.items():
+            escaped = meaning.replace("|", "\\|")
+            rows.append(f"| `{field}` | {escaped} |")
+        parts.append("\n".join(rows))
+        quiet = {"preset": "checks_only"} if "checks_only" in cls.presets else {}  # no model weights needed
+        v = verifiers.get(name, **quiet)
+        try:
+            example = json.dumps(v.tasks("test")[0], ensure_ascii=False)
+        finally:
+            v.close()
+        cut = example if len(example) <= 400 else example[:400] + " …"
+        parts.append(f"A built-in task:\n\n```json\n{cut}\n```")
+    return "\n\n".join(parts)
+
+
 def _docstring(module: str) -> str:
     return inspect.getdoc(importlib.import_module(module)) or ""
 
@@ -91,6 +126,8 @@ def page() -> str:
         grpo_config(),
         "## The reward server's routes and bodies (`evalkit/server.py`)",
         "```text\n" + _docstring("evalkit.server") + "\n```",
+        "## Task fields, verifier by verifier (`Verifier.task_fields`)",
+        task_fields(),
         "## The code verifier's task formats (`verifiers/code/formats.py`)",
         "```text\n" + _docstring("verifiers.code.formats") + "\n```",
         "## The pytest plugin's public names (`pytest_plugin`)",

@@ -181,6 +181,10 @@ class Verifier(abc.ABC):
     presets: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     #: Old preset names -> their new ones, still accepted with a DeprecationWarning for one release.
     deprecated_presets: ClassVar[Mapping[str, str]] = {}
+    #: The fields a task may hold: name -> what it means, its type, and whether it is needed
+    #: (docs/reference.md lists them for every verifier; a test checks that every built-in task's
+    #: fields are declared here).
+    task_fields: ClassVar[Mapping[str, str]] = {}
     #: For verifiers whose score is pure computation, bounded and linear in the input (no I/O, no
     #: native code that can hang): a completion of at most this many characters is scored in the
     #: caller's thread, which costs less than any worker round trip; longer ones go to the worker

@@ -136,6 +136,24 @@ class CodeVerifier(Verifier):
     Config = CodeConfig
     verdicts_order_rewards = True
     aliases = ("leetcode", "apps", "taco", "humaneval", "mbpp")
+    task_fields = {
+        "test_cases": "list of str: assert statements (AceCode); one of the four test formats",
+        "inputs": "list: stdin texts, or call arguments with fn_name (APPS/TACO); with outputs",
+        "outputs": "list: the expected stdout texts or return values, one per input",
+        "input_output": "dict or its JSON text: {inputs, outputs[, fn_name]} (APPS/TACO rows)",
+        "fn_name": "str, optional: makes inputs/outputs call-based tests of this function",
+        "test": "str: `def check(candidate): ...` (HumanEval/LeetCodeDataset) or a pytest file (KodCode)",
+        "entry_point": "str: the function (or `Solution().method`) `check` is given",
+        "prompt": "str, optional: the task's prompt; for HumanEval/LeetCode rows also the helpers run before the program",
+        "program_names": "list of str, optional: names besides the entry point the tests take from the program",
+        "statement": "str, optional: the problem text the built-in prompt shows",
+        "signature": "str, optional: the function signature the built-in prompt asks for",
+        "question": "str, optional: the problem text, where there is no statement",
+        "problem_description": "str, optional: the problem text (LeetCodeDataset)",
+        "reference": "str, informational: a reference solution (never shown to the model)",
+        "id": "str, optional: the task's name in results (its index otherwise)",
+        "difficulty": "str, optional: the bucket reports group results by",
+    }
     components = ("pass_rate", "format", "tests")
     worker_memory_mb: ClassVar[int | None] = None  # the docker client and the sandboxes live outside this cap
 

@@ -113,6 +113,17 @@ class DoudizhuVerifier(Verifier):
     Config = DoudizhuConfig
     verdicts_order_rewards = True
     aliases = ("dou_dizhu", "landlord")
+    task_fields = {
+        "hand": "str, needed: the model's cards (`3 6 J A 2`; T is 10, B and R the jokers)",
+        "opponent": "str, needed: the opponent's cards",
+        "to_beat": "str, optional: the play on the table the model must follow (empty: the model leads)",
+        "to_beat_kind": "str, optional: the kind of that play where its cards allow several",
+        "banned": "list of str, optional: plays this position forbids (besides the config's)",
+        "winning_moves": "list of str, optional: the plays known to win (scored exactly where given)",
+        "moves": "int, informational: how many legal plays the position offers",
+        "id": "str, optional: the task's name in results (its index otherwise)",
+        "difficulty": "str, optional: the bucket reports group results by",
+    }
     #: Each peer's legal-move generator, to the play (tested against the installed packages on random positions).
     presets = {
         "rlcard": {

@@ -190,6 +190,16 @@ class Game24Verifier(Verifier):
     Config = Game24Config
     verdicts_order_rewards = True
     aliases = ("24game", "countdown24", "countdown")
+    task_fields = {
+        "numbers": "list of int, needed: the numbers to combine, each used exactly once",
+        "target": "int, optional (24): the value to make; countdown task sets set it",
+        "id": "str, optional: the task's name in results (its index otherwise)",
+        "difficulty": "str, optional: the bucket reports group results by",
+        "n_solutions": "int, informational: how many distinct solutions the puzzle has",
+        "needs_fractions": "bool, informational: every solution passes through a fraction",
+        "solution": "str, informational: one solution (never shown to the model)",
+        "task_set": "str, informational: the built-in set the puzzle comes from",
+    }
     # the seed report's formula, to the letter
     presets = {"published_formula": {"credit_needs_numbers": False, "steps_answer": False}}
     deprecated_presets = {"seed": "published_formula"}

@@ -90,6 +90,17 @@ class GomokuVerifier(Verifier):
     Config = GomokuConfig
     verdicts_order_rewards = True
     components = ("win_rate",)
+    task_fields = {
+        "moves": "list of str, the position: the moves so far from an empty board, X first (`E5`); or board",
+        "size": "int, optional (15): the board's width and height",
+        "board": "list of str, the position instead of moves: rows of X, O and ., with to_move",
+        "to_move": "str, with board: whose move it is (X or O)",
+        "best_moves": "list of str, optional: the key moves (every proven win, or the one move that does not lose): "
+        "where the search proves nothing, a move among them is CORRECT",
+        "kind": "str, informational: what the built-in position tests (win, block, ...)",
+        "id": "str, optional: the task's name in results (its index otherwise)",
+        "difficulty": "str, optional: the bucket reports group results by",
+    }
 
     def __init__(self, **config: Any) -> None:
         super().__init__(**config)

@@ -104,6 +104,14 @@ class SvgVerifier(Verifier):
 
     Config = SvgConfig
     components = ("checks", "clip", "contrastive", "ink")
+    task_fields = {
+        "prompt": "str, needed: what to draw (the caption CLIP compares the rendering with)",
+        "negatives": "list of str, optional: captions the drawing should not match (derived otherwise)",
+        "checks": "list of objects, optional: programmatic checks of the rendering ({check: NAME, ...})",
+        "reference": "str, informational: a reference SVG (never shown to the model)",
+        "seed_name": "str, informational: the task's name in the seed's list",
+        "id": "str, optional: the task's name in results (its index otherwise)",
+    }
     # offline, without CLIP weights: the render's programmatic checks alone
     presets = {"checks_only": {"clip_weight": 0.0, "contrastive_weight": 0.0, "checks_weight": 1.0}}
     worker_memory_mb: ClassVar[int | None] = None  # torch lives in this process, renders are capped separately

@@ -36,6 +36,11 @@ class ReverseVerifier(Verifier):
     verdicts_order_rewards = True  # check_verifier then holds verdict and reward together
     aliases = ("reverse-text", "reversal")  # other names a framework's data may use
     components = ("exact",)
+    task_fields = {  # docs/reference.md lists these; a task field nobody declares is a test failure
+        "word": "str, needed: the word to write backwards",
+        "id": "str, optional: the task's name in results",
+        "difficulty": "str, optional: the bucket reports group results by",
+    }
 
     def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:
         word = task.get("word")
