@@ -70,7 +70,7 @@ def run_one(name: str, config: dict, runs_dir: Path) -> None:
     if (run_dir / "finished").exists():
         return
     run_dir.mkdir(parents=True, exist_ok=True)
-    config_path = run_dir.with_suffix(".json")
+    config_path = run_dir.parent / f"{name}.json"  # (with_suffix would cut "flip0.2-s0" at its dot)
     config_path.write_text(json.dumps(config, indent=1) + "\n")
     started = time.perf_counter()
     print(f"--- {name}: {STEPS} steps", flush=True)
