@@ -42,13 +42,15 @@ def _trainer(model: Any, tok: Any, run_dir: Path, **settings: Any) -> Any:
     return GRPOTrainer(GRPOConfig(**{**CONFIG, **settings}), run_dir, copy.deepcopy(model), tok)
 
 
-def _fixed_batch(trainer: Any) -> tuple[dict[str, Any], np.ndarray, np.ndarray]:
+def _fixed_batch(trainer: Any) -> Any:
+    """A part of two prompts' rollouts with fixed rewards (so every device trains on the same)."""
     from evalkit.grpo import GRPOConfig, advantages
+    from evalkit.grpo.trainer import Part
 
     batch = trainer.sample(trainer.tasks[:2])
     rewards = np.array([1.0, 0.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.2])
     adv = advantages(rewards, 4, GRPOConfig(advantage="group"), trainer.stats)
-    return batch, adv, np.ones(8, dtype=bool)
+    return Part(batch, adv, np.ones(8, dtype=bool))
 
 
 def check_bf16_step(model: Any, tok: Any, tmp: Path) -> dict[str, Any]:
@@ -77,7 +79,7 @@ def check_same_loss(model: Any, tok: Any, tmp: Path) -> dict[str, Any]:
 
     from evalkit.devices import autocast
     from evalkit.grpo.logprobs import sequence_logprobs
-    from evalkit.grpo.rollouts import on_device
+    from evalkit.grpo.trainer import Part
 
     out: dict[str, Any] = {}
     logp: dict[str, Any] = {}
@@ -92,14 +94,14 @@ def check_same_loss(model: Any, tok: Any, tmp: Path) -> dict[str, Any]:
             for p in trainer.reference.parameters():
                 p.mul_(0.9)
         batch = batch or _fixed_batch(trainer)
-        rows = on_device(batch[0], trainer.device)
-        ids, attn, cmask = rows["input_ids"], rows["attention_mask"], rows["completion_mask"]
+        rows = batch.batch.to(trainer.device)
+        ids, attn, cmask = rows.input_ids, rows.attention_mask, rows.completion_mask
         with torch.no_grad(), autocast(trainer.device, trainer.dtype):
             policy_logp = sequence_logprobs(
                 trainer.policy, ids, attn, cmask, CONFIG["temperature"], CONFIG["group_size"]
             )
         logp[label] = policy_logp.float().cpu()
-        logs = trainer.update([(rows, batch[1], batch[2])])
+        logs = trainer.update([Part(rows, batch.advantages, batch.keep)])
         out[label] = {"loss": logs["loss"], "grad_norm": logs["grad_norm"], "kl": logs.get("kl")}
         trainer.close()
     out["fp32_loss_gap"] = abs(out["gpu_fp32"]["loss"] - out["cpu_fp32"]["loss"])

@@ -8,7 +8,7 @@ from), `trainer` (one step, top to bottom), `run` (steps to disk, resumable), `p
 from .config import ADVANTAGES, GENERATION_BACKENDS, ConfigError, GRPOConfig
 from .logprobs import completion_logits, completion_width, sequence_logprobs
 from .objective import EPS, RewardStats, advantages, counted, group_has_signal, grpo_loss
-from .rollouts import TransformersRollouts, take_rows
+from .rollouts import RolloutBatch, TransformersRollouts
 from .run import train
 from .trainer import GRPOTrainer, RolloutDrift
 
@@ -20,6 +20,7 @@ __all__ = [
     "GRPOConfig",
     "GRPOTrainer",
     "RewardStats",
+    "RolloutBatch",
     "RolloutDrift",
     "TransformersRollouts",
     "advantages",
@@ -29,6 +30,5 @@ __all__ = [
     "group_has_signal",
     "grpo_loss",
     "sequence_logprobs",
-    "take_rows",
     "train",
 ]

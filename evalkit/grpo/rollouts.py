@@ -1,10 +1,6 @@
 """Rollouts: G sampled completions for each prompt, laid out as the update reads them.
 
-A batch is a dict of tensors on the policy's device and lists:
-- `input_ids`, `attention_mask`: `[left-padded prompt | completion, right-padded]` rows, G to a prompt;
-- `completion_mask`: 1 on completion tokens up to and including the end token;
-- `rollout_logp`: the engine's log-probability of each sampled token (vLLM), else absent;
-- `texts` (decoded, with the response prefix), `lengths`, `truncated`, `tasks`, `tokens`.
+A batch is a `RolloutBatch`: tensors on the policy's device and lists, one row per completion.
 
 Two sources share that layout: `TransformersRollouts` samples with the policy itself (batched,
 each row with its own seed), `VllmRollouts` (vllm_rollouts.py) with an engine whose weights are
@@ -13,7 +9,7 @@ the policy's. Both take one seed per row, so a prompt's samples never depend on 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, Sequence
 
 from evalkit.generation.batched import generate_rows
@@ -35,7 +31,7 @@ class RolloutSettings:
 
 
 class Rollouts(Protocol):
-    def sample(self, prompts: Sequence[str], seeds: Sequence[int]) -> dict[str, Any]:
+    def sample(self, prompts: Sequence[str], seeds: Sequence[int]) -> RolloutBatch:
         """`group_size` completions of each prompt (chat text), row r sampled with `seeds[r]`."""
 
     def sync(self, policy: Any) -> None:
@@ -44,26 +40,37 @@ class Rollouts(Protocol):
     def close(self) -> None: ...
 
 
-def on_device(batch: dict[str, Any], device: Any) -> dict[str, Any]:
-    """The batch with its tensors moved to `device` (lists as they are)."""
-    import torch
+@dataclass
+class RolloutBatch:
+    """G sampled completions for each prompt, laid out as the update reads them."""
 
-    return {k: v.to(device) if isinstance(v, torch.Tensor) else v for k, v in batch.items()}
+    input_ids: Any  # `[left-padded prompt | completion, right-padded]` rows, G to a prompt
+    attention_mask: Any
+    completion_mask: Any  # 1 on completion tokens up to and including the end token
+    texts: list[str]  # decoded, with the response prefix
+    lengths: list[int]  # completion tokens per row
+    truncated: list[bool]  # rows that hit max_new_tokens
+    tokens: int  # completion tokens in all
+    tasks: list[dict[str, Any]] = field(default_factory=list)  # each row's task (the trainer sets them)
+    rollout_logp: Any = None  # the engine's log-probability of each sampled token (vLLM), else None
 
+    def to(self, device: Any) -> "RolloutBatch":
+        """The batch with its tensors on `device`."""
+        tensors = ("input_ids", "attention_mask", "completion_mask", "rollout_logp")
+        return replace(self, **{k: getattr(self, k).to(device) for k in tensors if getattr(self, k) is not None})
 
-def take_rows(batch: dict[str, Any], rows: Any) -> dict[str, Any]:
-    """The batch restricted to `rows` (tensors indexed, lists picked), for the groups kept."""
-    import torch
+    def rows(self, rows: Any) -> "RolloutBatch":
+        """The batch restricted to `rows` (the groups kept by dynamic sampling)."""
+        import torch
 
-    out: dict[str, Any] = {}
-    for key, value in batch.items():
-        if isinstance(value, torch.Tensor):
-            out[key] = value[torch.as_tensor(rows, dtype=torch.long, device=value.device)]
-        elif isinstance(value, list):
-            out[key] = [value[int(r)] for r in rows]
-        else:
-            out[key] = value
-    return out
+        def pick(value: Any) -> Any:
+            if isinstance(value, torch.Tensor):
+                return value[torch.as_tensor(rows, dtype=torch.long, device=value.device)]
+            return [value[int(r)] for r in rows] if isinstance(value, list) else value
+
+        picked = {k: pick(getattr(self, k)) for k in ("input_ids", "attention_mask", "completion_mask", "rollout_logp")}
+        lists = {k: pick(getattr(self, k)) for k in ("texts", "lengths", "truncated", "tasks")}
+        return replace(self, **picked, **lists, tokens=int(sum(lists["lengths"])))
 
 
 def assemble(
@@ -74,9 +81,9 @@ def assemble(
     finished: Any,
     tokenizer: Any,
     settings: RolloutSettings,
-) -> dict[str, Any]:
-    """The batch dict from left-padded prompts and right-padded completions with their lengths
-    (end token included where a row finished)."""
+) -> RolloutBatch:
+    """The batch from left-padded prompts and right-padded completions with their lengths (end
+    token included where a row finished)."""
     import torch
 
     width, group_size = completions.shape[1], settings.group_size
@@ -86,15 +93,15 @@ def assemble(
         settings.response_prefix + tokenizer.decode(row[: int(n)], skip_special_tokens=True)
         for row, n in zip(completions.tolist(), lengths.tolist())
     ]
-    return {
-        "input_ids": torch.cat([prompt_ids.repeat_interleave(group_size, 0), completions], 1),
-        "attention_mask": torch.cat([repeated_mask, completion_mask], 1),
-        "completion_mask": torch.cat([torch.zeros_like(repeated_mask), completion_mask], 1),
-        "texts": texts,
-        "lengths": lengths.tolist(),
-        "truncated": (~finished).tolist(),
-        "tokens": int(lengths.sum()),
-    }
+    return RolloutBatch(
+        input_ids=torch.cat([prompt_ids.repeat_interleave(group_size, 0), completions], 1),
+        attention_mask=torch.cat([repeated_mask, completion_mask], 1),
+        completion_mask=torch.cat([torch.zeros_like(repeated_mask), completion_mask], 1),
+        texts=texts,
+        lengths=lengths.tolist(),
+        truncated=(~finished).tolist(),
+        tokens=int(lengths.sum()),
+    )
 
 
 class TransformersRollouts:
@@ -105,7 +112,7 @@ class TransformersRollouts:
     def __init__(self, policy: Any, tokenizer: Any, settings: RolloutSettings) -> None:
         self.policy, self.tokenizer, self.settings = policy, tokenizer, settings
 
-    def sample(self, prompts: Sequence[str], seeds: Sequence[int]) -> dict[str, Any]:
+    def sample(self, prompts: Sequence[str], seeds: Sequence[int]) -> RolloutBatch:
         import torch
 
         tok, device = self.tokenizer, next(self.policy.parameters()).device

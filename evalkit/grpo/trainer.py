@@ -16,9 +16,9 @@ import copy
 import json
 import random
 import time
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
@@ -33,7 +33,39 @@ from verifiers.score import ITEM_TIMEOUT_SECONDS
 from .config import ConfigError, GRPOConfig
 from .logprobs import completion_width, logprob_parts, row_passes, sequence_logprobs
 from .objective import RewardStats, advantages, counted, group_has_signal, grpo_loss, loss_denominator, rewards_of
-from .rollouts import Rollouts, RolloutSettings, TransformersRollouts, take_rows
+from .rollouts import RolloutBatch, Rollouts, RolloutSettings, TransformersRollouts
+
+
+class Part(NamedTuple):
+    """Rows a step trains on: a batch (or the groups kept of one), their advantages (0 where not
+    kept) and which rows count."""
+
+    batch: RolloutBatch
+    advantages: np.ndarray
+    keep: np.ndarray
+
+
+class Sampled(NamedTuple):
+    """One generation round of a step, as its log line reads it: the batch, its rewards, its scores."""
+
+    batch: RolloutBatch
+    rewards: np.ndarray
+    scores: list[Score]
+
+
+@dataclass
+class _Prepared:
+    """A part's tensors for the update, computed once before its passes."""
+
+    ids: Any
+    attention_mask: Any
+    completion_mask: Any
+    mask: Any  # completion tokens of the rows that count
+    advantages: Any
+    reference_logp: Any
+    old_logp: Any  # None: on-policy (one update per batch), the current log-probs detached
+    rollout_logp: Any  # the engine's (vLLM), to measure its gap; None elsewhere
+    passes: list[slice]
 
 
 class RolloutDrift(RuntimeError):
@@ -174,7 +206,7 @@ class GRPOTrainer:
         write_atomically(folder / "stamp.json", json.dumps(stamp, indent=2) + "\n")  # last: the folder is whole
 
     # -------------------------------------------------------------- one step
-    def sample(self, tasks: list[dict[str, Any]], round_: int = 0) -> dict[str, Any]:
+    def sample(self, tasks: list[dict[str, Any]], round_: int = 0) -> RolloutBatch:
         """G completions per task, with the token ids the update needs. Row r of prompt p is sampled
         with a seed from (run seed, step, round, prompt, r): a resumed run samples what an
         uninterrupted one would, whatever else shares the batch."""
@@ -187,67 +219,58 @@ class GRPOTrainer:
         ]
         keys = [f"{self.step}:{round_}:{j}:{p}" for p in prompts for j in range(cfg.group_size)]
         batch = self.rollouts.sample(prompts, row_seeds(cfg.seed, keys))
-        batch["tasks"] = [t for t in tasks for _ in range(cfg.group_size)]
+        batch.tasks = [t for t in tasks for _ in range(cfg.group_size)]
         return batch
 
-    def rewards(self, batch: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, list[Score]]:
+    def rewards(self, batch: RolloutBatch) -> tuple[np.ndarray, np.ndarray, list[Score]]:
         """Scores -> (rewards, keep mask). ERROR scores are dropped (or zeroed), and always counted."""
-        scores = self.verifier.score_batch(batch["texts"], batch["tasks"], timeout=ITEM_TIMEOUT_SECONDS)
+        scores = self.verifier.score_batch(batch.texts, batch.tasks, timeout=ITEM_TIMEOUT_SECONDS)
         keep = counted(scores, self.cfg.error_policy)
         if self.cfg.mask_truncated:
-            keep &= ~np.asarray(batch["truncated"], dtype=bool)
+            keep &= ~np.asarray(batch.truncated, dtype=bool)
         return rewards_of(scores), keep, scores
 
-    def update(self, parts: list[tuple[dict[str, Any], np.ndarray, np.ndarray]]) -> dict[str, float]:
-        """One optimiser step (per `updates_per_batch`) over every part: (batch, advantages, keep).
-        A step's batch may come in several parts (dynamic sampling's refills); the loss is the
-        mean over all their rows (or tokens), accumulated part by part and pass by pass. The
-        first pass also measures how far the rollout engine's log-probs are from the policy's."""
+    def update(self, parts: list[Part]) -> dict[str, float]:
+        """One optimiser step (per `updates_per_batch`) over every part. A step's batch may come in
+        several parts (dynamic sampling's refills); the loss is the mean over all their rows (or
+        tokens), accumulated part by part and pass by pass. The first pass also measures how far
+        the rollout engine's log-probs are from the policy's."""
         import torch
 
-        cfg, device = self.cfg, self.device
-        vocab = self.policy.get_output_embeddings().weight.shape[0]
-        prepared = []
-        for batch, adv, keep in parts:
-            ids, attn, cmask = batch["input_ids"], batch["attention_mask"], batch["completion_mask"]
-            k = completion_width(cmask)
-            passes = row_passes(ids.shape[0], k, vocab, cfg.group_size, cfg.grad_accumulation, cfg.logits_budget)
-            mask = cmask[:, -k:].float() * torch.as_tensor(keep, dtype=torch.float32, device=device)[:, None]
-            with torch.no_grad(), autocast(device, self.dtype):
-                ref_logp = self._logprobs(self.reference, ids, attn, cmask, passes)
-                # one update per batch is on-policy: the old log-probs are the current ones (detached below)
-                old_logp = self._logprobs(self.policy, ids, attn, cmask, passes) if cfg.updates_per_batch > 1 else None
-            adv_t = torch.as_tensor(adv, dtype=torch.float32, device=device)
-            prepared.append((ids, attn, cmask, mask, adv_t, ref_logp, old_logp, batch.get("rollout_logp"), passes))
-        n = sum(p[0].shape[0] for p in prepared)
-        denominator = sum(loss_denominator(p[3], cfg) for p in prepared)  # the step's, over every pass
+        cfg = self.cfg
+        prepared = [self._prepare(part) for part in parts]
+        n = sum(p.ids.shape[0] for p in prepared)
+        denominator = sum(loss_denominator(p.mask, cfg) for p in prepared)  # the step's, over every pass
         self.policy.train()
         logs: dict[str, float] = {}
         gap = gap_tokens = 0.0
         for update in range(cfg.updates_per_batch):
             self.optimizer.zero_grad()
             total = 0.0
-            for ids, attn, cmask, mask, adv_t, ref_logp, old_logp, rollout_logp, passes in prepared:
-                for part in passes:
-                    share = (part.stop - part.start) / n
-                    measure_gap = update == 0 and rollout_logp is not None  # the policy before this step's update
-                    with autocast(device, self.dtype):
+            for p in prepared:
+                for rows in p.passes:
+                    share = (rows.stop - rows.start) / n
+                    measure_gap = update == 0 and p.rollout_logp is not None  # the policy before this step's update
+                    with autocast(self.device, self.dtype):
                         logp, entropy, raw_logp = logprob_parts(
                             self.policy,
-                            ids[part],
-                            attn[part],
-                            cmask[part],
+                            p.ids[rows],
+                            p.attention_mask[rows],
+                            p.completion_mask[rows],
                             cfg.temperature,
                             group_size=cfg.group_size,
                             with_raw=measure_gap,
                         )
                     if measure_gap:  # the engine's raw log-probs (temperature 1) against the policy's
-                        sampled = cmask[part, -logp.shape[1] :].float()
-                        gap += float(((raw_logp - rollout_logp[part]).abs() * sampled).sum())
+                        sampled = p.completion_mask[rows, -logp.shape[1] :].float()
+                        gap += float(((raw_logp - p.rollout_logp[rows]).abs() * sampled).sum())
                         gap_tokens += float(sampled.sum())
-                    old = logp.detach() if old_logp is None else old_logp[part]
-                    loss, info = grpo_loss(logp, old, ref_logp[part], adv_t[part], mask[part], cfg, denominator)
-                    info["entropy"] = float((entropy * mask[part]).sum() / mask[part].sum().clamp(min=1))
+                    old = logp.detach() if p.old_logp is None else p.old_logp[rows]
+                    mask = p.mask[rows]
+                    loss, info = grpo_loss(
+                        logp, old, p.reference_logp[rows], p.advantages[rows], mask, cfg, denominator
+                    )
+                    info["entropy"] = float((entropy * mask).sum() / mask.sum().clamp(min=1))
                     loss.backward()
                     total += float(loss.detach())
                     for key, value in info.items():
@@ -260,6 +283,32 @@ class GRPOTrainer:
             logs["loss"] = total
         self.policy.eval()
         return logs
+
+    def _prepare(self, part: Part) -> _Prepared:
+        """The part's masks, reference (and, off-policy, old) log-probs and passes, before any update."""
+        import torch
+
+        cfg, device, batch = self.cfg, self.device, part.batch
+        vocab = self.policy.get_output_embeddings().weight.shape[0]
+        ids, attn, cmask = batch.input_ids, batch.attention_mask, batch.completion_mask
+        k = completion_width(cmask)
+        passes = row_passes(ids.shape[0], k, vocab, cfg.group_size, cfg.grad_accumulation, cfg.logits_budget)
+        keep = torch.as_tensor(part.keep, dtype=torch.float32, device=device)
+        with torch.no_grad(), autocast(device, self.dtype):
+            reference_logp = self._logprobs(self.reference, ids, attn, cmask, passes)
+            # one update per batch is on-policy: the old log-probs are the current ones (detached in update)
+            old_logp = self._logprobs(self.policy, ids, attn, cmask, passes) if cfg.updates_per_batch > 1 else None
+        return _Prepared(
+            ids,
+            attn,
+            cmask,
+            cmask[:, -k:].float() * keep[:, None],
+            torch.as_tensor(part.advantages, dtype=torch.float32, device=device),
+            reference_logp,
+            old_logp,
+            batch.rollout_logp,
+            passes,
+        )
 
     def _logprobs(self, model: Any, ids: Any, attn: Any, cmask: Any, passes: list[slice]) -> Any:
         """The sampled tokens' log-probabilities under `model`, pass by pass (no gradient)."""
@@ -288,8 +337,8 @@ class GRPOTrainer:
         reset_peak_memory(self.device)
         start = time.perf_counter()
         rounds = cfg.max_sampling_rounds if cfg.dynamic_sampling else 1
-        parts: list[tuple[dict[str, Any], np.ndarray, np.ndarray]] = []
-        sampled: list[tuple[dict[str, Any], np.ndarray, list[Score]]] = []
+        parts: list[Part] = []
+        sampled: list[Sampled] = []
         kept_groups = dropped_groups = 0
         timers = dict.fromkeys(("generate_s", "score_s", "update_s", "sync_s"), 0.0)
         for round_ in range(rounds):
@@ -301,7 +350,7 @@ class GRPOTrainer:
             self.prompts.record(tasks, np.asarray([s.correct for s in scores]), cfg.group_size)
             timers["generate_s"] += t1 - t0
             timers["score_s"] += time.perf_counter() - t1
-            sampled.append((batch, rewards, scores))
+            sampled.append(Sampled(batch, rewards, scores))
             scored = counted(scores, cfg.error_policy)
             adv = advantages(rewards, cfg.group_size, cfg, self.stats, scored)
             if cfg.dynamic_sampling:
@@ -310,12 +359,12 @@ class GRPOTrainer:
                 dropped_groups += int((~signal).sum())
                 if chosen.size:
                     rows = (chosen[:, None] * cfg.group_size + np.arange(cfg.group_size)).reshape(-1)
-                    parts.append((take_rows(batch, rows), adv[rows] * keep[rows], keep[rows]))
+                    parts.append(Part(batch.rows(rows), adv[rows] * keep[rows], keep[rows]))
                     kept_groups += int(chosen.size)
                 if kept_groups >= cfg.batch_prompts:
                     break
             else:
-                parts.append((batch, adv * keep, keep))
+                parts.append(Part(batch, adv * keep, keep))
         t2 = time.perf_counter()
         logs = self.update(parts) if parts else {}
         t3 = time.perf_counter()
@@ -323,7 +372,7 @@ class GRPOTrainer:
         timers["update_s"], timers["sync_s"] = t3 - t2, time.perf_counter() - t3
         self.step += 1
         line = self._log_line(sampled, logs)
-        tokens = sum(batch["tokens"] for batch, _, _ in sampled)
+        tokens = sum(round_.batch.tokens for round_ in sampled)
         line.update(
             timers,
             step_s=time.perf_counter() - start,
@@ -334,14 +383,12 @@ class GRPOTrainer:
             line.update(sampling_rounds=len(sampled), groups_kept=kept_groups, groups_dropped=dropped_groups)
         return line
 
-    def _log_line(
-        self, sampled: list[tuple[dict[str, Any], np.ndarray, list[Score]]], logs: dict[str, float]
-    ) -> dict[str, Any]:
+    def _log_line(self, sampled: list[Sampled], logs: dict[str, float]) -> dict[str, Any]:
         """The step's JSONL line, over everything it sampled (every round of dynamic sampling)."""
-        rewards = np.concatenate([r for _, r, _ in sampled])
-        scores = [s for _, _, batch_scores in sampled for s in batch_scores]
-        lengths = np.asarray([n for batch, _, _ in sampled for n in batch["lengths"]])
-        truncated = [t for batch, _, _ in sampled for t in batch["truncated"]]
+        rewards = np.concatenate([round_.rewards for round_ in sampled])
+        scores = [s for round_ in sampled for s in round_.scores]
+        lengths = np.asarray([n for round_ in sampled for n in round_.batch.lengths])
+        truncated = [t for round_ in sampled for t in round_.batch.truncated]
         components: dict[str, list[float]] = {}
         for s in scores:
             for k, v in s.components.items():

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import os
 import socket
+from dataclasses import replace
 from typing import Any, Sequence
 
 from .config import GRPOConfig
-from .rollouts import RolloutSettings, assemble, on_device
+from .rollouts import RolloutBatch, RolloutSettings, assemble
 
 
 def _free_port() -> int:
@@ -81,7 +82,7 @@ class VllmRollouts:
             )
         self.llm.reset_prefix_cache()
 
-    def sample(self, prompts: Sequence[str], seeds: Sequence[int]) -> dict[str, Any]:
+    def sample(self, prompts: Sequence[str], seeds: Sequence[int]) -> RolloutBatch:
         import torch
         from vllm import SamplingParams
 
@@ -118,8 +119,7 @@ class VllmRollouts:
         lengths = torch.tensor([len(o.token_ids) for o in rows])
         finished = torch.tensor([o.finish_reason == "stop" for o in rows])
         batch = assemble(enc["input_ids"], enc["attention_mask"], completions, lengths, finished, tok, settings)
-        batch = on_device(batch, self.device)
-        batch["rollout_logp"] = logp.to(self.device)
+        batch = replace(batch.to(self.device), rollout_logp=logp.to(self.device))
         if self.sleeps:  # the update needs the memory; the next sync refills the weights
             self.llm.sleep(level=2)
             self.asleep = {"weights", "kv_cache"}

@@ -15,15 +15,34 @@ from verifiers.turn import model_turn
 GAME24 = ({"numbers": [4, 4, 6, 8]}, "Answer: (6 - 4) * (4 + 8) = 24", "Answer: (6 - 4) * (4 + 4)")
 GOMOKU = (None, "<move>I5</move>", "<move>A1</move>")
 DOUDIZHU = (None, "<move>3</move>", "<move>PASS</move>")
+HEXAGON = (  # svg's first test task is a regular hexagon (checked by its programmatic check alone)
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><polygon points="95,50 72.5,89 27.5,89 5,50 '
+    '27.5,11 72.5,11" fill="#4a90d9"/></svg>'
+)
+SVG = (None, HEXAGON, '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><circle r="40"/></svg>')
+
+
+_BUILT: dict[str, verifiers.Verifier] = {}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_verifiers():
+    yield
+    for v in _BUILT.values():
+        v.close()
 
 
 def _task(name: str):
-    v = verifiers.get(name)
+    """The verifier (one per module: svg keeps its render workers warm) and its first test task."""
+    if name not in _BUILT:
+        _BUILT[name] = verifiers.get(name, **({"preset": "checks_only"} if name == "svg" else {}))
+    v = _BUILT[name]
     return v, (GAME24[0] if name == "game24" else v.tasks("test")[0])
 
 
 @pytest.mark.parametrize(
-    "name, answer, other", [("game24", *GAME24[1:]), ("gomoku", *GOMOKU[1:]), ("doudizhu", *DOUDIZHU[1:])]
+    "name, answer, other",
+    [("game24", *GAME24[1:]), ("gomoku", *GOMOKU[1:]), ("doudizhu", *DOUDIZHU[1:]), ("svg", *SVG[1:])],
 )
 @settings(max_examples=40, deadline=None)
 @given(data=__import__("hypothesis").strategies.data())

@@ -67,3 +67,27 @@ def test_python_block_runs_as_printed(page, number, source, tmp_path):
         command = [sys.executable, "-c", source]
     r = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, f"{page}, Python block {number}:\n{r.stdout[-2000:]}\n{r.stderr[-3000:]}"
+
+
+def test_every_script_and_module_a_shell_example_runs_exists():
+    """`python -m MODULE`, `python PATH` and `bash PATH` in the docs' shell blocks name something
+    that is there (a renamed script or module fails here, not in a user's terminal)."""
+    import importlib.util
+
+    missing, checked = [], 0
+    for page, number, source in blocks("bash"):
+        for line in source.splitlines():
+            words = shlex.split(line.split("  #")[0], comments=True) if line.strip() else []
+            for i, word in enumerate(words[:-1]):
+                target = words[i + 1]
+                if word in ("python", "python3") and target == "-m" and i + 2 < len(words):
+                    checked += 1
+                    module = words[i + 2]
+                    if importlib.util.find_spec(module) is None:
+                        missing.append(f"{page} block {number}: python -m {module}")
+                elif word in ("python", "python3", "bash") and target.endswith((".py", ".sh")):
+                    checked += 1
+                    here = ROOT / target
+                    if not here.exists() and not (ROOT / "docs" / target).exists() and "../shared" not in target:
+                        missing.append(f"{page} block {number}: {word} {target}")
+    assert checked >= 3 and not missing, (checked, missing)

@@ -15,6 +15,7 @@ import pytest
 import torch
 
 from evalkit.grpo import GRPOConfig, GRPOTrainer, advantages, grpo_loss
+from evalkit.grpo.trainer import Part
 from pytest_plugin.required_parts import require_module
 
 
@@ -52,7 +53,7 @@ def _fixed_update(trainer):
     batch = trainer.sample(trainer.tasks[:2])
     rewards = np.array([1.0, 0.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.2])  # fixed rewards with spread: a clear signal
     adv = advantages(rewards, 4, GRPOConfig(advantage="group"), trainer.stats)
-    return batch, adv, np.ones(8, dtype=bool)
+    return Part(batch, adv, np.ones(8, dtype=bool))
 
 
 def test_a_bfloat16_step_on_the_cpu_changes_every_trainable_tensor(tiny, smollm2, tmp_path):
@@ -102,7 +103,7 @@ def test_a_memory_saver_gives_the_same_update(tiny, smollm2, tmp_path, saver):
         torch.manual_seed(0)
         batch, adv, keep = _fixed_update(trainer)
         keep[[2, 7]] = False
-        logs = trainer.update([(batch, adv * keep, keep)])
+        logs = trainer.update([Part(batch, adv * keep, keep)])
         results.append((logs["loss"], logs["grad_norm"], [p.grad.clone() for p in trainer.policy.parameters()]))
         trainer.close()
     (loss, norm, grads), (loss_s, norm_s, grads_s) = results
@@ -123,7 +124,7 @@ def test_row_passes_split_by_the_logits_budget_in_whole_groups():
 
 def _plain_loss(trainer, batch, adv, cfg):
     """The loss by the formula, the slow way: a full pass per row, log-softmax over every position."""
-    ids, attn, cmask = batch["input_ids"], batch["attention_mask"], batch["completion_mask"]
+    ids, attn, cmask = batch.input_ids, batch.attention_mask, batch.completion_mask
     positions = (attn.cumsum(-1) - 1).clamp(min=0)
 
     def logp(model):
@@ -146,7 +147,7 @@ def test_float32_on_the_cpu_gives_the_formulas_loss(tiny, smollm2, tmp_path):
             p.mul_(0.999)
     batch, adv, keep = _fixed_update(trainer)
     expected = _plain_loss(trainer, batch, adv, cfg)
-    assert trainer.update([(batch, adv, keep)])["loss"] == pytest.approx(expected, abs=1e-4)
+    assert trainer.update([Part(batch, adv, keep)])["loss"] == pytest.approx(expected, abs=1e-4)
     trainer.close()
 
 

@@ -21,6 +21,7 @@ from evalkit.grpo import (
     sequence_logprobs,
     train,
 )
+from evalkit.grpo.trainer import Part
 from pytest_plugin.required_parts import require_module
 
 
@@ -34,23 +35,19 @@ def test_one_step_changes_the_weights_and_lowers_the_loss_on_its_batch(tiny, smo
     before = {k: v.clone() for k, v in trainer.policy.state_dict().items()}
 
     with torch.no_grad():  # the policy that sampled the batch: the "old" policy of the surrogate
-        old = sequence_logprobs(
-            trainer.policy, batch["input_ids"], batch["attention_mask"], batch["completion_mask"], 0.9
-        )
+        old = sequence_logprobs(trainer.policy, batch.input_ids, batch.attention_mask, batch.completion_mask, 0.9)
 
     def loss_now():
         with torch.no_grad():
-            logp = sequence_logprobs(
-                trainer.policy, batch["input_ids"], batch["attention_mask"], batch["completion_mask"], 0.9
-            )
+            logp = sequence_logprobs(trainer.policy, batch.input_ids, batch.attention_mask, batch.completion_mask, 0.9)
             ref = sequence_logprobs(
-                trainer.reference, batch["input_ids"], batch["attention_mask"], batch["completion_mask"], 0.9
+                trainer.reference, batch.input_ids, batch.attention_mask, batch.completion_mask, 0.9
             )
-            mask = batch["completion_mask"][:, -completion_width(batch["completion_mask"]) :].float()
+            mask = batch.completion_mask[:, -completion_width(batch.completion_mask) :].float()
             return float(grpo_loss(logp, old, ref, torch.tensor(adv, dtype=torch.float32), mask, trainer.cfg)[0])
 
     start = loss_now()
-    logs = trainer.update([(batch, adv, keep)])
+    logs = trainer.update([Part(batch, adv, keep)])
     assert logs["grad_norm"] > 0
     changed = sum(not torch.equal(before[k], v) for k, v in trainer.policy.state_dict().items())
     assert changed > 0
@@ -168,7 +165,7 @@ def test_dynamic_sampling_drops_flat_groups_and_refills_the_batch(tiny, smollm2)
     trainer.update = recorded
     lines = [trainer.train_step() for _ in range(3)]
     for line, parts in zip(lines, updates):
-        tasks = [t for batch, _, _ in parts for t in batch["tasks"]]
+        tasks = [t for part in parts for t in part.batch.tasks]
         assert len(tasks) == cfg.batch_prompts * cfg.group_size and {t["kind"] for t in tasks} == {"spread"}
         assert line["groups_kept"] == cfg.batch_prompts
         sampled = line["sampling_rounds"] * cfg.batch_prompts
@@ -199,7 +196,7 @@ def test_few_shot_examples_open_every_training_and_held_out_prompt(tiny, smollm2
     trainer = GRPOTrainer(cfg, tmp_path, copy.deepcopy(model), tok)
     task = trainer.tasks[0]
     batch = trainer.sample([task])
-    text = tok.decode(batch["input_ids"][0], skip_special_tokens=True)
+    text = tok.decode(batch.input_ids[0], skip_special_tokens=True)
     shot_prompt = trainer.verifier.prompt({"numbers": [3, 5], "target": 15})
     assert text.index(shot_prompt) < text.index("Answer: 3 * 5 = 15") < text.index(trainer.verifier.prompt(task))
     trainer.evaluate()
@@ -231,7 +228,7 @@ def test_the_shared_prompt_pass_gives_the_full_pass_log_probs_and_gradients(tiny
         if len(by_length) == 2:
             break
     batch = trainer.sample(list(by_length.values()))
-    ids, attn, cmask = batch["input_ids"], batch["attention_mask"], batch["completion_mask"]
+    ids, attn, cmask = batch.input_ids, batch.attention_mask, batch.completion_mask
     k = completion_width(cmask)
 
     def logprobs_and_grads(group_size):
@@ -274,7 +271,7 @@ def test_the_chunked_head_gives_the_whole_logits_numbers_and_gradients(tiny, smo
     # that depends on the machine's kernels (1.2e-5 relative on one CPU); in float64 the unit
     # roundoff is 1.1e-16, and sums of up to ~1e6 terms keep the relative difference below 1e-9
     model = copy.deepcopy(model).double()
-    ids, attn, cmask = batch["input_ids"], batch["attention_mask"], batch["completion_mask"]
+    ids, attn, cmask = batch.input_ids, batch.attention_mask, batch.completion_mask
     k = completion_width(cmask)
     vocab = model.get_output_embeddings().weight.shape[0]
     monkeypatch.setattr(logprobs, "HEAD_CHUNK_ELEMENTS", 3 * k * vocab)  # 3 rows a chunk: 8 rows in 3 chunks
