@@ -9,9 +9,7 @@ from verifiers.registry import names, verifier_class
 WRAPPERS = {"noisy"}  # its tasks are the wrapped verifier's
 # the verifiers we ship and the example plugin (tests and benchmarks register verifiers of their own)
 SHIPPED = sorted(
-    n
-    for n in set(names()) - WRAPPERS
-    if verifier_class(n).__module__.startswith(("verifiers.", "minimal_verifier."))
+    n for n in set(names()) - WRAPPERS if verifier_class(n).__module__.startswith(("verifiers.", "minimal_verifier."))
 )
 
 
