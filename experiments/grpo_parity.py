@@ -213,12 +213,33 @@ def report(study_dir: Path, runs_dir: Path) -> dict[str, Any]:
             "curve": curve(done),
             "step_s_median": statistics.median(seconds) if seconds else None,
         }
+    results["trl_minus_evalkit"] = paired_difference(results)
     OUT.mkdir(exist_ok=True)
     (OUT / "results.json").write_text(json.dumps(results, indent=1) + "\n")
     (OUT / "results.md").write_text(table(results))
     plot(results, OUT / "parity.png")
     print(table(results))
     return results
+
+
+def paired_difference(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """TRL's held-out accuracy minus ours at each step, seed by seed (a seed holds the same held-out
+    puzzles and start in both), with the t 95% interval of the mean difference."""
+    arms = results["arms"]
+    if "evalkit" not in arms or "TRL" not in arms:
+        return []
+    ours = {r["step"]: dict(zip(arms["evalkit"]["runs"], r["seeds"])) for r in arms["evalkit"]["curve"]}
+    rows = []
+    for r in arms["TRL"]["curve"]:
+        pairs = [
+            (value, ours.get(r["step"], {}).get(run.replace("trl-", "group-")))
+            for run, value in zip(arms["TRL"]["runs"], r["seeds"])
+        ]
+        differences = [t - o for t, o in pairs if o is not None]
+        if differences:
+            mean, low, high = seed_interval(differences, within=(-1.0, 1.0))
+            rows.append({"step": r["step"], "mean": mean, "low": low, "high": high, "seeds": differences})
+    return rows
 
 
 def table(results: dict[str, Any]) -> str:
@@ -233,6 +254,12 @@ def table(results: dict[str, Any]) -> str:
         ]
         step_s = f"{data['step_s_median']:.1f}" if data["step_s_median"] else "-"
         lines.append(f"| {arm} | {len(data['runs'])} | {step_s} | " + " | ".join(cells) + " |")
+    differences = results.get("trl_minus_evalkit") or []
+    if differences:
+        cells = [f"{d['mean']:+.3f} [{d['low']:+.2f}, {d['high']:+.2f}]" for d in differences]
+        lines.append(
+            f"| TRL − evalkit, paired by seed | {len(differences[0]['seeds'])} | | " + " | ".join(cells) + " |"
+        )
     return "\n".join(lines) + "\n"
 
 

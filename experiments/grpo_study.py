@@ -103,15 +103,15 @@ def held_out(run_dir: Path) -> list[dict]:
 T_975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
 
 
-def seed_interval(values: list[float]) -> tuple[float, float, float]:
-    """(mean, low, high): the mean over seeds with its t 95% interval, clipped to [0, 1]; one seed
-    has no interval (low = high = its value)."""
+def seed_interval(values: list[float], within: tuple[float, float] = (0.0, 1.0)) -> tuple[float, float, float]:
+    """(mean, low, high): the mean over seeds with its t 95% interval, clipped to `within` (an
+    accuracy's [0, 1]; a difference's is [-1, 1]); one seed has no interval (low = high = its value)."""
     mean = sum(values) / len(values)
     if len(values) < 2:
         return mean, mean, mean
     sd = (sum((v - mean) ** 2 for v in values) / (len(values) - 1)) ** 0.5
     half = T_975.get(len(values) - 1, 1.96) * sd / len(values) ** 0.5
-    return mean, max(0.0, mean - half), min(1.0, mean + half)
+    return mean, max(within[0], mean - half), min(within[1], mean + half)
 
 
 def pooled(points_by_seed: list[list[dict]]) -> list[dict]:
