@@ -141,6 +141,28 @@ def pooled(points_by_seed: list[list[dict]]) -> list[dict]:
     return rows
 
 
+def paired_with(results: dict, arm: str, reference: str) -> list[dict]:
+    """`arm` minus `reference` at each step, seed by seed (a seed holds the same start and held-out
+    puzzles in every arm), with the t 95% interval of the mean difference: what a difference between
+    two arms is, once the puzzles each seed drew are taken out."""
+    if arm not in results["arms"] or reference not in results["arms"]:
+        return []
+
+    def by_seed(name: str) -> dict[int, dict[str, float]]:
+        data = results["arms"][name]
+        seeds = [int(run.rpartition("-s")[2]) for run in data["runs"]]
+        return {r["step"]: dict(zip(seeds, r["seeds"])) for r in data["curve"]}
+
+    ours, theirs = by_seed(arm), by_seed(reference)
+    rows = []
+    for step in sorted(set(ours) & set(theirs)):
+        differences = [ours[step][s] - theirs[step][s] for s in sorted(set(ours[step]) & set(theirs[step]))]
+        if differences:
+            mean, low, high = seed_interval(differences, within=(-1.0, 1.0))
+            rows.append({"step": step, "mean": mean, "low": low, "high": high, "seeds": differences})
+    return rows
+
+
 def steps_to_half(results: dict) -> dict[str, int | None]:
     """For each arm, the first evaluated step whose mean accuracy reaches half of the p = 0 arm's
     final mean (None: never within the run)."""
@@ -165,6 +187,10 @@ def report(runs_dir: Path, seeds: tuple[int, ...]) -> dict:
         for n in done:
             results["wall_s"][n] = int((runs_dir / n / "finished").read_text().split()[0])
     results["steps_to_half"] = steps_to_half(results)
+    results["paired"] = {
+        **{arm: paired_with(results, arm, "group") for arm in ADVANTAGES[1:]},
+        **{f"flip {p:g}": paired_with(results, f"flip {p:g}", "flip 0") for p in FLIP_PROBABILITIES[1:]},
+    }
     OUT.mkdir(exist_ok=True)
     (OUT / "results.json").write_text(json.dumps(results, indent=1) + "\n")
     plot(results, ADVANTAGES, OUT / "advantages.png", "Advantage: group vs the seed's momentum vs Dr. GRPO")
@@ -238,6 +264,12 @@ def table(results: dict) -> str:
             + f" | {', '.join(f'{s:.2f}' for s in last['seeds'])} | {_reached(half.get(arm, '-'))} | "
             f"{last['accuracy']:.3f} [{last['low']:.3f}, {last['high']:.3f}] | " + " | ".join(ops) + " |"
         )
+    lines += ["", "Paired by seed (the arm minus group, or minus p = 0), mean and t 95% interval:", ""]
+    lines += ["| arm | " + " | ".join(f"step {s}" for s in steps) + " |", "|---" * (1 + len(steps)) + "|"]
+    for arm, rows in results.get("paired", {}).items():
+        at = {r["step"]: r for r in rows}
+        cells = [f"{at[s]['mean']:+.3f} [{at[s]['low']:+.2f}, {at[s]['high']:+.2f}]" if s in at else "-" for s in steps]
+        lines.append(f"| {arm} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -63,7 +63,7 @@ def train(
                 tell(step_line(line))
 
             evaluated = -1
-            if trainer.step == 0 and cfg.eval_every:
+            if trainer.step == 0 and cfg.eval_every and not _evaluated_at(log_path, 0):  # resumed before step 1: once
                 evaluate()
                 evaluated = 0
                 log.flush()
