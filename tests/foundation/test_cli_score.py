@@ -208,7 +208,17 @@ def test_an_interrupted_score_keeps_what_it_finished_and_a_rerun_completes_it(tm
         "-o",
         str(out),
     ]
-    proc = subprocess.Popen([sys.executable, "-m", "evalkit", *args], stderr=subprocess.PIPE, text=True)
+
+    def as_a_shell_starts_it() -> None:
+        """SIGINT handled by default and not blocked, as for a command typed in a terminal: an
+        earlier test may leave it ignored or blocked in this process, and both survive exec (the
+        run then went on to its end; tests/evaluator/test_cli_eval.py does the same)."""
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "evalkit", *args], stderr=subprocess.PIPE, text=True, preexec_fn=as_a_shell_starts_it
+    )
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and (not out.exists() or out.read_text().count("\n") < 3):
         time.sleep(0.2)
