@@ -219,6 +219,8 @@ def _steps_of(line: str) -> list[re.Match[str]] | None:
     if len(line) > MAX_LINE_CHARS or "=" not in line:
         return None
     body = _STEP_LABEL.sub("", line, count=1)
+    if not _MAY_BE_STEP.match(body):  # cheap, before any normalising
+        return None
     found = []
     for segment in _SEGMENTS.split(body):
         try:
@@ -237,7 +239,7 @@ def _blocks(text: str) -> list[tuple[int, int, list[re.Match[str]]]]:
     current: list[re.Match[str]] = []
     start = offset = 0
     for line in text.split("\n"):
-        steps = _steps_of(line) if _MAY_BE_STEP.match(_STEP_LABEL.sub("", line, count=1)) else None
+        steps = _steps_of(line)
         if steps:
             if not current:
                 start = offset
