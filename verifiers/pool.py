@@ -5,7 +5,7 @@ and cannot interrupt C code; a worker process can always be killed. Each worker 
 memory which chunk and item it is on and when that item started, so the parent can kill exactly
 the worker whose item overran, score that item `ERROR`, and hand the rest of the work to a fresh
 worker. Items travel in chunks (a few hundred messages for 100,000 items), and each worker holds
-two chunks so it never waits for the parent between them. Inboxes are queues with a feeder
+two chunks so it never waits for the parent between them. Each inbox is a pipe with a feeder
 thread, so the parent never blocks on a busy worker and always keeps watching the clock.
 """
 
@@ -52,7 +52,10 @@ def _worker_main(blob: bytes, inbox: Any, conn: Any, state: Any, memory_mb: int 
     verifier = pickle.loads(blob)
     score, now = verifier.score, time.monotonic
     while True:
-        message = inbox.get()
+        try:
+            message = inbox.recv()
+        except EOFError:  # the parent closed the inbox without a word: stop as if told to
+            message = None
         if message is None:
             close = getattr(verifier, "close", None)  # a plain Scorer (the SVG render job) has nothing to close
             if callable(close):
@@ -133,16 +136,68 @@ def _die_with_parent() -> None:
         pass
 
 
+class _Inbox:
+    """A worker's inbox: a one-way pipe fed by a thread of its own, so `put` never blocks on a busy
+    worker. Not a `multiprocessing.Queue`: a queue's named semaphores are unlinked by whichever
+    thread drops them last, often its daemon feeder, and a daemon thread frozen at interpreter exit
+    between the unlink and its note to the resource tracker leaves a "leaked semaphore" warning on
+    the user's terminal. One writer and one reader need no locks shared across processes."""
+
+    def __init__(self, ctx: Any) -> None:
+        self.reader, self._writer = ctx.Pipe(duplex=False)
+        self._pending: deque[bytes] = deque()
+        self._changed = threading.Condition()
+        self._closed = False
+        self._feeder: threading.Thread | None = None
+
+    def put(self, message: Any) -> None:
+        data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+        with self._changed:
+            if self._closed:
+                raise ValueError("the inbox is closed")
+            self._pending.append(data)
+            if self._feeder is None:
+                self._feeder = threading.Thread(target=self._feed, name="evalkit-inbox", daemon=True)
+                self._feeder.start()
+            self._changed.notify()
+
+    def _feed(self) -> None:
+        while True:
+            with self._changed:
+                while not self._pending and not self._closed:
+                    self._changed.wait()
+                if not self._pending:
+                    break
+                data = self._pending.popleft()
+            try:
+                self._writer.send_bytes(data)
+            except OSError:  # the worker is gone: nothing more can reach it
+                break
+        self._writer.close()
+
+    def close(self, drop_pending: bool = False) -> None:
+        """No more messages; those queued are still sent unless `drop_pending` (the worker is dead)."""
+        with self._changed:
+            self._closed = True
+            if drop_pending:
+                self._pending.clear()
+            self._changed.notify()
+            feeding = self._feeder is not None
+        if not feeding:
+            self._writer.close()
+
+
 class _Worker:
     def __init__(self, ctx: Any, blob: bytes, memory_mb: int | None) -> None:
-        self.inbox = ctx.Queue()
+        self.inbox = _Inbox(ctx)
         self.conn, child = ctx.Pipe(duplex=False)
         self.state = ctx.Array("d", [_IDLE, _IDLE, 0.0], lock=False)
         self.process = ctx.Process(
-            target=_worker_main, args=(blob, self.inbox, child, self.state, memory_mb), daemon=True
+            target=_worker_main, args=(blob, self.inbox.reader, child, self.state, memory_mb), daemon=True
         )
         self.process.start()
-        child.close()
+        child.close()  # the worker holds its own copies now: a dead worker's pipes then report it
+        self.inbox.reader.close()
         self.in_flight: deque[Chunk] = deque()
         self.started_any = False  # has it ever begun an item? (to tell a broken start from a crash)
 
@@ -162,8 +217,7 @@ class _Worker:
         if self.process.is_alive():
             self.process.kill()
         self.process.join(5)
-        self.inbox.cancel_join_thread()  # never wait on a feeder thread nobody reads from
-        self.inbox.close()
+        self.inbox.close(drop_pending=True)
         self.conn.close()
 
 
