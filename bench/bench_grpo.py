@@ -88,7 +88,7 @@ def arm_ours(folder: str, backend: str, cuda: bool, checkpointing: bool = False)
         model=folder,
         batch_prompts=p,
         group_size=g,
-        max_new_tokens=tokens,
+        max_tokens=tokens,
         learning_rate=1e-6,
         temperature=1.0,
         top_p=1.0,
@@ -277,7 +277,7 @@ def main() -> dict:
         for arm in arms:
             results[arm] = run_arm(arm, tmp, cuda)
             print(f"{arm}: {json.dumps(results[arm])}", flush=True)
-    figures: dict[str, Any] = {"device": device, "prompts": p, "group": g, "max_new_tokens": tokens, "steps": steps}
+    figures: dict[str, Any] = {"device": device, "prompts": p, "group": g, "max_tokens": tokens, "steps": steps}
     figures.update(results)
     trl = results["trl"].get("bf16" if cuda else "fp32", {}).get("step_s")
     ours = results["ours_transformers"].get("step_s")

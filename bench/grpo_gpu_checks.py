@@ -31,7 +31,7 @@ from bench.common import write_results
 DEVICE = os.environ.get("GRPO_CHECKS_DEVICE", "cuda")
 
 # two prompts x a group of 4, 32 tokens each, sampled as the bench samples; beta 0.1 so the KL term counts
-SAMPLING = {"max_new_tokens": 32, "temperature": 1.0, "top_p": 1.0}
+SAMPLING = {"max_tokens": 32, "temperature": 1.0, "top_p": 1.0}
 CONFIG = {"verifier": "vowels-bench", "verifier_config": {"prompt_style": "short"}, "eval_every": 0, **SAMPLING}
 CONFIG |= {"batch_prompts": 2, "group_size": 4, "learning_rate": 1e-6, "beta": 0.1}
 
@@ -147,7 +147,8 @@ def check_row_seeds(model: Any, tok: Any, tmp: Path) -> dict[str, Any]:
     probability in its last bits, which changes a token where a row's draw sits on a boundary)."""
     import torch
 
-    from evalkit.generation.batched import generate_rows, row_seeds
+    from evalkit.generation import Sampling
+    from evalkit.generation.batched import Ends, generate_rows, row_seeds
 
     texts = [f"Use 3, {k} and 4 to make {k + 7}." for k in range(1, 9)]
     prompts = [
@@ -167,13 +168,9 @@ def check_row_seeds(model: Any, tok: Any, tmp: Path) -> dict[str, Any]:
                 net,
                 enc["input_ids"],
                 enc["attention_mask"],
-                group,
                 row_seed,
-                temperature=1.0,
-                top_p=0.95,
-                max_new_tokens=32,
-                pad_token_id=tok.pad_token_id,
-                eos_token_id=tok.eos_token_id,
+                Sampling(n=group, temperature=1.0, top_p=0.95, max_tokens=32),
+                Ends(tok.pad_token_id, tok.eos_token_id),
             )
             return ids[:, enc["input_ids"].shape[1] :].tolist()
 
@@ -204,8 +201,8 @@ def check_graph_decoding(model: Any, tok: Any, tmp: Path) -> dict[str, Any]:
 
     import torch
 
-    from evalkit.generation import static_decode
-    from evalkit.generation.batched import Prompts, RowSampling, generate_rows_hf, row_seeds
+    from evalkit.generation import Sampling, static_decode
+    from evalkit.generation.batched import Ends, Prompts, generate_rows_hf, row_seeds
 
     net = copy.deepcopy(model).to(DEVICE).eval()
     tokens = 128 if DEVICE == "cuda" else 16
@@ -217,7 +214,8 @@ def check_graph_decoding(model: Any, tok: Any, tmp: Path) -> dict[str, Any]:
     enc = tok(chats, return_tensors="pt", padding=True, add_special_tokens=False).to(DEVICE)
     ids, attn, group = enc["input_ids"], enc["attention_mask"], 8
     seeds = row_seeds(5, [f"{c}:{j}" for c in chats for j in range(group)])
-    sampling = RowSampling(1.0, 1.0, tokens, tok.pad_token_id, tok.eos_token_id)
+    sampling = Sampling(n=group, temperature=1.0, top_p=1.0, max_tokens=tokens)
+    ends = Ends(tok.pad_token_id, tok.eos_token_id)
 
     def timed(run: Callable[[], Any]) -> tuple[list[list[int]], float]:
         """The rows and seconds of the second of two runs (the first loads kernels)."""
@@ -239,12 +237,12 @@ def check_graph_decoding(model: Any, tok: Any, tmp: Path) -> dict[str, Any]:
         name = str(dtype).removeprefix("torch.")
 
         def static(graph: bool, dtype: Any = dtype) -> Any:
-            return static_decode.decode_rows(net, Prompts(ids, attn, group, seeds), sampling, dtype, graph)
+            return static_decode.decode_rows(net, Prompts(ids, attn, seeds), sampling, ends, dtype, graph)
 
         graphed, graph_s = timed(lambda: static(graph))
         stepped, step_s = timed(lambda: static(False))
         generated, generate_s = timed(
-            lambda dtype=dtype: generate_rows_hf(net, Prompts(ids, attn, group, seeds), sampling, dtype)
+            lambda dtype=dtype: generate_rows_hf(net, Prompts(ids, attn, seeds), sampling, ends, dtype)
         )
         out[name] = {
             "same_rows_graph_vs_step_by_step": same(graphed, stepped),

@@ -51,7 +51,7 @@ def trl_arguments(cfg: dict[str, Any], output_dir: Path) -> dict[str, Any]:
         "output_dir": str(output_dir),
         "per_device_train_batch_size": cfg["batch_prompts"] * cfg["group_size"],
         "num_generations": cfg["group_size"],
-        "max_completion_length": cfg["max_new_tokens"],
+        "max_completion_length": cfg["max_tokens"],
         "max_steps": cfg["steps"],
         "learning_rate": cfg["learning_rate"],
         "lr_scheduler_type": "constant",  # ours never decays (TRL's default is linear)

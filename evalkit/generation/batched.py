@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .row_sampling import Prompts, RowSampling, row_seeds, sample_rows, token_positions
+from .base import Sampling
+from .row_sampling import Ends, Prompts, check_seeds, row_seeds, sample_rows, token_positions
 
-__all__ = ["RowSampler", "RowSampling", "generate_rows", "generate_rows_hf", "prompt_cache", "row_seeds"]
+__all__ = ["Ends", "Prompts", "RowSampler", "generate_rows", "generate_rows_hf", "prompt_cache", "row_seeds"]
 
 
 class RowSampler:
@@ -42,40 +43,32 @@ def generate_rows(
     model: Any,
     input_ids: Any,
     attention_mask: Any,
-    group_size: int,
     seeds: Sequence[int] | None,
-    *,
-    temperature: float,
-    top_p: float,
-    max_new_tokens: int,
-    pad_token_id: int,
-    eos_token_id: Any,
-    extra: dict[str, Any] | None = None,
+    sampling: Sampling,
+    ends: Ends,
     dtype: Any = None,
 ) -> Any:
-    """`group_size` continuations of each (left-padded) prompt, rows grouped by prompt; row r is
-    sampled with `seeds[r]` (greedy when `temperature` is 0). `extra`: other generation settings
-    (`repetition_penalty`, ...), applied before sampling. `dtype`: the precision to compute in
-    (autocast over the weights; None: the weights' own). Returns prompt + completion ids.
+    """`sampling.n` continuations of each (left-padded) prompt, rows grouped by prompt, each at
+    most `sampling.max_tokens` long; row r is sampled with `seeds[r]` (greedy when the temperature
+    is 0). `sampling.extra`: other generation settings (`repetition_penalty`, ...), applied before
+    sampling. `dtype`: the precision to compute in (autocast over the weights; None: the weights'
+    own). Returns prompt + completion ids.
 
     Where the model allows and nothing `extra` is asked for, decoding runs from buffers allocated
     once, replayed as a CUDA graph on a GPU (static_decode.py); otherwise through `generate`."""
     from .static_decode import decode_rows, static_decode_unsupported  # it loads transformers
 
-    taken = sorted(set(extra or {}) & {"do_sample", "temperature", "top_p", "top_k", "num_return_sequences"})
+    taken = sorted(set(sampling.extra) & {"do_sample", "temperature", "top_p", "top_k", "num_return_sequences"})
     if taken:
         raise ValueError(f"set {taken} through the sampling settings, not as extra generation settings")
-    sampling = RowSampling(temperature, top_p, max_new_tokens, pad_token_id, eos_token_id)
-    prompts = Prompts(input_ids, attention_mask, group_size, seeds)
-    if not extra and static_decode_unsupported(model) is None:
+    prompts = Prompts(input_ids, attention_mask, seeds)
+    if not sampling.extra and static_decode_unsupported(model) is None:
         graph = input_ids.device.type == "cuda"
-        return decode_rows(model, prompts, sampling, dtype, graph)
-    return generate_rows_hf(model, prompts, sampling, dtype, extra)
+        return decode_rows(model, prompts, sampling, ends, dtype, graph)
+    return generate_rows_hf(model, prompts, sampling, ends, dtype)
 
 
-def generate_rows_hf(
-    model: Any, prompts: Prompts, sampling: RowSampling, dtype: Any = None, extra: dict[str, Any] | None = None
-) -> Any:
+def generate_rows_hf(model: Any, prompts: Prompts, sampling: Sampling, ends: Ends, dtype: Any = None) -> Any:
     """`generate_rows` through transformers' `generate`, with `RowSampler` drawing the tokens (any
     model, any extra generation setting)."""
     import torch
@@ -83,14 +76,15 @@ def generate_rows_hf(
 
     from evalkit.devices import autocast
 
-    input_ids, attention_mask, group_size, seeds = prompts
-    sampling.check_seeds(seeds, input_ids.shape[0] * group_size)
+    input_ids, attention_mask, seeds = prompts
+    group_size = sampling.n
+    check_seeds(sampling, seeds, input_ids.shape[0] * group_size)
     config = GenerationConfig(
         do_sample=False,
-        max_new_tokens=sampling.max_new_tokens,
-        pad_token_id=sampling.pad_token_id,
-        eos_token_id=sampling.eos_token_id,
-        **(extra or {}),
+        max_new_tokens=sampling.max_tokens,
+        pad_token_id=ends.pad_token_id,
+        eos_token_id=ends.eos_token_id,
+        **sampling.extra,
     )
     processors = LogitsProcessorList()
     if sampling.temperature > 0:

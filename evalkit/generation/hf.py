@@ -68,7 +68,7 @@ class TransformersBackend:
         return out
 
     def _sample(self, conversations: list[Conversation], sampling: Sampling) -> list[list[Generation]]:
-        from .batched import generate_rows
+        from .batched import Ends, generate_rows
         from .row_sampling import row_seeds
 
         texts = [chat_text(self.tokenizer, c, self.response_prefix) for c in conversations]
@@ -78,14 +78,9 @@ class TransformersBackend:
             self.model,
             enc["input_ids"],
             enc["attention_mask"],
-            sampling.n,
             row_seeds(sampling.seed, keys),
-            temperature=sampling.temperature,
-            top_p=sampling.top_p,
-            max_new_tokens=sampling.max_tokens,
-            pad_token_id=self.tokenizer.pad_token_id,
-            eos_token_id=self.tokenizer.eos_token_id,
-            extra=sampling.extra,
+            sampling,
+            Ends(self.tokenizer.pad_token_id, self.tokenizer.eos_token_id),
         )
         new = output[:, enc["input_ids"].shape[1] :].tolist()
         eos = {self.tokenizer.eos_token_id, self.tokenizer.pad_token_id}

@@ -12,10 +12,9 @@ Both decoders (batched.py through `generate`, static_decode.py from fixed buffer
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, NamedTuple, Sequence
 
-from .base import prompt_seed
+from .base import Sampling, prompt_seed
 
 
 def _signed(value: int) -> int:
@@ -71,30 +70,28 @@ def sample_rows(scores: Any, seeds: Any, step: Any, temperature: float, top_p: f
     return torch.searchsorted(cumulative, target[:, None]).clamp(max=scores.shape[-1] - 1)
 
 
-@dataclass(frozen=True)
-class RowSampling:
-    """How every row is sampled (greedy when `temperature` is 0) and where it ends."""
+class Ends(NamedTuple):
+    """Where a row ends: the tokenizer's end token (an id, a list of ids, or None), and the pad
+    written after it."""
 
-    temperature: float
-    top_p: float
-    max_new_tokens: int
     pad_token_id: int
-    eos_token_id: Any  # an id, a list of ids, or None
-
-    def check_seeds(self, seeds: Sequence[int] | None, rows: int) -> None:
-        """Sampling (not greedy) takes one seed per row."""
-        if self.temperature > 0 and (seeds is None or len(seeds) != rows):
-            raise ValueError("sampling needs one seed per row")
+    eos_token_id: Any
 
 
 class Prompts(NamedTuple):
-    """What to continue: left-padded prompt ids and their mask, each prompt `group_size` times,
-    row r sampled with `seeds[r]` (None: greedy)."""
+    """What to continue: left-padded prompt ids and their mask; each prompt is continued
+    `sampling.n` times, row r sampled with `seeds[r]` (None: greedy)."""
 
     input_ids: Any
     attention_mask: Any
-    group_size: int
     seeds: Sequence[int] | None
+
+
+def check_seeds(sampling: Sampling, seeds: Sequence[int] | None, rows: int) -> None:
+    """Sampling (not greedy) takes one seed per row: rows are seeded each on its own, never from
+    `sampling.seed` and their place in the batch."""
+    if sampling.temperature > 0 and (seeds is None or len(seeds) != rows):
+        raise ValueError("sampling needs one seed per row")
 
 
 def token_positions(attention_mask: Any) -> Any:

@@ -22,7 +22,8 @@ from transformers.cache_utils import Cache
 
 from evalkit.devices import autocast
 
-from .row_sampling import Prompts, RowSampling, sample_rows, token_positions
+from .base import Sampling
+from .row_sampling import Ends, Prompts, check_seeds, sample_rows, token_positions
 
 # architectures whose every layer attends to the whole past through one attention call that
 # takes a ready 4D mask (a sliding window or a hybrid layer would need another cache)
@@ -117,8 +118,8 @@ def additive_mask(allowed: Any, dtype: Any) -> Any:
     return torch.zeros(allowed.shape, dtype=dtype, device=allowed.device).masked_fill(~allowed, torch.finfo(dtype).min)
 
 
-def decode_rows(model: Any, prompts: Prompts, sampling: RowSampling, dtype: Any, graph: bool = False) -> Any:
-    """`group_size` continuations of each left-padded prompt, as `generate_rows` samples them
+def decode_rows(model: Any, prompts: Prompts, sampling: Sampling, ends: Ends, dtype: Any, graph: bool = False) -> Any:
+    """`sampling.n` continuations of each left-padded prompt, as `generate_rows` samples them
     (prompt + completion ids, rows grouped by prompt, the pad token after a row's end token, as
     wide as the longest completion), computed in `dtype` (autocast over the model's weights).
 
@@ -129,10 +130,10 @@ def decode_rows(model: Any, prompts: Prompts, sampling: RowSampling, dtype: Any,
     import torch
 
     graph = graph and not RECORDING_FAILED
-    rows = _decode(model, prompts, sampling, dtype, graph=graph)
+    rows = _decode(model, prompts, sampling, ends, dtype, graph=graph)
     kind = (model.config.model_type, str(dtype))
     if graph and not RECORDING_FAILED and kind not in GRAPHS_CHECKED:
-        stepped = _decode(model, prompts, sampling, dtype, graph=False)
+        stepped = _decode(model, prompts, sampling, ends, dtype, graph=False)
         GRAPHS_CHECKED.add(kind)
         if not torch.equal(rows, stepped):
             RECORDING_FAILED.append(f"a replayed graph decoded other tokens than step by step ({kind})")
@@ -159,22 +160,22 @@ def attention_kernels(device: Any, dtype: Any) -> Any:
     return sdpa_kernel([SDPBackend.MATH])
 
 
-def _decode(model: Any, prompts: Prompts, sampling: RowSampling, dtype: Any, graph: bool) -> Any:
+def _decode(model: Any, prompts: Prompts, sampling: Sampling, stop: Ends, dtype: Any, graph: bool) -> Any:
     import torch
 
-    input_ids, attention_mask, group_size, seeds = prompts
-    temperature, top_p, max_new_tokens = sampling.temperature, sampling.top_p, sampling.max_new_tokens
-    pad_token_id, eos_token_id = sampling.pad_token_id, sampling.eos_token_id
+    input_ids, attention_mask, seeds = prompts
+    group_size, temperature, top_p, max_tokens = sampling.n, sampling.temperature, sampling.top_p, sampling.max_tokens
+    pad_token_id, eos_token_id = stop
     device = input_ids.device
-    prompts, width = input_ids.shape
-    rows = prompts * group_size
-    sampling.check_seeds(seeds, rows)
+    n_prompts, width = input_ids.shape
+    rows = n_prompts * group_size
+    check_seeds(sampling, seeds, rows)
     end_ids = [eos_token_id] if isinstance(eos_token_id, int) else list(eos_token_id or [])
     ends = torch.tensor(end_ids, dtype=torch.long, device=device)
     row_seeds = torch.tensor(list(seeds or [0] * rows), dtype=torch.int64, device=device)
     column = torch.tensor([width], device=device)  # where the last sampled token's keys go
     step = torch.zeros(1, dtype=torch.long, device=device)  # the index of the token being sampled
-    cache = RowCache(group_size, width + max_new_tokens, column)
+    cache = RowCache(group_size, width + max_tokens, column)
     real = attention_mask.bool()
     mask_dtype = model.dtype if dtype in (None, torch.float32) else dtype  # the queries' dtype
 
@@ -191,7 +192,7 @@ def _decode(model: Any, prompts: Prompts, sampling: RowSampling, dtype: Any, gra
             ).logits[:, -1]
         cache.prefilling = False
         last = sample_rows(first.repeat_interleave(group_size, 0), row_seeds, 0, temperature, top_p)
-        tokens = torch.full((rows, max_new_tokens), pad_token_id, dtype=torch.long, device=device)
+        tokens = torch.full((rows, max_tokens), pad_token_id, dtype=torch.long, device=device)
         tokens[:, :1] = last
         ended = ends_in(last[:, 0], ends)
         positions = real.sum(1).repeat_interleave(group_size, 0)[:, None]  # the position of `last`
@@ -221,14 +222,14 @@ def _decode(model: Any, prompts: Prompts, sampling: RowSampling, dtype: Any, gra
             column.add_(1)
 
         run, done = advance, 1
-        if graph and max_new_tokens > 2:
+        if graph and max_tokens > 2:
             run, done = graph_of(advance) or advance, 2
-        while done < max_new_tokens:
+        while done < max_tokens:
             if done % END_CHECK_EVERY == 0 and bool(ended.all()):
                 break
             run()
             done += 1
 
     is_end = ends_in(tokens, ends)
-    lengths = torch.where(is_end.any(1), is_end.float().argmax(1) + 1, max_new_tokens)
+    lengths = torch.where(is_end.any(1), is_end.float().argmax(1) + 1, max_tokens)
     return torch.cat([input_ids.repeat_interleave(group_size, 0), tokens[:, : int(lengths.max())]], 1)

@@ -4,12 +4,14 @@ before any model loads."""
 
 from __future__ import annotations
 
+import difflib
 import importlib.util
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from evalkit.curriculum import SAMPLINGS
 from evalkit.devices import check_device, check_dtype
+from evalkit.generation.base import Sampling
 
 ADVANTAGES = ("momentum", "group", "dr_grpo")
 GENERATION_BACKENDS = ("transformers", "vllm")
@@ -35,7 +37,7 @@ NUMBER_RANGES: dict[str, tuple[float, float, bool]] = {
 # held-out evaluation or the warm-up
 INTEGER_LEAST: dict[str, int | None] = {
     **dict.fromkeys(
-        "steps batch_prompts group_size max_new_tokens updates_per_batch grad_accumulation max_sampling_rounds "
+        "steps batch_prompts group_size max_tokens updates_per_batch grad_accumulation max_sampling_rounds "
         "warmup_batch logits_budget save_every threads".split(),
         1,
     ),
@@ -66,7 +68,7 @@ class GRPOConfig:
     epsilon_high: float | None = None  # DAPO's clip-higher; None: same as epsilon
     temperature: float = 0.7
     top_p: float = 0.9
-    max_new_tokens: int = 1024
+    max_tokens: int = 1024  # new tokens per completion at the most, as `evalkit eval --max-tokens`
     response_prefix: str = ""  # text the assistant turn starts with (e.g. "<think>" or "Answer:")
     # worked examples shown before every prompt, in training and held-out evaluation alike: records
     # as in `evalkit eval --few-shot` files (task fields or a "prompt", and a "completion")
@@ -180,5 +182,23 @@ class GRPOConfig:
         known = set(cls.__dataclass_fields__)
         unknown = sorted(set(data) - known)
         if unknown:
-            raise ValueError(f"unknown GRPO config key(s) {unknown}")
+            hints = {k: difflib.get_close_matches(k, known, n=1) for k in unknown}
+            said = ", ".join(f"{k!r} (did you mean {h[0]!r}?)" if h else repr(k) for k, h in hints.items())
+            raise ValueError(f"unknown GRPO config key(s) {said}")
         return cls(**data)
+
+    def rollout_sampling(self) -> Sampling:
+        """How training samples: a group of `group_size` completions a prompt."""
+        return Sampling(
+            n=self.group_size,
+            temperature=self.temperature,
+            top_p=self.top_p,
+            max_tokens=self.max_tokens,
+            seed=self.seed,
+        )
+
+    def eval_sampling(self) -> Sampling:
+        """How the held-out evaluation samples: `eval_samples` a task, at `eval_temperature`
+        (None: the training temperature)."""
+        temperature = self.temperature if self.eval_temperature is None else self.eval_temperature
+        return replace(self.rollout_sampling(), n=self.eval_samples, temperature=temperature)

@@ -12,22 +12,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, Sequence
 
-from evalkit.generation.batched import generate_rows
+from evalkit.generation.base import Sampling
+from evalkit.generation.batched import Ends, generate_rows
 
 
 @dataclass(frozen=True)
 class RolloutSettings:
-    """How every rollout source samples: G rows a prompt, at the trainer's precision."""
+    """How every rollout source samples (`sampling.n` rows a prompt: the group), at the trainer's
+    precision. Rows are seeded one by one (`Rollouts.sample`), so `sampling.seed` is not read."""
 
-    group_size: int
-    temperature: float
-    top_p: float
-    max_new_tokens: int
+    sampling: Sampling
     dtype: Any  # the compute dtype (torch)
     response_prefix: str = ""  # put before each decoded completion (the assistant turn began with it)
 
-    def sampling(self) -> dict[str, Any]:
-        return {"temperature": self.temperature, "top_p": self.top_p, "max_new_tokens": self.max_new_tokens}
+    @property
+    def group_size(self) -> int:
+        return self.sampling.n
 
 
 class Rollouts(Protocol):
@@ -49,7 +49,7 @@ class RolloutBatch:
     completion_mask: Any  # 1 on completion tokens up to and including the end token
     texts: list[str]  # decoded, with the response prefix
     lengths: list[int]  # completion tokens per row
-    truncated: list[bool]  # rows that hit max_new_tokens
+    truncated: list[bool]  # rows that hit max_tokens
     tokens: int  # completion tokens in all
     tasks: list[dict[str, Any]] = field(default_factory=list)  # each row's task (the trainer sets them)
     rollout_logp: Any = None  # the engine's log-probability of each sampled token (vLLM), else None
@@ -122,12 +122,10 @@ class TransformersRollouts:
             self.policy,
             enc["input_ids"],
             enc["attention_mask"],
-            self.settings.group_size,
             seeds,
-            pad_token_id=tok.pad_token_id,
-            eos_token_id=tok.eos_token_id,
+            self.settings.sampling,
+            Ends(tok.pad_token_id, tok.eos_token_id),
             dtype=self.settings.dtype,
-            **self.settings.sampling(),
         )
         completion = out[:, enc["input_ids"].shape[1] :]
         is_end = completion == tok.eos_token_id

@@ -117,9 +117,7 @@ class GRPOTrainer:
 
     def _rollouts(self) -> Rollouts:
         cfg = self.cfg
-        settings = RolloutSettings(
-            cfg.group_size, cfg.temperature, cfg.top_p, cfg.max_new_tokens, self.dtype, cfg.response_prefix
-        )
+        settings = RolloutSettings(cfg.rollout_sampling(), self.dtype, cfg.response_prefix)
         if cfg.generation_backend == "transformers":
             return TransformersRollouts(self.policy, self.tokenizer, settings)
         from evalkit.models import vllm_model_dir
@@ -420,7 +418,6 @@ class GRPOTrainer:
     # -------------------------------------------------------------- evaluation, checkpoints
     def evaluate(self) -> dict[str, float]:
         """Held-out evaluation through the evaluator's pipeline, with the current policy."""
-        from evalkit.generation import Sampling
         from evalkit.generation.hf import TransformersBackend
         from evalkit.metrics import summarise
         from evalkit.pipeline import evaluate, load_samples
@@ -429,13 +426,7 @@ class GRPOTrainer:
             self.policy, self.tokenizer, name=f"policy@{self.step}", response_prefix=self.cfg.response_prefix
         )
         out = self.run_dir / "eval" / f"step-{self.step:05d}"
-        sampling = Sampling(
-            n=self.cfg.eval_samples,
-            temperature=self.cfg.temperature if self.cfg.eval_temperature is None else self.cfg.eval_temperature,
-            top_p=self.cfg.top_p,
-            max_tokens=self.cfg.max_new_tokens,
-            seed=self.cfg.seed,
-        )
+        sampling = self.cfg.eval_sampling()
         with autocast(self.device, self.dtype):
             evaluate(self.verifier, self.eval_tasks, backend, sampling, out, template=self.template)
         summary = summarise(load_samples(out))

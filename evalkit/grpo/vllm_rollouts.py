@@ -49,7 +49,7 @@ class VllmRollouts:
         self.device = next(policy.parameters()).device
         on_gpu = self.device.type == "cuda"
         self.sleeps = cfg.vllm_sleep and on_gpu
-        max_model_len = settings.max_new_tokens + 2048
+        max_model_len = settings.sampling.max_tokens + 2048
         threads = torch.get_num_threads()
         self.llm = LLM(
             model=model_dir,
@@ -86,7 +86,7 @@ class VllmRollouts:
         import torch
         from vllm import SamplingParams
 
-        tok, g, settings = self.tokenizer, self.settings.group_size, self.settings
+        tok, g, sampling = self.tokenizer, self.settings.group_size, self.settings.sampling
         if self.asleep:
             self.llm.wake_up(tags=sorted(self.asleep))
             self.asleep.clear()
@@ -98,9 +98,9 @@ class VllmRollouts:
         params = [
             SamplingParams(
                 n=1,
-                temperature=settings.temperature,
-                top_p=settings.top_p,
-                max_tokens=settings.max_new_tokens,
+                temperature=sampling.temperature,
+                top_p=sampling.top_p,
+                max_tokens=sampling.max_tokens,
                 seed=seeds[r],
                 logprobs=0,
             )
@@ -118,7 +118,7 @@ class VllmRollouts:
             )
         lengths = torch.tensor([len(o.token_ids) for o in rows])
         finished = torch.tensor([o.finish_reason == "stop" for o in rows])
-        batch = assemble(enc["input_ids"], enc["attention_mask"], completions, lengths, finished, tok, settings)
+        batch = assemble(enc["input_ids"], enc["attention_mask"], completions, lengths, finished, tok, self.settings)
         batch = replace(batch.to(self.device), rollout_logp=logp.to(self.device))
         if self.sleeps:  # the update needs the memory; the next sync refills the weights
             self.llm.sleep(level=2)

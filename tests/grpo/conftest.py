@@ -26,7 +26,7 @@ def tiny():
         response_prefix="Answer:",
         batch_prompts=2,
         group_size=4,
-        max_new_tokens=12,
+        max_tokens=12,
         learning_rate=5e-5,
         temperature=0.9,
         top_p=1.0,

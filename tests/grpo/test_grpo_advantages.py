@@ -104,7 +104,7 @@ def test_config_round_trips_and_rejects_unknown_keys():
     with pytest.raises(ValueError, match="unknown GRPO config"):
         GRPOConfig.from_dict({"stepz": 3})
     assert GRPOConfig().learning_rate == 2e-6 and GRPOConfig().beta == 0.01 and GRPOConfig().group_size == 8
-    assert GRPOConfig().batch_prompts == 12 and GRPOConfig().momentum_max == 0.2 and GRPOConfig().max_new_tokens == 1024
+    assert GRPOConfig().batch_prompts == 12 and GRPOConfig().momentum_max == 0.2 and GRPOConfig().max_tokens == 1024
 
 
 def test_failure_curriculum_draws_what_the_policy_still_fails_and_resumes():

