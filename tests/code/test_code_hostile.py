@@ -4,11 +4,13 @@ nothing left behind (processes, files, containers)."""
 import glob
 import os
 import subprocess
+import tempfile
 import time
 
 import pytest
 
 from sandboxes.base import Limits, TestVerdict
+from sandboxes.owners import work_dir_prefix
 from sandboxes.suite import Test, run_tests
 
 LIMITS = Limits(cpu_seconds=1.0, memory_mb=256, wall_seconds=30, max_output_bytes=1 << 20 | 4096)
@@ -180,8 +182,10 @@ def test_nothing_survives_into_the_next_run(backend):
         assert run(backend, look, [Test("call", "f()", [False, False, 0])]) == [V.PASS]
     host = subprocess.run(["pgrep", "-f", "EVALKIT_DAEMON_MARK"], capture_output=True, text=True).stdout.split()
     assert host == []
-    # warm sandboxes keep their (emptied) work dirs until the backend closes
-    left = [f"{d}/{f}" for d in glob.glob("/tmp/evalkit-sbx-*") for f in os.listdir(d)]
+    # warm sandboxes keep their (emptied) work dirs until the backend closes; only this process's:
+    # another test worker's sandbox may be in the middle of a job
+    mine = glob.glob(os.path.join(tempfile.gettempdir(), work_dir_prefix() + "*"))
+    left = [f"{d}/{f}" for d in mine for f in os.listdir(d)]
     assert left == []
 
 
