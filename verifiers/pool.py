@@ -18,6 +18,7 @@ import math
 import multiprocessing as mp
 import os
 import pickle
+import signal
 import sys
 import threading
 import time
@@ -521,7 +522,12 @@ class WorkerPool:
         chunk, pos = w.current()
         if not w.process.is_alive():
             code = w.process.exitcode
-            why = "was killed (SIGKILL; out of memory?)" if code == -9 else f"exited with code {code}"
+            if code == -9:
+                why = "was killed (SIGKILL; out of memory?)"
+            elif code is not None and code < 0 and -code in signal.valid_signals():
+                why = f"was killed by {signal.Signals(-code).name}"
+            else:
+                why = f"exited with code {code}"
             self._abandon(w, chunk, pos, f"worker process {why} while scoring this item")
             return "dead"
         job = self._job_of.get(chunk[0]) if chunk is not None else None

@@ -17,7 +17,7 @@ def _renderers():
 
 @pytest.fixture(scope="module")
 def pool():
-    made = RenderPool("cairosvg", size=128, timeout=1.5, memory_mb=1024, workers=1)
+    made = RenderPool("cairosvg", size=128, cpu_seconds=1.5, memory_mb=1024, workers=1)
     yield made
     made.close()
 
@@ -56,15 +56,15 @@ def test_cairosvg_and_resvg_agree_on_ordinary_svgs(name):
 
 
 def test_a_slow_render_is_killed_and_the_pool_keeps_working(pool):
-    slow = use_fanout(6, 10)  # 10^6 references: cairosvg needs ~20 s before it aborts
+    slow = use_fanout(6, 10)  # 10^6 references: cairosvg needs ~20 s of CPU before it aborts
     out = pool.render([slow, ORDINARY["circle"]])
-    assert out[0].startswith("render_timeout"), out[0]
+    assert out[0].startswith("render_timeout") and "s of CPU" in out[0], out[0]  # the drawing's cost, not the load's
     assert isinstance(out[1], Rendered) and out[1].png.startswith(b"\x89PNG")
     assert isinstance(pool.render([ORDINARY["hexagon"]])[0], Rendered)
 
 
 def test_a_render_over_the_memory_cap_fails_cleanly():
-    greedy = RenderPool("cairosvg", size=16_000, timeout=20, memory_mb=300, workers=1)  # a 1 GB surface
+    greedy = RenderPool("cairosvg", size=16_000, cpu_seconds=20, memory_mb=300, workers=1)  # a 1 GB surface
     try:
         (out,) = greedy.render([ORDINARY["circle"]])
     finally:
@@ -79,3 +79,26 @@ def test_renderer_errors_are_reasons_not_exceptions(pool):
     assert isinstance(out, (Rendered, str))  # a zero viewBox: drawn blank or refused, never raised
     (out,) = pool.render(["<svg"])
     assert out.startswith("render_failed")
+
+
+def test_a_render_cut_off_by_the_clock_before_its_cpu_budget_is_ours_not_the_drawings():
+    """The budget is CPU time, so load cannot make a drawing INVALID: a render the wall clock ends
+    before it used its CPU (here a drawing that needs ~20 s of CPU, a CPU budget of 60 s and a clock
+    of 1 s, as a starved worker meets it) is `render_stalled`, which the verifier scores ERROR."""
+    import verifiers
+    from verifiers import Verdict
+
+    slow = use_fanout(6, 10)
+    starved = RenderPool("cairosvg", size=64, cpu_seconds=60, memory_mb=1024, workers=1, wall=1.0)
+    try:
+        (out,) = starved.render([slow])
+    finally:
+        starved.close()
+    assert isinstance(out, str) and out.startswith("render_stalled"), out
+    v = verifiers.get("svg", clip_weight=0, contrastive_weight=0, max_use_expansion=10**9, render_timeout=60.0)
+    try:
+        task = v.tasks("test", limit=1)[0]
+        score = v.score_items([(0, slow, task)], timeout=1.0)[0]  # (score_batch keeps at least the verifier's budget)
+    finally:
+        v.close()
+    assert score.verdict is Verdict.ERROR and "render_stalled" in score.reason, score

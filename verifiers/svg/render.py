@@ -3,8 +3,12 @@ that can be killed.
 
 A render can spend 20 s inside cairosvg (nested `<use>`, many patterns) or allocate gigabytes,
 and no in-process guard can interrupt C code; a check on hostile geometry could be slow too. So
-both run in `verifiers.pool` workers under one budget: a hard wall-clock timeout per SVG (the
-worker is killed and replaced) and an address-space cap. The
+both run in `verifiers.pool` workers under one budget per SVG, counted in CPU seconds so that
+it measures the drawing and not the machine's load: past it the kernel ends the worker (RLIMIT_CPU,
+SIGXCPU), the SVG is INVALID (`render_timeout`) and the worker is replaced. A render still not
+done after `WALL_FACTOR` times its CPU budget in wall-clock time was starved by the machine,
+not slowed by the drawing: it is ERROR (`render_stalled`), never the model's fault. Workers also
+have an address-space cap. The
 renderers always get both output width and height (a huge `width=` then costs nothing) and a
 white background (CLIP would see a transparent canvas as black, and black shapes would vanish);
 cairosvg never gets `unsafe=True`.
@@ -12,13 +16,43 @@ cairosvg never gets `unsafe=True`.
 
 from __future__ import annotations
 
+import contextlib
+import math
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from ..pool import WorkerPool
 from ..score import Score, Verdict
 
 RENDERERS = ("cairosvg", "resvg")
+WALL_FACTOR = 10  # wall-clock seconds a render may take per CPU second of its budget (at least 30 s more)
+STALLED = "render_stalled"  # the one render failure that is ours (the machine's), not the drawing's
+
+
+def wall_seconds(cpu_seconds: float) -> float:
+    """The wall-clock backstop of a render with `cpu_seconds` of CPU: far past any load that is
+    merely heavy, so that only a stalled worker meets it."""
+    return max(cpu_seconds * WALL_FACTOR, cpu_seconds + 30.0)
+
+
+@contextlib.contextmanager
+def cpu_budget(seconds: float) -> Iterator[None]:
+    """End this process with SIGXCPU once it has used `seconds` more CPU (whole seconds: the
+    kernel counts RLIMIT_CPU in seconds, so the budget is `seconds` to one second more). For a
+    render worker only: no handler is installed, so the kernel's default action kills it."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    limit = math.ceil(usage.ru_utime + usage.ru_stime + seconds)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, resource.getrlimit(resource.RLIMIT_CORE)[1]))  # no core file
+    resource.setrlimit(resource.RLIMIT_CPU, (limit, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 
 
 def render_png(svg: str, size: int, renderer: str = "cairosvg") -> bytes:
@@ -68,7 +102,8 @@ class _RenderJob:
 
     def score(self, completion: str, task: Mapping[str, Any]) -> Score:
         try:
-            return self._render(completion, task)
+            with cpu_budget(float(task["cpu_seconds"])):
+                return self._render(completion, task)
         except Exception as exc:  # our bug (a check that raised): this item's ERROR, never the batch's
             return Score.error(f"render job raised {type(exc).__name__}: {exc}")
 
@@ -112,14 +147,18 @@ class RenderPool:
         self,
         renderer: str = "cairosvg",
         size: int = 256,
-        timeout: float = 3.0,
+        cpu_seconds: float = 3.0,
         memory_mb: int | None = 1024,
         workers: int = 1,
+        wall: float | None = None,
     ) -> None:
+        """`cpu_seconds`: each render's CPU budget; `wall`: its wall-clock backstop (None:
+        `wall_seconds(cpu_seconds)`; a caller's own per-item deadline may make it shorter)."""
         if renderer not in RENDERERS:
             raise ValueError(f"unknown renderer {renderer!r}; choose from {RENDERERS}")
-        self.settings = {"renderer": renderer, "size": size}
-        self.timeout = timeout
+        self.settings = {"renderer": renderer, "size": size, "cpu_seconds": cpu_seconds}
+        self.cpu_seconds = cpu_seconds
+        self.wall = wall_seconds(cpu_seconds) if wall is None else wall
         self.memory_mb = memory_mb
         self.workers = workers
         self._pool: WorkerPool | None = None
@@ -128,15 +167,15 @@ class RenderPool:
         self, svgs: Sequence[str], progress: Any = None, checks: Sequence[Sequence[Mapping[str, Any]]] | None = None
     ) -> list[Rendered | str]:
         """For each SVG its render (PNG bytes and the results of its `checks`), or a reason string
-        (`render_timeout: …`, `render_failed: …`)."""
+        (`render_timeout: …`, `render_failed: …`; `render_stalled: …` is the machine's, not the SVG's)."""
         if not svgs:
             return []
         if self._pool is None or self._pool.closed:
             self._pool = WorkerPool(_RenderJob(), self.workers, self.memory_mb)
         specs = list(checks) if checks is not None else [[] for _ in svgs]
         items = [(i, svg, {**self.settings, "checks": list(spec)}) for i, (svg, spec) in enumerate(zip(svgs, specs))]
-        done = self._pool.run(items, self.timeout, progress or (lambda n: None))
-        return [_outcome(done[i]) for i in range(len(svgs))]
+        done = self._pool.run(items, self.wall, progress or (lambda n: None))
+        return [_outcome(done[i], self.cpu_seconds) for i in range(len(svgs))]
 
     def close(self) -> None:
         if self._pool is not None:
@@ -154,12 +193,14 @@ class Rendered:
     task_error: str | None = None  # a check the task names does not exist or takes other parameters
 
 
-def _outcome(score: Score) -> Rendered | str:
+def _outcome(score: Score, cpu_seconds: float) -> Rendered | str:
     if score.verdict is Verdict.CORRECT:
         return Rendered(score.info["png"], dict(score.info.get("checks", {})), score.info.get("task_error"))
     if score.verdict is Verdict.ERROR:  # the pool killed or lost the worker
+        if "SIGXCPU" in score.reason:
+            return f"render_timeout: the render needed more than {cpu_seconds:g} s of CPU; worker killed"
         if "longer than" in score.reason:
-            return f"render_timeout: {score.reason}"
+            return f"{STALLED}: {score.reason} before it used its {cpu_seconds:g} s of CPU (load, not the drawing)"
         if "failed to start" in score.reason:
             raise RuntimeError(f"render workers cannot start: {score.reason}")
         return f"render_crashed: {score.reason}"

@@ -34,7 +34,7 @@ from ..turn import model_turn
 from .drawing import CheckResult, image_from_png
 from .extract import PICKS, READ_FAILURES, extract_svg
 from .gate import GatedSvg, GateError, GateLimits, gate
-from .render import RENDERERS, RenderPool
+from .render import RENDERERS, STALLED, RenderPool, wall_seconds
 from .tasks import builtin_tasks, load_tasks, negatives_for, prompt_for, validate
 
 
@@ -50,7 +50,9 @@ class SvgConfig:
     allow_raster: bool = False  # embedded images (Pillow-checked rasters only) can smuggle words too
     renderer: str = "cairosvg"  # or "resvg" (needs resvg-py)
     render_size: int = setting(256, client="at_most")
-    render_timeout: float = setting(3.0, client="at_most")  # wall-clock seconds per render; the worker is killed after
+    # CPU seconds per render (the drawing's cost, whatever the load): past it the worker is killed
+    # and the SVG is INVALID `render_timeout`; see render.py for the wall-clock backstop
+    render_timeout: float = setting(3.0, client="at_most")
     render_memory_mb: int = setting(1024, client="at_most")
     render_workers: int = 0  # 0: one per CPU core
     min_ink: float = setting(
@@ -128,9 +130,10 @@ class SvgVerifier(Verifier):
         self._clip_failure: str | None = None
 
     def time_budget(self) -> float:
-        """The most one score may take: its render (killed at `render_timeout`) and a CLIP pass on
-        the CPU, with the model's first load (tens of seconds on a loaded 2-core host)."""
-        return self.config.render_timeout + 60.0
+        """The most one score may take: its render (killed at `render_timeout` CPU seconds, or at
+        its wall-clock backstop) and a CLIP pass on the CPU, with the model's first load (tens of
+        seconds on a loaded 2-core host)."""
+        return wall_seconds(self.config.render_timeout) + 60.0
 
     def __getstate__(self) -> dict[str, Any]:
         state = super().__getstate__()
@@ -198,7 +201,8 @@ class SvgVerifier(Verifier):
         )
         for (i, job), rendered in zip(list(jobs.items()), renders):
             if isinstance(rendered, str):
-                out[i] = _invalid(rendered.partition(":")[0], rendered)
+                code = rendered.partition(":")[0]
+                out[i] = Score.error(rendered) if code == STALLED else _invalid(code, rendered)
                 del jobs[i]
                 continue
             if rendered.task_error:
@@ -233,11 +237,13 @@ class SvgVerifier(Verifier):
         c = self.config
         # workers=0 ("no worker processes") cannot apply: renders always run in at least one
         size = 1 if workers == 0 else workers or c.render_workers or os.cpu_count() or 1
-        limit = min(c.render_timeout, timeout) if timeout else c.render_timeout
-        if self._renders is None or self._renders.workers != size or self._renders.timeout != limit:
-            if self._renders is not None:
-                self._renders.close()
-            self._renders = RenderPool(c.renderer, c.render_size, limit, c.render_memory_mb, size)
+        wall = wall_seconds(c.render_timeout)
+        wall = min(wall, timeout) if timeout else wall  # the caller's per-item deadline, if shorter
+        renders = self._renders
+        if renders is None or renders.workers != size or renders.wall != wall:
+            if renders is not None:
+                renders.close()
+            self._renders = RenderPool(c.renderer, c.render_size, c.render_timeout, c.render_memory_mb, size, wall)
         return self._renders
 
     # ------------------------------------------------------------------ CLIP
