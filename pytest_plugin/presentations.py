@@ -56,6 +56,12 @@ COLONS = (":", "：", " :", "\u00a0:")
 CHAT_ENDS = ("<|im_end|>", "<|eot_id|>", "</s>", "<|endoftext|>", "<end_of_turn>")
 TALK = ("", "\nThis runs in linear time.", "\nHope this helps!", "\n\nThe idea is to handle each case once.")
 REASONING = ("Let me think about the edge cases first.\nThe empty input needs care.\n\n",)
+HEDGES = (
+    "\nAlternatively:\n",
+    "\nAlternatively, ",
+    "\nor\n",
+    "\nOr maybe: ",
+)  # what puts a second answer beside the first
 
 
 @dataclass(frozen=True)
@@ -150,21 +156,33 @@ def code_presentations(draw: st.DrawFn, program: str, other: str, usage: str = "
 @st.composite
 def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation:
     """A whole answer as its verifier's own format writes it (`answer`, e.g. `Answer: (6-4)*(4+8)`
-    or `<move>H8</move>`), presented over the axes every verifier shares (`verifiers.turn`): chat
-    tokens and junk after the turn, a think block before it, CRLF and no-break spaces; traps (the
-    answer only after the turn ended, inside a reasoning block never closed) never pay. `other`: a
-    different answer in the same format."""
+    or `<move>H8</move>`), presented over the axes every verifier shares (`verifiers.turn`,
+    docs/answers.md): chat tokens and junk after the turn, a think block or a draft the text rejects
+    before it, CRLF and no-break spaces; traps (a hedge offering `other` too, the answer only after
+    the turn ended, inside a reasoning block never closed) never pay. `other`: a different answer in
+    the same format."""
     axes = []
-    before = draw(st.sampled_from(("", REASONING[0], "<think>\n" + REASONING[0] + other + "\n</think>\n")))
+    before = draw(
+        st.sampled_from(
+            (
+                "",
+                REASONING[0],
+                "<think>\n" + REASONING[0] + other + "\n</think>\n",
+                other + "\nWait, that is wrong. Corrected:\n",
+            )
+        )
+    )
     axes.append(f"before={before[:12]!r}")
     after = draw(st.sampled_from(("", *TALK[1:])))
     if draw(st.booleans()):
         after += draw(st.sampled_from(CHAT_ENDS)) + "\nUser: and now?\n" + other
         axes.append("text after the turn end")
-    trap = draw(st.sampled_from(("none", "none", "none", "after the turn ended", "reasoning never closed")))
+    trap = draw(st.sampled_from(("none",) * 4 + ("hedge", "after the turn ended", "reasoning never closed")))
     axes.append(f"trap={trap}")
     text = before + answer + after
-    if trap == "after the turn ended":
+    if trap == "hedge":
+        text = before + answer + draw(st.sampled_from(HEDGES)) + other + after
+    elif trap == "after the turn ended":
         text = before + other + draw(st.sampled_from(CHAT_ENDS)) + "\n" + answer
     elif trap == "reasoning never closed":
         text = "<think>\n" + REASONING[0] + answer
@@ -173,4 +191,4 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
     return Presentation(text, trap == "none", tuple(axes))
 
 
-__all__ = ["CONTAINERS", "LABELS", "Presentation", "code_presentations", "labels", "turn_presentations"]
+__all__ = ["CONTAINERS", "HEDGES", "LABELS", "Presentation", "code_presentations", "labels", "turn_presentations"]

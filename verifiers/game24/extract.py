@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable
 
-from ..locate import HEDGE_WORDS
+from ..locate import offers
 from .expression import strip_emphasis
 
 _MARKER = re.compile(
@@ -193,20 +193,29 @@ def final_answer(text: str, formats: Iterable[str] = ("answer_line", "answer_tag
     return answers[-1] if answers else None
 
 
-# a line after the final answer that offers another one (`Alternatively: …`, `Another solution: …`)
-_HEDGE_LINE = re.compile(
-    rf"^[ \t>#*_\-•]*(?:{HEDGE_WORDS}|or(?=[ \t]*[:(0-9]))\b[^\n]*\d",
-    re.IGNORECASE | re.MULTILINE,
-)
-
-
-def offers_another(text: str, answer: str) -> bool:
-    """Does a line after `answer`'s last place in `text` offer a second answer? (One answer too many,
-    docs/answers.md.)"""
+def offers_another(text: str, answer: str, formats: Iterable[str] = ("answer_line", "answer_tag", "boxed")) -> bool:
+    """Is a second answer offered beside `answer`: on a line after it, or as an earlier, different
+    final answer that the words between offer it beside (`Answer: A` / `Alternatively:` / `Answer:
+    B`)? One answer too many, whichever is right (docs/answers.md)."""
     at = text.rfind(answer)
-    if at < 0 or text.find("\n", at + len(answer)) < 0:  # no line after it (most answers): nothing offered
+    if at < 0:
         return False
-    return _HEDGE_LINE.search(text, at + len(answer)) is not None
+    line_after = text.find("\n", at + len(answer))
+    if line_after >= 0 and any(offers(line) and _DIGIT.search(line) for line in text[line_after:].split("\n")):
+        return True  # `Alternatively: …`, `Or maybe: …`, `Another solution: …` on a line after it
+    if not offers(text[:at]):  # no offering word before it at all (most answers): one scan, and done
+        return False
+    mine = _bare(answer)
+    for earlier in reversed(final_answers(text[:at], formats)):
+        if _bare(earlier) != mine:
+            end = text.rfind(earlier, 0, at) + len(earlier)
+            return offers(text[end:at])
+    return False
+
+
+def _bare(answer: str) -> str:
+    """An answer without spaces or a stated result (`(6 - 4) * (4 + 8) = 24` is `(6-4)*(4+8)`)."""
+    return re.sub(r"\s+", "", answer).partition("=")[0]
 
 
 CUT_OFF_ENDS = tuple("(:：[+-/×÷=")  # a last line ending so stopped mid-answer (`Answer: (`, `= 6 +`)

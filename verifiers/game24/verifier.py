@@ -238,7 +238,7 @@ class Game24Verifier(Verifier):
         r_l = 0.0  # paid only with a final expression (see the module docstring)
         if raw is not None and cut_off(turn.text):
             raw, turn = None, turn._replace(unfinished="the final answer was cut off (the text stops mid-answer)")
-        if raw is not None and offers_another(turn.text, raw):
+        if raw is not None and offers_another(turn.text, raw, cfg.answer_formats):
             raw, turn = None, turn._replace(unfinished="two different final answers (another is offered after it)")
         if raw is None:
             verdict, r_oc, reason = Verdict.INVALID, 0.0, turn.unfinished or "no final answer found"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from ..locate import offers
 from .board import LETTERS
 
 _TAG = re.compile(r"<move>(.*?)</move>", re.IGNORECASE | re.DOTALL)
@@ -57,17 +58,29 @@ def answer_move(text: str, size: int, formats: tuple[str, ...]) -> tuple[int | N
     """The move a completion answers with, read by the rules every verifier shares (docs/answers.md):
     the last `<move>` tag, else the last line that names a move; in it, a move the text rejects
     (`J11, not J10`) is not the answer, and two different moves offered (`H8 or J9`, a list of
-    candidates) are one answer too many. Coordinate pairs (`(8, 8)`, `row 8, column 8`) are read only
+    candidates, an earlier tag or line that the words before the last offer it beside:
+    `Alternatively`, a line opening with "or") are one answer too many. Coordinate pairs (`(8, 8)`, `row 8, column 8`) are read only
     where `formats` leave out the letter-and-number notation the prompt asks for; beside a move in
     that notation they restate it, and alone they are ambiguous. Returns (cell, None), or (None, why)."""
     tags = list(_TAG.finditer(text)) if "tag" in formats else []
     if tags:
-        scope = tags[-1].group(1)
+        scopes = [(t.start(), t.end(), t.group(1)) for t in tags]
     else:
-        lines = [line for line in text.split("\n") if find_moves(line, size, _plain(formats))]
-        if not lines:
+        scopes = [(start, start + len(line), line) for start, line in _lines(text)]
+        scopes = [scope for scope in scopes if find_moves(scope[2], size, _plain(formats))]
+        if not scopes:
             return None, "no move found (write it like <move>H8</move>)"
-        scope = lines[-1]
+    start, _end, scope = scopes[-1]
+    cell, why = _move_in(scope, size, formats)
+    if cell is not None and len(scopes) > 1:  # an earlier, different move the words between offer it beside
+        _start, earlier_end, earlier = scopes[-2]
+        if _move_in(earlier, size, formats)[0] not in (None, cell) and offers(text[earlier_end:start]):
+            return None, "two different moves offered: one answer too many"
+    return cell, why
+
+
+def _move_in(scope: str, size: int, formats: tuple[str, ...]) -> tuple[int | None, str | None]:
+    """The one move `scope` (a tag's content or a line) names, or (None, why)."""
     named = [(pos, cell) for pos, cell in _named(scope, size, formats) if not _rejected(scope, pos)]
     if not named:
         pairs = [m for m in _pairs(scope, size, formats) if not _rejected(scope, m[0])]
@@ -79,6 +92,15 @@ def answer_move(text: str, size: int, formats: tuple[str, ...]) -> tuple[int | N
     if len({cell for _, cell in named}) > 1:
         return None, "two different moves offered: one answer too many"
     return named[-1][1], None
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    """Each line of `text` with where it starts."""
+    out, start = [], 0
+    for line in text.split("\n"):
+        out.append((start, line))
+        start += len(line) + 1
+    return out
 
 
 def _plain(formats: tuple[str, ...]) -> tuple[str, ...]:

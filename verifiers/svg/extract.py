@@ -19,9 +19,11 @@ from ..locate import offers
 _TAG = re.compile(r"<(/?)svg\b[^<>]*?(/?)>", re.IGNORECASE)  # [^<>]: each try stops at the next "<" (linear)
 PICKS = ("final", "last", "first", "only")
 _ELEMENT = re.compile(r"<[a-zA-Z]")
-# words just before a drawing that show it as what not to do (rule 6: not the model's answer)
+# words in the sentence that introduces a drawing that show it as what not to do (rule 6: not the
+# model's answer); in an earlier sentence they judge what came before (`That is wrong. Fixed:`)
 _COUNTER_EXAMPLE = re.compile(
-    r"\b(?:wrong|incorrect|broken|bad|mistaken|invalid|avoid|what not to|do not|don't)\b[^\n]{0,60}$", re.IGNORECASE
+    r"\b(?:wrong|incorrect|broken|bad|mistaken|invalid|avoid|what not to|do not|don't)\b[^\n.!?。]{0,60}$",
+    re.IGNORECASE,
 )
 PROSE_READ = 200  # characters of prose before a drawing read for what introduces it
 READ_FAILURES = {
