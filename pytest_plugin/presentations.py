@@ -158,8 +158,9 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
     """A whole answer as its verifier's own format writes it (`answer`, e.g. `Answer: (6-4)*(4+8)`
     or `<move>H8</move>`), presented over the axes every verifier shares (`verifiers.turn`,
     docs/answers.md): chat tokens and junk after the turn, a think block or a draft the text rejects
-    before it, CRLF and no-break spaces; traps (a hedge offering `other` too, the answer only after
-    the turn ended, inside a reasoning block never closed) never pay. `other`: a different answer in
+    before it, CRLF and no-break spaces; traps (a hedge offering `other` too, `other` begun after the
+    answer and cut off, the answer only after the turn ended, inside a reasoning block never closed)
+    never pay. `other`: a different answer in
     the same format."""
     axes = []
     before = draw(
@@ -177,11 +178,14 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
     if draw(st.booleans()):
         after += draw(st.sampled_from(CHAT_ENDS)) + "\nUser: and now?\n" + other
         axes.append("text after the turn end")
-    trap = draw(st.sampled_from(("none",) * 4 + ("hedge", "after the turn ended", "reasoning never closed")))
+    trap = draw(st.sampled_from(("none",) * 4 + ("hedge", "cut off", "after the turn ended", "reasoning never closed")))
     axes.append(f"trap={trap}")
     text = before + answer + after
     if trap == "hedge":
         text = before + answer + draw(st.sampled_from(HEDGES)) + other + after
+    elif trap == "cut off":  # a better answer begun and cut by the token limit: the earlier never stands in
+        cut = draw(st.integers(len(other) // 3, len(other) - 1))
+        text, _ = before + answer + "\nA better one:\n" + other[:cut], axes.append(f"cut at {cut}")
     elif trap == "after the turn ended":
         text = before + other + draw(st.sampled_from(CHAT_ENDS)) + "\n" + answer
     elif trap == "reasoning never closed":

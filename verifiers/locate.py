@@ -53,6 +53,21 @@ def offers(between: str) -> bool:
     return OFFERS.search(between) is not None
 
 
+def tag_cut_off(text: str, tag: str) -> bool:
+    """Does the text end inside an answer tag (`<move>A`, `<move>A1</mo`, `<mo`): one opened after
+    the last closed one and never closed, or the start of one at the very end? The token limit cut
+    the final answer: no answer, and no earlier one stands in for it (rule 4, docs/answers.md)."""
+    lowered = text.lower()
+    closing = f"</{tag}>"
+    last_close = lowered.rfind(closing)
+    after = lowered[last_close + len(closing) :] if last_close >= 0 else lowered
+    opening = f"<{tag}"
+    if opening in after:
+        return True
+    end = after.rstrip()
+    return any(end.endswith(opening[:k]) for k in range(2, len(opening)))
+
+
 class Span(NamedTuple):
     """A candidate answer: its text, its kind (labelled, cell, sentence, line, whole), where it
     starts, and its label (labelled and cell only)."""

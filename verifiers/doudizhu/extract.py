@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..locate import HEDGE_WORDS
+from ..locate import HEDGE_WORDS, tag_cut_off
 from .cards import parse_cards
 
 PASS_WORDS = frozenset({"pass", "不要", "不出", "要不起", "过"})
@@ -20,6 +20,7 @@ BARE_LIMIT = 40
 _TAG = re.compile(r"<move>([^<]*(?:<(?!/?move>)[^<]*)*)</move>", re.IGNORECASE)  # stops at the next tag: linear
 _OFFERS = re.compile(rf"(?:\b(?:or|{HEDGE_WORDS})\b|或|还可以|也可以)", re.IGNORECASE)
 TWO_PLAYS = "two different plays are offered as the answer: one answer too many"
+CUT_OFF = "the final play was cut off (a <move> tag never closed): no answer"
 
 
 class Found(NamedTuple):
@@ -43,9 +44,11 @@ def _last_of(plays: list[re.Match[str]], text: str) -> Found:
 
 def find_play(text: str, formats: tuple[str, ...]) -> Found:
     """The last play written in the completion (raw text), trying the configured formats in
-    order: the last complete <move>...</move>, else the last `Move: ...` line, else the whole
-    (short) completion. Linear in the length of the text."""
+    order: the last complete <move>...</move> (none where the text ends inside a tag: cut off),
+    else the last `Move: ...` line, else the whole (short) completion. Linear in the length of the text."""
     if "tag" in formats:
+        if tag_cut_off(text, "move"):
+            return Found(None, CUT_OFF)
         tags = list(_TAG.finditer(text))
         if tags:
             return _last_of(tags, text)

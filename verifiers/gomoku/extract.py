@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..locate import offers
+from ..locate import offers, tag_cut_off
 from .board import LETTERS
 
 _TAG = re.compile(r"<move>(.*?)</move>", re.IGNORECASE | re.DOTALL)
@@ -59,9 +59,12 @@ def answer_move(text: str, size: int, formats: tuple[str, ...]) -> tuple[int | N
     the last `<move>` tag, else the last line that names a move; in it, a move the text rejects
     (`J11, not J10`) is not the answer, and two different moves offered (`H8 or J9`, a list of
     candidates, an earlier tag or line that the words before the last offer it beside:
-    `Alternatively`, a line opening with "or") are one answer too many. Coordinate pairs (`(8, 8)`, `row 8, column 8`) are read only
+    `Alternatively`, a line opening with "or") are one answer too many; a `<move>` tag the text
+    ends inside was cut off: no answer. Coordinate pairs (`(8, 8)`, `row 8, column 8`) are read only
     where `formats` leave out the letter-and-number notation the prompt asks for; beside a move in
     that notation they restate it, and alone they are ambiguous. Returns (cell, None), or (None, why)."""
+    if "tag" in formats and tag_cut_off(text, "move"):
+        return None, "the final move was cut off (a <move> tag never closed): no answer"
     tags = list(_TAG.finditer(text)) if "tag" in formats else []
     if tags:
         scopes = [(t.start(), t.end(), t.group(1)) for t in tags]

@@ -83,10 +83,22 @@ def _drawings(text: str) -> tuple[list[tuple[int, int]], int | None, str]:
     return spans, open_at, text
 
 
+_TAG_CUT = re.compile(r"<svg\b[^<>]*$|<(?:s|sv)$", re.IGNORECASE)  # a `<svg …` tag the text ends inside
+
+
 def _cut_off(text: str, open_at: int | None, spans: list[tuple[int, int]]) -> bool:
-    """A drawing opened after the last complete one, with elements in it, that the text ends inside."""
+    """A drawing opened after the last complete one that the text ends inside: with elements in it,
+    or nothing but a tag begun after its opening tag (a `<svg>` mentioned in prose has prose after
+    it); or an
+    opening `<svg` tag the text ends inside (`<svg xmlns="…" viewBox="0 0 1`)."""
     after = spans[-1][1] if spans else 0
-    return open_at is not None and open_at >= after and bool(_ELEMENT.search(text, text.index(">", open_at)))
+    if _TAG_CUT.search(text.rstrip(), after):
+        return True
+    if open_at is None or open_at < after:
+        return False
+    inside = text.index(">", open_at) + 1
+    rest = text[inside:].lstrip()
+    return not rest or rest.startswith("<") or bool(_ELEMENT.search(text, inside))
 
 
 def _final(text: str, spans: list[tuple[int, int]]) -> tuple[str | None, str]:
