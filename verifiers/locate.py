@@ -82,7 +82,8 @@ class Span(NamedTuple):
 # label first, then any other, and last a label that introduces something else (a question, a step)
 ANSWER_WORDS = re.compile(
     r"answer|solution|result|final|expression|formula|equation|lösung|antwort|réponse|respuesta|resposta|risposta"
-    r"|ответ|решение|答|解|정답|답|الجواب|الإجابة|cevap|odpowied|jibu|उत्तर|antwoord|svar|vastaus",
+    r"|ответ|решение|答|解|정답|답|الجواب|الإجابة|cevap|odpowied|jibu|उत्तर|antwoord|svar|vastaus"
+    r"|\bmove\b|\bplay\b|\bzug\b|\bcoup\b|jugada|jogada|mossa|着手|落子|出牌",  # a turn's answer: its move
     re.IGNORECASE,
 )
 OTHER_WORDS = re.compile(

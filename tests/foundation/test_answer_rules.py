@@ -129,6 +129,14 @@ GOMOKU_FORMS = {
     "<move>(4, 8)</move>": "invalid",  # a pair in a convention the prompt never states: ambiguous
     "{b} (row 5, col 9)": "correct",  # a pair beside the named move restates it
     "I looked at A1 and B2.\nMy move: {b}": "correct",  # the last line that names a move
+    "<move>I 5</move>": "correct",  # spaced inside a tag: still one move
+    "Move: {b}\nThis completes the line from E5 to {b}.": "correct",  # lines after an answer's label explain it
+    "**Answer: {b}**\n\nAlternatives like A1 lose at once.": "correct",
+    "{b} (blocking the four E5-H5)": "correct",  # a parenthesis explains the move before it
+    "Move: A1\nAlternatively, Move: {b}": "invalid",  # a hedge in the label: two moves offered
+    "<move>A1</move> or <move>{b}</move>": "invalid",
+    "<move>A1</move>\nWait, that loses. <move>{b}</move>": "correct",  # a later move replaces a rejected one
+    "<move>{b}</move>\nA better one:\n<move>A": "invalid",  # the final tag cut off: the earlier never stands in
 }
 
 

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 
-from ..locate import offers, tag_cut_off
+from ..locate import labelled, offers, rank, tag_cut_off
 from .board import LETTERS
 
 _TAG = re.compile(r"<move>(.*?)</move>", re.IGNORECASE | re.DOTALL)
 _ALGEBRAIC = re.compile(r"(?<![A-Za-z0-9])([A-Za-z])(\d{1,2})(?![A-Za-z0-9])")
 _PAIR = re.compile(r"\(\s*(\d{1,2})\s*,\s*(\d{1,2})\s*\)")
+_SPACED = re.compile(r"(?<![A-Za-z])([A-Za-z])[ \t-]+(\d{1,2})(?!\d)")  # `I 5`, `I-5` (inside a tag)
+_ASIDE = re.compile(r"\([^()\n]*\)")  # a parenthesis: what it says explains the move before it
 _ROW_COL = re.compile(r"row\s*(\d{1,2})\s*,?\s*(?:col|column)\s*(\d{1,2})", re.IGNORECASE)
 MOVE_FORMATS = ("tag", "algebraic", "pair", "row_col")
 
@@ -56,7 +58,8 @@ REJECTION_CHARS = 24  # how far before a move its rejecting words may stand
 
 def answer_move(text: str, size: int, formats: tuple[str, ...]) -> tuple[int | None, str | None]:
     """The move a completion answers with, read by the rules every verifier shares (docs/answers.md):
-    the last `<move>` tag, else the last line that names a move; in it, a move the text rejects
+    the last `<move>` tag, else the last line with an answer's label (`Move:`, `Answer:`) that names a
+    move (lines after it explain it), else the last line that names a move; in it, a move the text rejects
     (`J11, not J10`) is not the answer, and two different moves offered (`H8 or J9`, a list of
     candidates, an earlier tag or line that the words before the last offer it beside:
     `Alternatively`, a line opening with "or") are one answer too many; a `<move>` tag the text
@@ -66,24 +69,47 @@ def answer_move(text: str, size: int, formats: tuple[str, ...]) -> tuple[int | N
     if "tag" in formats and tag_cut_off(text, "move"):
         return None, "the final move was cut off (a <move> tag never closed): no answer"
     tags = list(_TAG.finditer(text)) if "tag" in formats else []
-    if tags:
-        scopes = [(t.start(), t.end(), t.group(1)) for t in tags]
+    if tags:  # in a tag, a move spaced or hyphenated (`I 5`, `I-5`) is still one move
+        scopes = [(t.start(), t.end(), _SPACED.sub(r"\1\2", t.group(1))) for t in tags]
     else:
-        scopes = [(start, start + len(line), line) for start, line in _lines(text)]
-        scopes = [scope for scope in scopes if find_moves(scope[2], size, _plain(formats))]
+        scopes = _labelled_scopes(text, size, formats) or _line_scopes(text, size, formats)
         if not scopes:
             return None, "no move found (write it like <move>H8</move>)"
     start, _end, scope = scopes[-1]
     cell, why = _move_in(scope, size, formats)
-    if cell is not None and len(scopes) > 1:  # an earlier, different move the words between offer it beside
-        _start, earlier_end, earlier = scopes[-2]
-        if _move_in(earlier, size, formats)[0] not in (None, cell) and offers(text[earlier_end:start]):
+    for _start, earlier_end, earlier in reversed(scopes[:-1]):  # the nearest earlier, different move
+        if cell is None or _move_in(earlier, size, formats)[0] in (None, cell):
+            continue
+        if offers(text[earlier_end:start]):  # the words between offer the last beside it
             return None, "two different moves offered: one answer too many"
+        break
     return cell, why
 
 
+def _labelled_scopes(text: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, int, str]]:
+    """Lines whose label is an answer's (`Move:`, `Best move:`, `Answer:`, `落子：`; `locate.rank`)
+    and names a move: (start, end, what follows the label). Lines after them explain the move."""
+    found: dict[int, tuple[int, int, str]] = {}
+    for span in labelled(text):
+        if rank(span) == 2 and find_moves(span.text, size, _plain(formats)):
+            end = text.find("\n", span.start)
+            at = text.find(span.text, span.start)  # the scope starts where its move does: a hedge in
+            found[span.start] = (at, len(text) if end < 0 else end, span.text)  # the label is between
+    return sorted(found.values())
+
+
+def _line_scopes(text: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, int, str]]:
+    """Every line that names a move: (start, end, the line)."""
+    scopes = [(start, start + len(line), line) for start, line in _lines(text)]
+    return [scope for scope in scopes if find_moves(scope[2], size, _plain(formats))]
+
+
 def _move_in(scope: str, size: int, formats: tuple[str, ...]) -> tuple[int | None, str | None]:
-    """The one move `scope` (a tag's content or a line) names, or (None, why)."""
+    """The one move `scope` (a tag's content or a line) names, or (None, why). What a parenthesis
+    after the first named move says explains it (`I5 (blocking E5-H5)`)."""
+    first = _ALGEBRAIC.search(scope) if "algebraic" in _plain(formats) else None
+    if first is not None:
+        scope = scope[: first.end()] + _ASIDE.sub(" ", scope[first.end() :])
     named = [(pos, cell) for pos, cell in _named(scope, size, formats) if not _rejected(scope, pos)]
     if not named:
         pairs = [m for m in _pairs(scope, size, formats) if not _rejected(scope, m[0])]
