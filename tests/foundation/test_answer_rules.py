@@ -79,6 +79,8 @@ GAME24_FORMS = {
     "6 - 4 = 2\n4 + 8 = 12\n2 * 12 = 24": "correct",
     "Step 1: 6 − 4 = 2\nStep 2: 4 + 8 = 12\nStep 3: 2 × 12 = 24": "correct",
     "6-4=2, 4+8=12, 2*12=24": "correct",
+    "Answer: 8 + 4 = 12, 6 - 4 = 2, 12 * 2 = 24": "correct",  # a labelled answer written as steps
+    "Answer: 8 + 4 = 12, 6 - 4 = 3, 12 * 3 = 36": "invalid",
     "6 - 4 = 2\n2 * 12 = 24": "invalid",  # a number never used: no derivation
     "6 - 4 = 3\n4 + 8 = 12\n3 * 12 = 36": "invalid",  # a step that states a false result derives nothing
     "8 / 4 = 2\n2 * 6 = 12\n12 * 4 = 48": "incorrect",

@@ -109,6 +109,17 @@ MAX_TARGET = 10**60  # past any value 8 numbers up to 1e6 can make (1e48); far b
 _INT_ONLY = {int}
 
 
+def _steps_only(raw: str, max_chars: int) -> bool:
+    """Is `raw` no expression but may be steps (several `=` in parts split by commas or `;`)?"""
+    if raw.count("=") < 2:
+        return False
+    try:
+        read_chain(raw, max_chars)
+    except ExpressionError:
+        return True
+    return False
+
+
 def _task_numbers(task: Mapping[str, Any]) -> tuple[list[int], tuple[int, ...], int]:
     """The task's numbers (as given, and sorted: what an answer must use) and its target, or
     TaskError naming the field that is wrong."""
@@ -243,6 +254,9 @@ class Game24Verifier(Verifier):
         if raw is None:
             verdict, r_oc, reason = Verdict.INVALID, 0.0, turn.unfinished or "no final answer found"
         else:
+            if links is None and cfg.steps_answer and _steps_only(raw, cfg.max_expression_chars):
+                # a labelled answer written as steps (`Answer: 8 + 4 = 12, 6 - 4 = 2, 12 * 2 = 24`)
+                raw = derivation(raw, list(wanted), offers).expression or raw
             info["expression"] = raw[:200]
             try:
                 if links is None:
