@@ -85,6 +85,7 @@ def test_verl_warm_batches_start_no_containers_or_pools(framework_python):
     they share the verifier's warm pool and sandboxes, so a warm batch starts no container."""
     out = run_check(framework_python, "verl_cost.py", "code", json.dumps({"backend": "docker", "pool_size": 2}), "4")
     assert out["items"] == 4 and out["all_correct"]
+    assert out["containers_held_warm"] > 0  # the count looks at the verl workers' containers
     assert out["containers_started_warm"] == 0
 
 

@@ -1,8 +1,9 @@
 """What the in-framework cost scripts (verl_cost.py, openrlhf_cost.py) share: the items they score,
 the direct `score_batch` figure beside which the framework's is read, and the sandbox containers
-on this host (to count those a warm round starts)."""
+this process's tree holds (to count those a warm round starts)."""
 
 import json
+import os
 import subprocess
 import time
 
@@ -36,7 +37,43 @@ def direct_seconds(name: str, config: dict, items: list[tuple[str, str]], rounds
 
 
 def containers() -> set[str]:
+    """The sandbox containers this process and its descendants (Ray workers, a server) own: another
+    test's containers on the same host are started and removed on their own schedule."""
     out = subprocess.run(
-        ["docker", "ps", "-aq", "--filter", "label=evalkit.sandbox.owner"], capture_output=True, text=True
+        [
+            "docker",
+            "ps",
+            "-a",
+            "--filter",
+            "label=evalkit.sandbox.owner",
+            "--format",
+            '{{.ID}} {{.Label "evalkit.sandbox.owner"}}',
+        ],
+        capture_output=True,
+        text=True,
     )
-    return set(out.stdout.split()) if out.returncode == 0 else set()
+    if out.returncode != 0:
+        return set()
+    ours = _descendants(os.getpid())
+    listed = (line.split() for line in out.stdout.splitlines() if line.strip())
+    return {fields[0] for fields in listed if len(fields) == 2 and int(fields[1].rpartition(":")[2]) in ours}
+
+
+def _descendants(pid: int) -> set[int]:
+    """`pid` and every process below it, from /proc's parent links."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = open(f"/proc/{entry}/stat").read()
+            except OSError:
+                continue
+            parent = int(stat[stat.rindex(")") + 2 :].split()[1])
+            children.setdefault(parent, []).append(int(entry))
+    found, todo = {pid}, [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found

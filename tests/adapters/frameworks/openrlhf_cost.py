@@ -86,6 +86,7 @@ async def main() -> dict:
         "direct_s_per_item": sorted(direct)[len(direct) // 2],
         "framework_s_per_item": sorted(in_openrlhf)[len(in_openrlhf) // 2],
         "containers_started_warm": len(started),
+        "containers_held_warm": len(before),
         "all_correct": floor or all(abs(x - rewards[0]) < 1e-6 and x > 0 for x in rewards),
     }
 

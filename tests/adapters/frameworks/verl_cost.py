@@ -84,6 +84,7 @@ print(
             "direct_s_per_item": sorted(direct)[len(direct) // 2],
             "framework_s_per_item": sorted(in_verl)[len(in_verl) // 2],
             "containers_started_warm": len(started),
+            "containers_held_warm": len(before),
             "all_correct": all(abs(x - rewards[0]) < 1e-6 for x in rewards),
         }
     )
