@@ -210,16 +210,27 @@ def test_sigterm_closes_every_verifier_the_server_built(tmp_path):
 
     require_part(docker_ready, "a running Docker daemon with the evalkit sandbox image", "bash scripts/setup-env.sh")
 
-    def containers() -> set[str]:
+    def containers(owners: set[int]) -> set[str]:
+        """The sandbox containers `owners` hold (another test worker's come and go on their own)."""
         out = subprocess.run(
-            ["docker", "ps", "-aq", "--filter", "label=evalkit.sandbox.owner"], capture_output=True, text=True
+            [
+                "docker",
+                "ps",
+                "-a",
+                "--filter",
+                "label=evalkit.sandbox.owner",
+                "--format",
+                '{{.ID}} {{.Label "evalkit.sandbox.owner"}}',
+            ],
+            capture_output=True,
+            text=True,
         )
-        return set(out.stdout.split())
+        listed = (line.split() for line in out.stdout.splitlines() if line.strip())
+        return {f[0] for f in listed if len(f) == 2 and int(f[1].rpartition(":")[2]) in owners}
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    before = containers()
     args = ["--verifier", "code", "--config", '{"backend": "docker", "pool_size": 1}', "--verifier", "game24"]
     server = subprocess.Popen(
         [sys.executable, "-m", "evalkit", "serve", "--port", str(port), "--workers", "1", *args],
@@ -249,18 +260,18 @@ def test_sigterm_closes_every_verifier_the_server_built(tmp_path):
             timeout=60,
         )
         assert o.status_code == 200
-        assert containers() - before  # the code verifier's warm container is up
         children = _descendants_of(server.pid)
         assert children  # its worker pool
+        assert containers(children | {server.pid})  # the code verifier's warm container is up
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=60)
     deadline = time.monotonic() + 30
     while (
-        containers() - before or [p for p in children if os.path.exists(f"/proc/{p}")]
+        containers(children | {server.pid}) or [p for p in children if os.path.exists(f"/proc/{p}")]
     ) and time.monotonic() < deadline:
         time.sleep(0.3)
-    assert containers() - before == set()
+    assert containers(children | {server.pid}) == set()
     assert [p for p in children if os.path.exists(f"/proc/{p}")] == []
 
 
