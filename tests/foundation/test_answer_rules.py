@@ -158,6 +158,12 @@ DOUDIZHU_FORMS = {
     "<move>PASS</move> or <move>3</move>": "invalid",
     "Move: PASS\nAlternatively, Move: 3": "invalid",
     "**Move:** 3": "correct",
+    "Best play: 3 (a single)": "correct",  # an aside in parentheses says what the cards are
+    "<move>single 3</move>": "correct",
+    '{"move": "3"}': "correct",  # a JSON key
+    "\\boxed{3}": "correct",
+    "<move>pair of 3s</move>": "invalid",  # a name that counts cards is never dropped: one 3 is no pair
+    "<move>3</move>\nA better one:\n<move>J": "invalid",  # the final play cut off
 }
 
 

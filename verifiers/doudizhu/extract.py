@@ -14,7 +14,9 @@ from .cards import parse_cards
 PASS_WORDS = frozenset({"pass", "不要", "不出", "要不起", "过"})
 _PASS_STRIP = " \t\r\n.!。！*`'\"()[]"
 # a `Move:` label, after at most a few lead words ("Alternatively, Move: 4 4" is a second play)
-_LINE = re.compile(r"^[^\n]{0,40}?\b(?:move|play|answer|出牌)\s*[:：]\s*([^\n]{0,200})", re.IGNORECASE | re.MULTILINE)
+_LINE = re.compile(
+    r"^[^\n]{0,40}?\b(?:move|play|answer|出牌)[\"']?\s*[:：]\s*[\"']?([^\n\"']{0,200})", re.IGNORECASE | re.MULTILINE
+)  # also a JSON or YAML key (`{"move": "3 3"}`)
 MOVE_FORMATS = ("tag", "line", "bare")
 BARE_LIMIT = 40
 _TAG = re.compile(r"<move>([^<]*(?:<(?!/?move>)[^<]*)*)</move>", re.IGNORECASE)  # stops at the next tag: linear
@@ -61,11 +63,27 @@ def find_play(text: str, formats: tuple[str, ...]) -> Found:
     return Found(None)
 
 
+# what a play's text may say beside its cards, tried only where the text does not read as cards as
+# written: an aside in parentheses (`3 (a single)`) and the word "single" (`single 3`). Names that
+# count cards (`pair of 5s`, `bomb`) are never dropped: without them the cards would say another play
+_ASIDE = re.compile(r"\([^()\n]*\)")
+_SINGLE = re.compile(r"\bsingle\b", re.IGNORECASE)
+_BOXED = re.compile(r"^\s*\$*\\boxed\{(.*)\}\$*\s*$")
+
+
 def read_play(raw: str) -> tuple[int, ...] | None:
     """Cards as counts per rank, or None for PASS. Raises ValueError for text that is not cards."""
+    boxed = _BOXED.match(raw)
+    raw = boxed.group(1) if boxed else raw
     if raw.strip(_PASS_STRIP).lower() in PASS_WORDS:
         return None
-    cards = parse_cards(raw)
+    try:
+        cards = parse_cards(raw)
+    except ValueError:
+        plain = _SINGLE.sub(" ", _ASIDE.sub(" ", raw))
+        if plain == raw:
+            raise
+        cards = parse_cards(plain)
     if not any(cards):
         raise ValueError("no cards named")
     return cards
