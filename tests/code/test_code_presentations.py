@@ -84,6 +84,22 @@ FORMS = {
         "correct",
     ),
     "prose only": ("I would add one to x and return it.", TASK, "invalid"),
+    "code in an HTML pre/code element": (
+        "<pre><code>def add_one(x):\n    return x &gt; 0 and x + 1 or x + 1\n</code></pre>",
+        TASK,
+        "correct",
+    ),
+    "code in a JSON object's string field": ('{"code": "def add_one(x):\\n    return x + 1\\n"}', TASK, "correct"),
+    "a REPL session": (
+        "```python\n>>> def add_one(x):\n...     return x + 1\n...\n>>> add_one(1)\n2\n```",
+        TASK,
+        "correct",
+    ),
+    "a wrong program in a REPL session": (
+        ">>> def add_one(x):\n...     return x\n...\n>>> add_one(1)\n2",
+        TASK,
+        "incorrect",
+    ),
 }
 
 

@@ -4,8 +4,9 @@ the rules every verifier shares; these are the code verifier's part).
 1. Only the model's own turn counts (`verifiers.turn`): nothing after a turn end or an invented next
    turn, nothing inside a reasoning block; a reasoning block never closed is no answer.
 2. Code sits in fenced blocks (``` or ~~~, any length, indented inside a list, any line ends), or,
-   where there is none, is the text itself: raw code, code after a line of prose, or a function body
-   that continues the task's prompt (HumanEval's own format). A language other than Python (`bash`,
+   where there is none, in another container (HTML `<pre>`/`<code>`, a JSON object's string field),
+   or is the text itself: raw code, code after a line of prose, or a function body that continues
+   the task's prompt (HumanEval's own format). A REPL session (`>>> `, `... `) is the code typed in. A language other than Python (`bash`,
    `text`, `output`) is never the program.
 3. A program may come in parts: the final solution is the block that defines the function under test;
    imports and helpers it uses may sit in other blocks and are taken with it. A block that only uses
@@ -24,8 +25,10 @@ the rules every verifier shares; these are the code verifier's part).
 from __future__ import annotations
 
 import ast
+import html
+import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..locate import HEDGE_WORDS
 from ..turn import model_turn
@@ -198,11 +201,52 @@ def locate_program(
     if turn.unfinished:
         return Program(None, turn.unfinished)
     text = turn.text
-    blocks = [b for b in fenced_blocks(text) if b.language in CODE_LANGUAGES]
-    blocks = [b for b in blocks if b.code.strip()]
+    blocks = [b for b in fenced_blocks(text) if b.language in CODE_LANGUAGES] or contained_blocks(text)
+    blocks = [replace(b, code=from_repl(b.code)) for b in blocks if b.code.strip()]
     if blocks:
         return _from_blocks(blocks, set(wanted), prompt, script)
-    return _unfenced(text, set(wanted), prompt)
+    return _unfenced(from_repl(text), set(wanted), prompt)
+
+
+_HTML_CODE = re.compile(r"<(pre|code)\b[^<>]*>", re.IGNORECASE)
+_HTML_TAG = re.compile(r"</?(?:pre|code)\b[^<>]*>", re.IGNORECASE)
+
+
+def contained_blocks(text: str) -> list[Block]:
+    """Where no block is fenced, code in another container: HTML `<pre>`/`<code>` elements (entities
+    unescaped), else the string fields of a JSON object (`{"code": "def f(x):\\n ..."}`) that
+    hold more than one line. Each opening tag's end is looked for once: linear in the text."""
+    found: list[Block] = []
+    at = 0
+    while (m := _HTML_CODE.search(text, at)) is not None:
+        end = text.lower().find(f"</{m.group(1).lower()}>", m.end())
+        if end < 0:
+            break
+        code = html.unescape(_HTML_TAG.sub("", text[m.end() : end]))
+        found.append(Block("", code, True, m.start(), text[max(0, m.start() - PROSE_READ) : m.start()]))
+        at = end
+    if found or "{" not in text:
+        return found
+    start = text.find("{")
+    try:
+        data, _end = json.JSONDecoder().raw_decode(text, start)
+    except ValueError:
+        return []
+    values = list(data.values()) if isinstance(data, dict) else []
+    before = text[max(0, start - PROSE_READ) : start]
+    return [Block("", v, True, start, before) for v in values if isinstance(v, str) and "\n" in v.strip()]
+
+
+_REPL_PROMPT = re.compile(r"^(?:>>>|\.\.\.)(?: |$)")
+
+
+def from_repl(code: str) -> str:
+    """A REPL session (`>>> def f(x):`, `...     return x`, output lines) as the code typed into it;
+    other code as it is."""
+    lines = code.split("\n")
+    if not any(line.startswith(">>> ") for line in lines):
+        return code
+    return "\n".join(line[4:] for line in lines if _REPL_PROMPT.match(line)) + "\n"
 
 
 def _from_blocks(blocks: list[Block], wanted: set[str], prompt: str, script: bool) -> Program:
