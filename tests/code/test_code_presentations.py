@@ -90,6 +90,11 @@ FORMS = {
         "correct",
     ),
     "code in a JSON object's string field": ('{"code": "def add_one(x):\\n    return x + 1\\n"}', TASK, "correct"),
+    "a fenced block inside a block quote": (
+        "> ```python\n> def add_one(x):\n>     return x + 1\n> ```",
+        TASK,
+        "correct",
+    ),
     "a REPL session": (
         "```python\n>>> def add_one(x):\n...     return x + 1\n...\n>>> add_one(1)\n2\n```",
         TASK,

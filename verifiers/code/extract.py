@@ -201,6 +201,8 @@ def locate_program(
     if turn.unfinished:
         return Program(None, turn.unfinished)
     text = turn.text
+    if _QUOTED_FENCE.search(text):  # a fence inside a block quote: the quote's text
+        text = _QUOTE_MARK.sub("", text)
     blocks = [b for b in fenced_blocks(text) if b.language in CODE_LANGUAGES] or contained_blocks(text)
     blocks = [replace(b, code=from_repl(b.code)) for b in blocks if b.code.strip()]
     if blocks:
@@ -208,6 +210,8 @@ def locate_program(
     return _unfenced(from_repl(text), set(wanted), prompt)
 
 
+_QUOTED_FENCE = re.compile(r"^>[ \t]?(?:`{3,}|~{3,})", re.MULTILINE)
+_QUOTE_MARK = re.compile(r"^>(?!>>)[ \t]?", re.MULTILINE)  # a quote's mark, never a REPL prompt's
 _HTML_CODE = re.compile(r"<(pre|code)\b[^<>]*>", re.IGNORECASE)
 _HTML_TAG = re.compile(r"</?(?:pre|code)\b[^<>]*>", re.IGNORECASE)
 
