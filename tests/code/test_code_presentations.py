@@ -90,6 +90,16 @@ FORMS = {
         "correct",
     ),
     "code in a JSON object's string field": ('{"code": "def add_one(x):\\n    return x + 1\\n"}', TASK, "correct"),
+    "the function as a method of class Solution (LeetCode's habit)": (
+        "```python\nclass Solution:\n    def add_one(self, x):\n        return x + 1\n```",
+        TASK,
+        "correct",
+    ),
+    "a wrong method of class Solution": (
+        "```python\nclass Solution:\n    def add_one(self, x):\n        return x\n```",
+        TASK,
+        "incorrect",
+    ),
     "a fenced block inside a block quote": (
         "> ```python\n> def add_one(x):\n>     return x + 1\n> ```",
         TASK,

@@ -205,9 +205,33 @@ def locate_program(
         text = _QUOTE_MARK.sub("", text)
     blocks = [b for b in fenced_blocks(text) if b.language in CODE_LANGUAGES] or contained_blocks(text)
     blocks = [replace(b, code=from_repl(b.code)) for b in blocks if b.code.strip()]
-    if blocks:
-        return _from_blocks(blocks, set(wanted), prompt, script)
-    return _unfenced(from_repl(text), set(wanted), prompt)
+    found = (
+        _from_blocks(blocks, set(wanted), prompt, script) if blocks else _unfenced(from_repl(text), set(wanted), prompt)
+    )
+    return replace(found, code=bound_methods(found.code, set(wanted))) if found.code and wanted else found
+
+
+def bound_methods(code: str, wanted: set[str]) -> str:
+    """`code`, where a function under test is defined only as a method of a top-level class (the
+    LeetCode habit: `class Solution: def add_one(self, x)`), with that method bound to its name
+    (`add_one = Solution().add_one`): the tests call the program's own method."""
+    tree = _parses(code)
+    if tree is None:
+        return code
+    missing = wanted - defined_names(tree)
+    bindings = []
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        for method in node.body:
+            if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.name in missing:
+                plain = any(
+                    isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in method.decorator_list
+                )
+                owner = node.name if plain else f"{node.name}()"
+                bindings.append(f"{method.name} = {owner}.{method.name}")
+                missing.discard(method.name)
+    return code.rstrip("\n") + "\n\n" + "\n".join(bindings) + "\n" if bindings else code
 
 
 _QUOTED_FENCE = re.compile(r"^>[ \t]?(?:`{3,}|~{3,})", re.MULTILINE)
