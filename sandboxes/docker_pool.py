@@ -32,9 +32,13 @@ from .base import MAX_STDOUT, SANDBOX_CPUS, STOP, Limits, RawRun, SandboxUnavail
 from .image import IMAGE
 from .owners import process_alive
 from .preload import preload_arguments
-from .runner import CHANNEL_FLAG
+from .runner import CHANNEL_FLAG, JOB_USER_FLAG
 
-SANDBOX_UID = "10001"
+SANDBOX_UID = "10001"  # the job user: the judge, the zygote and every candidate (the model's code)
+RUNNER_UID = "0"  # the runner: the container's root, with only the capabilities below
+# what the runner needs and job code never gets (dropping to SANDBOX_UID clears them): to make its
+# forks the job user, and to signal the job user's processes (stop a judge, kill a job's leftovers)
+RUNNER_CAPABILITIES = ["SETUID", "SETGID", "KILL"]
 LABEL = "evalkit.sandbox.owner"
 
 _pools: "weakref.WeakSet[DockerBackend]" = weakref.WeakSet()
@@ -114,9 +118,10 @@ class DockerBackend:
             pids_limit=self.limits.sandbox_processes,
             nano_cpus=int(self.cpus * 1e9),
             cap_drop=["ALL"],
+            cap_add=RUNNER_CAPABILITIES,
             security_opt=["no-new-privileges"],
-            # PID 1 and its `sleep` belong to root (without capabilities), so the sandbox user's
-            # `kill -9 -1` between runs ends every process of its own and never the container
+            # PID 1 and its `sleep` belong to root, so the sandbox user's `kill -9 -1` ends every
+            # process of its own and never the container; the runner, root too, kills only the job user's
             user="0",
             init=True,
             labels={LABEL: _owner()},
@@ -302,11 +307,11 @@ CHANNEL_SECONDS = 15.0  # for a runner to connect: it starts (and preloads its p
 
 
 def _channel_dir() -> str:
-    """A host folder for one container's channels, reachable by the sandbox user and root only."""
+    """A host folder for one container's channels, reachable by the runner (root) only."""
     # named with the owner's pid, so that `_reap_orphans` removes the folders of a process that is gone
     folder = tempfile.mkdtemp(prefix=f"{CHANNEL_PREFIX}{os.getpid()}-", suffix="-")
     try:
-        os.chown(folder, int(SANDBOX_UID), -1)
+        os.chown(folder, int(RUNNER_UID), -1)
     except OSError:  # not root: the peer's user id is still checked when it connects
         os.chmod(folder, 0o755)
     return folder
@@ -327,7 +332,8 @@ def _listen(folder: str) -> tuple[socket.socket, str] | None:
 
 
 def _accept_runner(listener: socket.socket, path: str) -> socket.socket | None:
-    """The runner's connection (a peer of the sandbox user), or None if none came in time (a daemon
+    """The runner's connection (a peer of the container's root: no job code, which runs as the
+    sandbox user, can pass for it), or None if none came in time (a daemon
     on another host, a remapped user namespace): the session then uses the exec stream. The listener
     is closed and its file removed either way, so nothing in the sandbox can connect later."""
     deadline = time.monotonic() + CHANNEL_SECONDS
@@ -339,7 +345,7 @@ def _accept_runner(listener: socket.socket, path: str) -> socket.socket | None:
             except (socket.timeout, TimeoutError, OSError):
                 return None
             uid = struct.unpack("3i", link.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))[1]
-            if uid == int(SANDBOX_UID):
+            if uid == int(RUNNER_UID):
                 link.settimeout(None)
                 return link
             link.close()  # not the sandbox's runner
@@ -353,14 +359,15 @@ def _accept_runner(listener: socket.socket, path: str) -> socket.socket | None:
 
 
 def _start_runner(api: Any, container_id: str, *args: str) -> tuple[str, Any]:
-    """The runner started in the container as the sandbox user, in /work: (exec id, its raw socket)."""
+    """The runner started in the container as root, its job code as the sandbox user, in /work:
+    (exec id, its raw socket)."""
     exec_id = api.exec_create(
         container_id,
-        ["python3", *programs.PYTHON_FLAGS, "-c", programs.RUNNER, *args],
+        ["python3", *programs.PYTHON_FLAGS, "-c", programs.RUNNER, *args, JOB_USER_FLAG, SANDBOX_UID],
         stdin=True,
         stdout=True,
         stderr=True,
-        user=SANDBOX_UID,
+        user=RUNNER_UID,
         workdir="/work",
         environment={"HOME": "/work"},
     )["Id"]

@@ -19,8 +19,12 @@ Three kinds of process, and why none of them can be fooled by the model's code:
   exec'd afresh where there is none. It holds only its channel on fds 3/4 and its stdio files, is
   kept warm across tests and replaced after a test that kills it or runs out of time.
 
-Runner and judge are not dumpable (`PR_SET_DUMPABLE` 0): the candidate, though it runs as the same
-user, cannot open what their `/proc/<pid>/fd` links to, read their memory or ptrace them. In a
+In a Docker sandbox the runner is the container's root, with no capability but to change user and
+to signal; the judge, the zygote and every candidate run as the job user (`--job-user`), so no job
+code may signal, trace or read the runner, or write its `/proc` files. Under bubblewrap, which maps
+one user, all run as that user. Runner and judge are not dumpable (`PR_SET_DUMPABLE` 0): the
+candidate, even as the same user, cannot open what their `/proc/<pid>/fd` links to, read their
+memory or ptrace them. In a
 bubblewrap sandbox the runner is pid 1 (`--as-pid-1`), so no dumpable init holds the host's pipes
 and the runner cannot be killed from inside; a judge can, and a missing record is a failed test,
 never a pass.
@@ -42,6 +46,30 @@ def not_dumpable():
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(4, 0, 0, 0, 0) != 0:  # PR_SET_DUMPABLE
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE, 0) failed")
+
+
+JOB_USER_FLAG = "--job-user"
+JOB_UID = None  # where the runner runs as root (Docker): the user every process that runs job code runs as
+
+
+def job_user(argv):
+    """The job user `--job-user UID` names, where the runner runs as root (a Docker sandbox): the
+    runner then never shares a user with job code. None elsewhere (bubblewrap maps one user)."""
+    if JOB_USER_FLAG in argv[:-1] and os.getuid() == 0:
+        return int(argv[argv.index(JOB_USER_FLAG) + 1])
+    return None
+
+
+def become_job_user():
+    """In a fork that will run job code (the judge, the zygote) or touch what job code left (the
+    clean-up's helper): drop to the job user, keeping no group, no capability and no dumpable
+    state, so nothing it runs may signal, trace or read the runner."""
+    if JOB_UID is None:
+        return
+    os.setgroups([])
+    os.setgid(JOB_UID)
+    os.setuid(JOB_UID)  # all three uids: no capability survives, and none can be regained
+    not_dumpable()
 
 
 CHANNEL_FLAG = "--channel"
@@ -117,7 +145,9 @@ def isolate_judge(keep, protected):
     """In the judge's fork, before any job code: its own session (a signal to its group reaches only
     the job), none of the runner's descriptors but `keep` (fds 0-2 are /dev/null: in a Docker
     sandbox the runner's stdin and stdout are its two-way socket to the host), no POSIX message
-    queue (it would outlive the job), and the job filter: no signal or pidfd reaches `protected`."""
+    queue (it would outlive the job), and the job filter: no signal or pidfd reaches `protected`.
+    Where the runner is root, the judge first becomes the job user (`become_job_user`)."""
+    become_job_user()
     os.setsid()
     devnull = os.open(os.devnull, os.O_RDWR)
     for target in (0, 1, 2):
@@ -214,10 +244,36 @@ def clean_up(work, spare=None):
     as the job found it)."""
     left = kill_all_but(spare)
     reap_orphans(spare)
-    for top in (work, "/tmp", "/dev/shm"):
-        wipe(top)
-    remove_ipc()
-    return left + leftovers()
+    if left:
+        return left  # a process that would not die: the host replaces the sandbox
+
+    def empty_every_writable_place():
+        for top in (work, "/tmp", "/dev/shm"):
+            wipe(top)
+        remove_ipc()
+
+    as_job_user(empty_every_writable_place)
+    return leftovers()
+
+
+def as_job_user(step):
+    """Run `step` as the job user: what job code left (files in its own directories, SysV IPC it
+    made) is removable by its owner, and the runner (root in a Docker sandbox) holds no capability
+    to override owners. Every process of the job is dead by now. Elsewhere `step` runs here."""
+    if JOB_UID is None:
+        step()
+        return
+    pid = os.fork()
+    if pid == 0:
+        try:
+            devnull = os.open(os.devnull, os.O_RDWR)
+            for target in (0, 1, 2):  # never the runner's channel
+                os.dup2(devnull, target)
+            become_job_user()
+            step()
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
 
 
 KILL_PASSES = 200
@@ -227,15 +283,15 @@ def kill_all_but(spare):
     """SIGKILL every process of the sandbox but ourselves, its init and `spare`, pass after pass
     until none is left (a fork loop cannot outrun it: the sandbox's pids limit bounds it). Returns
     what would not die."""
-    if spare is None:
+    if spare is None and JOB_UID is None:
         try:
             os.kill(-1, signal.SIGKILL)  # all we may signal except ourselves and the namespace's init
         except OSError:
             pass
         return []
     keep = {os.getpid(), 1, spare}
-    for _ in range(KILL_PASSES):
-        others = [pid for pid in living_pids() if pid not in keep]
+    for _ in range(KILL_PASSES):  # as root, only the job user's: never the container's own processes
+        others = [pid for pid in living_pids(JOB_UID) if pid not in keep]
         if not others:
             return []
         for pid in others:
@@ -261,8 +317,9 @@ def reap_orphans(spare):
             return
 
 
-def living_pids():
-    """The pids in this pid namespace that are not zombies (a zombie is dead, waiting for its reaper)."""
+def living_pids(uid=None):
+    """The pids in this pid namespace that are not zombies (a zombie is dead, waiting for its
+    reaper), of user `uid` only where it is given."""
     pids = []
     for name in os.listdir("/proc"):
         if not name.isdigit():
@@ -270,11 +327,23 @@ def living_pids():
         try:
             with open(f"/proc/{name}/stat") as fh:
                 state = fh.read().rpartition(")")[2].split()[0]
+            if uid is not None and process_uid(name) != uid:
+                continue
         except (OSError, IndexError):
             continue
         if state not in ("Z", "X"):
             pids.append(int(name))
     return pids
+
+
+def process_uid(pid):
+    """A process's real user id, from its status (its /proc directory shows root for a process that
+    is not dumpable, whatever its user)."""
+    with open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith("Uid:"):
+                return int(line.split()[1])
+    return None
 
 
 IPC_RMID = 0
@@ -386,6 +455,7 @@ class ZygoteProcess:
         pid = os.fork()
         if pid == 0:
             try:  # exec at once: the zygote holds nothing of the runner but its end of the socket
+                become_job_user()
                 os.setsid()
                 devnull = os.open(os.devnull, os.O_RDWR)
                 link = fcntl.fcntl(theirs.fileno(), fcntl.F_DUPFD, 100)  # above the targets
@@ -434,8 +504,10 @@ def main():
     """One job, or with `--serve` (a warm sandbox) one job after another, each ending with a
     `done` line written after the sandbox is clean again. A serving runner forks candidates from a
     zygote; a one-shot run starts each candidate afresh."""
+    global JOB_UID
     not_dumpable()
     install_sandbox_filter()  # first: every process of the sandbox inherits it (seccomp.py)
+    JOB_UID = job_user(sys.argv)
     use_channel(sys.argv)
     packages = packages_argument(sys.argv)  # the sandbox's allowed packages: [name, path] pairs
     preload(packages)

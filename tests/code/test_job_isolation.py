@@ -185,6 +185,76 @@ def test_job_b_after_any_hostile_jobs_gets_its_fresh_verdicts(one_sandbox, jobs_
     assert verdicts(one_sandbox, program_b) == EXPECTED[program_b]
 
 
+# what the program sees of the sandbox's processes: its own uid, the uid of the runner (alone of the
+# processes with the runner's command line, its judge among them, it has no parent among them), and
+# the uids of the zygote and the candidates forked from it
+WHO_RUNS_WHAT = """
+import os
+def f(x):
+    found = {}
+    for p in os.listdir("/proc"):
+        if p.isdigit():
+            try:
+                status = dict(l.split(":", 1) for l in open(f"/proc/{p}/status").read().splitlines() if ":" in l)
+                cmd = open(f"/proc/{p}/cmdline", "rb").read().split(b"\\0")
+            except OSError:
+                continue
+            kind = "serving" if b"--serve" in cmd else "zygote" if b"--zygote" in cmd else None
+            if kind:
+                found.setdefault(kind, []).append((int(status["PPid"]), int(status["Uid"].split()[0]), int(p)))
+    serving = {pid for _parent, _uid, pid in found.get("serving", [])}
+    runner = [uid for parent, uid, _pid in found.get("serving", []) if parent not in serving]
+    zygote = sorted({uid for _parent, uid, _pid in found.get("zygote", [])})  # and candidates forked from it
+    if x == 0:
+        return os.getuid()
+    return runner if x == 1 else zygote
+"""
+SIGNAL_AND_WRITE_THE_RUNNER = """
+import os, signal
+def f(x):
+    runner = None
+    for p in os.listdir("/proc"):
+        if p.isdigit():
+            try:
+                cmd = open(f"/proc/{p}/cmdline", "rb").read().split(b"\\0")
+                status = dict(l.split(":", 1) for l in open(f"/proc/{p}/status").read().splitlines() if ":" in l)
+            except OSError:
+                continue
+            if b"--serve" in cmd and int(status["Uid"].split()[0]) != os.getuid():
+                runner = int(p)
+    if runner is None:
+        return "no runner of another user"
+    out = []
+    try:
+        open(f"/proc/{runner}/oom_score_adj", "w").write("1000")
+        out.append("wrote")
+    except OSError as exc:
+        out.append(type(exc).__name__)
+    return out
+"""
+
+
+def test_on_docker_the_runner_is_another_user_than_any_job_code(docker_backend):
+    """Trust boundary 1 by construction: the runner (root, with only the capabilities to change user
+    and to signal) never shares a user with the judge, the zygote or a candidate, so job code can
+    neither signal it nor write its /proc files, whatever the seccomp filter would also refuse."""
+    from sandboxes.docker_pool import RUNNER_UID, SANDBOX_UID
+
+    tests = [
+        Test("call", "f(0)", int(SANDBOX_UID)),
+        Test("call", "f(1)", [int(RUNNER_UID)]),
+        Test("call", "f(2)", [int(SANDBOX_UID)]),
+    ]
+    result = run_tests(docker_backend, WHO_RUNS_WHAT, tests, LIMITS, entry_point="f")
+    assert [o.verdict.value for o in result.outcomes] == ["pass"] * 3, result.outcomes
+    refused = run_tests(
+        docker_backend, SIGNAL_AND_WRITE_THE_RUNNER, [Test("call", "f(0)", ["PermissionError"])], LIMITS
+    )
+    assert [o.verdict.value for o in refused.outcomes] == ["pass"], refused.outcomes
+    for program, expected in EXPECTED.items():  # and the sandbox serves the next job as before
+        assert verdicts(docker_backend, program) == expected
+
+
 def test_a_local_sandbox_counts_the_cpu_of_all_its_processes_together(local_backend):
     """Children that leave the program's process group and spin take their own sandbox's CPU share
     (a cgroup quota, as a Docker container's `cpus`), never the CPU of the sandboxes beside it."""
