@@ -477,7 +477,8 @@ def test_the_sandbox_filter_lets_a_process_change_only_itself():
 def test_the_docker_runner_talks_over_a_channel_only_it_could_open(docker_backend, monkeypatch):
     """A warm container's runner talks to the host over a unix socket (not the `docker exec` stream
     the daemon relays): the host accepted its one connection, then removed the listener before any
-    job came in; a peer of another user is refused."""
+    job came in; a peer of another user than the runner's (the sandbox user, as job code runs) is
+    refused even where it reaches the socket (the channel's folder keeps it out as well)."""
     import socket
 
     from sandboxes import docker_pool
@@ -494,10 +495,18 @@ def test_the_docker_runner_talks_over_a_channel_only_it_could_open(docker_backen
     monkeypatch.setattr(docker_pool, "CHANNEL_SECONDS", 1.0)
     folder = docker_pool._channel_dir()
     listener, path = docker_pool._listen(folder)
-    peer = socket.socket(socket.AF_UNIX)
-    peer.connect(path)  # this process: root or the test's user, not the sandbox user
+    os.chmod(folder, 0o755)  # let the peer reach the socket, so that its user is what refuses it
+    child = os.fork()
+    if child == 0:  # a peer as the sandbox user (where the test runs as root), else as the test's user
+        try:
+            if os.getuid() == 0:
+                os.setgid(int(docker_pool.SANDBOX_UID))
+                os.setuid(int(docker_pool.SANDBOX_UID))
+            socket.socket(socket.AF_UNIX).connect(path)  # a connection made stays in the backlog
+        finally:
+            os._exit(0)
+    os.waitpid(child, 0)
     assert docker_pool._accept_runner(listener, path) is None and not os.path.exists(path)
-    peer.close()
     os.rmdir(folder)
 
 
