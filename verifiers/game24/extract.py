@@ -203,7 +203,9 @@ def offers_another(text: str, answer: str, formats: Iterable[str] = ("answer_lin
     line_after = text.find("\n", at + len(answer))
     if line_after >= 0 and any(offers(line) and _DIGIT.search(line) for line in text[line_after:].split("\n")):
         return True  # `Alternatively: …`, `Or maybe: …`, `Another solution: …` on a line after it
-    if not offers(text[:at]):  # no offering word before it at all (most answers): one scan, and done
+    # most texts hold no answer marker before this answer's own (its `Answer:` label or `<answer>`
+    # tag): three string counts, not a scan for two answers
+    if text.count("nswer", 0, at) + text.count("NSWER", 0, at) + text.count("boxed", 0, at) < 2:
         return False
     mine = _bare(answer)
     for earlier in reversed(final_answers(text[:at], formats)):

@@ -247,7 +247,7 @@ class Game24Verifier(Verifier):
                 turn = turn._replace(unfinished=why) if why else turn
         answer = None
         r_l = 0.0  # paid only with a final expression (see the module docstring)
-        if raw is not None and cut_off(turn.text):
+        if raw is not None and usual is None and cut_off(turn.text):  # a usual ending is a whole answer
             raw, turn = None, turn._replace(unfinished="the final answer was cut off (the text stops mid-answer)")
         if raw is not None and offers_another(turn.text, raw, cfg.answer_formats):
             raw, turn = None, turn._replace(unfinished="two different final answers (another is offered after it)")
