@@ -36,9 +36,11 @@ from .runner import CHANNEL_FLAG, JOB_USER_FLAG
 
 SANDBOX_UID = "10001"  # the job user: the judge, the zygote and every candidate (the model's code)
 RUNNER_UID = "0"  # the runner: the container's root, with only the capabilities below
-# what the runner needs and job code never gets (dropping to SANDBOX_UID clears them): to make its
-# forks the job user, and to signal the job user's processes (stop a judge, kill a job's leftovers)
-RUNNER_CAPABILITIES = ["SETUID", "SETGID", "KILL"]
+# what the runner needs and job code never gets (dropping to SANDBOX_UID clears them for good, and
+# no-new-privileges keeps them out of reach): to make its forks the job user, to signal the job
+# user's processes (stop a judge, kill a job's leftovers), and to empty what a job left between jobs
+# (files in the job user's own directories, SysV IPC it made) without a process of that user
+RUNNER_CAPABILITIES = ["SETUID", "SETGID", "KILL", "DAC_OVERRIDE", "FOWNER", "IPC_OWNER"]
 LABEL = "evalkit.sandbox.owner"
 
 _pools: "weakref.WeakSet[DockerBackend]" = weakref.WeakSet()

@@ -61,9 +61,9 @@ def job_user(argv):
 
 
 def become_job_user():
-    """In a fork that will run job code (the judge, the zygote) or touch what job code left (the
-    clean-up's helper): drop to the job user, keeping no group, no capability and no dumpable
-    state, so nothing it runs may signal, trace or read the runner."""
+    """In a fork that will run job code (the judge, the zygote): drop to the job user, keeping no
+    group, no capability and no dumpable state, so nothing it runs may signal, trace or read the
+    runner."""
     if JOB_UID is None:
         return
     os.setgroups([])
@@ -246,34 +246,10 @@ def clean_up(work, spare=None):
     reap_orphans(spare)
     if left:
         return left  # a process that would not die: the host replaces the sandbox
-
-    def empty_every_writable_place():
-        for top in (work, "/tmp", "/dev/shm"):
-            wipe(top)
-        remove_ipc()
-
-    as_job_user(empty_every_writable_place)
+    for top in (work, "/tmp", "/dev/shm"):
+        wipe(top)
+    remove_ipc()
     return leftovers()
-
-
-def as_job_user(step):
-    """Run `step` as the job user: what job code left (files in its own directories, SysV IPC it
-    made) is removable by its owner, and the runner (root in a Docker sandbox) holds no capability
-    to override owners. Every process of the job is dead by now. Elsewhere `step` runs here."""
-    if JOB_UID is None:
-        step()
-        return
-    pid = os.fork()
-    if pid == 0:
-        try:
-            devnull = os.open(os.devnull, os.O_RDWR)
-            for target in (0, 1, 2):  # never the runner's channel
-                os.dup2(devnull, target)
-            become_job_user()
-            step()
-        finally:
-            os._exit(0)
-    os.waitpid(pid, 0)
 
 
 KILL_PASSES = 200
