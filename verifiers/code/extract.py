@@ -215,6 +215,11 @@ def bound_methods(code: str, wanted: set[str]) -> str:
     """`code`, where a function under test is defined only as a method of a top-level class (the
     LeetCode habit: `class Solution: def add_one(self, x)`), with that method bound to its name
     (`add_one = Solution().add_one`): the tests call the program's own method."""
+    if all(
+        re.search(rf"^(?:async def|def|class)\s+{re.escape(name)}\b|^{re.escape(name)}\s*[:=]", code, re.M)
+        for name in wanted
+    ):
+        return code  # each is defined at the top level (the usual case): no parse needed
     tree = _parses(code)
     if tree is None:
         return code
@@ -271,6 +276,8 @@ _REPL_PROMPT = re.compile(r"^(?:>>>|\.\.\.)(?: |$)")
 def from_repl(code: str) -> str:
     """A REPL session (`>>> def f(x):`, `...     return x`, output lines) as the code typed into it;
     other code as it is."""
+    if ">>> " not in code:
+        return code
     lines = code.split("\n")
     if not any(line.startswith(">>> ") for line in lines):
         return code
