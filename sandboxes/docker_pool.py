@@ -30,7 +30,7 @@ from typing import Any
 from . import libraries, programs
 from .base import MAX_STDOUT, SANDBOX_CPUS, STOP, Limits, RawRun, SandboxUnavailable, Watch
 from .image import IMAGE
-from .owners import process_alive
+from .owners import LABEL, process_alive
 from .preload import preload_arguments
 from .runner import CHANNEL_FLAG, JOB_USER_FLAG
 
@@ -41,7 +41,6 @@ RUNNER_UID = "0"  # the runner: the container's root, with only the capabilities
 # user's processes (stop a judge, kill a job's leftovers), and to empty what a job left between jobs
 # (files in the job user's own directories, SysV IPC it made) without a process of that user
 RUNNER_CAPABILITIES = ["SETUID", "SETGID", "KILL", "DAC_OVERRIDE", "FOWNER", "IPC_OWNER"]
-LABEL = "evalkit.sandbox.owner"
 
 _pools: "weakref.WeakSet[DockerBackend]" = weakref.WeakSet()
 

@@ -7,7 +7,10 @@ from __future__ import annotations
 import glob
 import os
 import shutil
+import subprocess
 import tempfile
+
+LABEL = "evalkit.sandbox.owner"  # a Docker sandbox's label: "<host>:<pid of the process that made it>"
 
 
 def work_dir_prefix(pid: int | None = None) -> str:
@@ -53,3 +56,43 @@ def family_alive(pids: set[int]) -> bool:
         if state != "Z" and (int(entry) in pids or int(pgrp) in pids):
             return True
     return False
+
+
+def container_owners() -> dict[str, int]:
+    """Every sandbox container on this host (asked of Docker's command line, so a process without
+    the docker package can ask too) and the pid of the process that made it; {} where Docker cannot
+    be asked."""
+    try:
+        listed = subprocess.run(
+            ["docker", "ps", "-a", "--filter", f"label={LABEL}", "--format", f'{{{{.ID}}}} {{{{.Label "{LABEL}"}}}}'],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
+    rows = (line.split() for line in listed.stdout.splitlines() if line.strip())
+    return {
+        row[0]: int(row[1].rpartition(":")[2]) for row in rows if len(row) == 2 and row[1].rpartition(":")[2].isdigit()
+    }
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process below `pid` (from /proc's parent links; `pid` itself not included)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    parent = int(fh.read().rpartition(")")[2].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(parent, []).append(int(entry))
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found

@@ -189,13 +189,8 @@ class GRPOConfig:
 
     def rollout_sampling(self) -> Sampling:
         """How training samples: a group of `group_size` completions a prompt."""
-        return Sampling(
-            n=self.group_size,
-            temperature=self.temperature,
-            top_p=self.top_p,
-            max_tokens=self.max_tokens,
-            seed=self.seed,
-        )
+        same_names = {name: getattr(self, name) for name in ("temperature", "top_p", "max_tokens", "seed")}
+        return Sampling(n=self.group_size, **same_names)
 
     def eval_sampling(self) -> Sampling:
         """How the held-out evaluation samples: `eval_samples` a task, at `eval_temperature`

@@ -8,6 +8,7 @@ import httpx
 import pytest
 
 import verifiers
+from sandboxes.owners import container_owners, descendants
 from verifiers import Score, Verdict, Verifier
 
 
@@ -94,7 +95,7 @@ def _descendants() -> set[int]:
     """Every live process below this one (worker pools hang off the forkserver, our child)."""
     import os
 
-    return _descendants_of(os.getpid())
+    return descendants(os.getpid())
 
 
 def test_client_configs_with_the_opt_in_keep_the_process_count_bounded():
@@ -212,21 +213,7 @@ def test_sigterm_closes_every_verifier_the_server_built(tmp_path):
 
     def containers(owners: set[int]) -> set[str]:
         """The sandbox containers `owners` hold (another test worker's come and go on their own)."""
-        out = subprocess.run(
-            [
-                "docker",
-                "ps",
-                "-a",
-                "--filter",
-                "label=evalkit.sandbox.owner",
-                "--format",
-                '{{.ID}} {{.Label "evalkit.sandbox.owner"}}',
-            ],
-            capture_output=True,
-            text=True,
-        )
-        listed = (line.split() for line in out.stdout.splitlines() if line.strip())
-        return {f[0] for f in listed if len(f) == 2 and int(f[1].rpartition(":")[2]) in owners}
+        return {cid for cid, owner in container_owners().items() if owner in owners}
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -260,7 +247,7 @@ def test_sigterm_closes_every_verifier_the_server_built(tmp_path):
             timeout=60,
         )
         assert o.status_code == 200
-        children = _descendants_of(server.pid)
+        children = descendants(server.pid)
         assert children  # its worker pool
         assert containers(children | {server.pid})  # the code verifier's warm container is up
     finally:
@@ -273,24 +260,3 @@ def test_sigterm_closes_every_verifier_the_server_built(tmp_path):
         time.sleep(0.3)
     assert containers(children | {server.pid}) == set()
     assert [p for p in children if os.path.exists(f"/proc/{p}")] == []
-
-
-def _descendants_of(pid: int) -> set[int]:
-    import os
-
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as fh:
-                    ppid = int(fh.read().rpartition(")")[2].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            children.setdefault(ppid, []).append(int(entry))
-    found, todo = set(), [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            if child not in found:
-                found.add(child)
-                todo.append(child)
-    return found

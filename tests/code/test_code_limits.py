@@ -8,6 +8,7 @@ import time
 
 import verifiers
 from sandboxes.base import Limits, TestVerdict
+from sandboxes.owners import container_owners
 from sandboxes.suite import Test, run_tests
 from verifiers.code import PROBLEMS
 from verifiers.pool import WorkerPool
@@ -104,25 +105,7 @@ def test_nothing_survives_a_killed_worker(backend):
 
 def _own_containers():
     """Containers of live owners (other test fixtures' pools) may exist; none of dead ones may."""
-    listed = subprocess.run(
-        [
-            "docker",
-            "ps",
-            "-a",
-            "--filter",
-            "label=evalkit.sandbox.owner",
-            "--format",
-            '{{.ID}} {{.Label "evalkit.sandbox.owner"}}',
-        ],
-        capture_output=True,
-        text=True,
-    ).stdout.split("\n")
-    alive = []
-    for line in filter(None, listed):
-        cid, owner = line.split(" ", 1)
-        if _pid_alive(int(owner.rpartition(":")[2])):
-            alive.append(cid)
-    return alive
+    return [cid for cid, owner in container_owners().items() if _pid_alive(owner)]
 
 
 def _owner_alive(path):

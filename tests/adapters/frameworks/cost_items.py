@@ -4,10 +4,10 @@ this process's tree holds (to count those a warm round starts)."""
 
 import json
 import os
-import subprocess
 import time
 
 import verifiers
+from sandboxes.owners import container_owners, descendants
 from verifiers.code import leetcode
 
 
@@ -39,41 +39,5 @@ def direct_seconds(name: str, config: dict, items: list[tuple[str, str]], rounds
 def containers() -> set[str]:
     """The sandbox containers this process and its descendants (Ray workers, a server) own: another
     test's containers on the same host are started and removed on their own schedule."""
-    out = subprocess.run(
-        [
-            "docker",
-            "ps",
-            "-a",
-            "--filter",
-            "label=evalkit.sandbox.owner",
-            "--format",
-            '{{.ID}} {{.Label "evalkit.sandbox.owner"}}',
-        ],
-        capture_output=True,
-        text=True,
-    )
-    if out.returncode != 0:
-        return set()
-    ours = _descendants(os.getpid())
-    listed = (line.split() for line in out.stdout.splitlines() if line.strip())
-    return {fields[0] for fields in listed if len(fields) == 2 and int(fields[1].rpartition(":")[2]) in ours}
-
-
-def _descendants(pid: int) -> set[int]:
-    """`pid` and every process below it, from /proc's parent links."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = open(f"/proc/{entry}/stat").read()
-            except OSError:
-                continue
-            parent = int(stat[stat.rindex(")") + 2 :].split()[1])
-            children.setdefault(parent, []).append(int(entry))
-    found, todo = {pid}, [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            if child not in found:
-                found.add(child)
-                todo.append(child)
-    return found
+    ours = descendants(os.getpid()) | {os.getpid()}
+    return {cid for cid, owner in container_owners().items() if owner in ours}
