@@ -19,8 +19,8 @@ Three kinds of process, and why none of them can be fooled by the model's code:
   exec'd afresh where there is none. It holds only its channel on fds 3/4 and its stdio files, is
   kept warm across tests and replaced after a test that kills it or runs out of time.
 
-In a Docker sandbox the runner is the container's root, with no capability but to change user and
-to signal; the judge, the zygote and every candidate run as the job user (`--job-user`), so no job
+In a Docker sandbox the runner is the container's root, with no capability but to change user, to
+signal and to empty what a job left (`docker_pool.RUNNER_CAPABILITIES`); the judge, the zygote and every candidate run as the job user (`--job-user`), so no job
 code may signal, trace or read the runner, or write its `/proc` files. Under bubblewrap, which maps
 one user, all run as that user. Runner and judge are not dumpable (`PR_SET_DUMPABLE` 0): the
 candidate, even as the same user, cannot open what their `/proc/<pid>/fd` links to, read their

@@ -53,6 +53,9 @@ def offers(between: str) -> bool:
     return OFFERS.search(between) is not None
 
 
+ASIDE = re.compile(r"\([^()\n]*\)")  # a parenthesis after an answer: what it says explains the answer
+
+
 def tag_cut_off(text: str, tag: str) -> bool:
     """Does the text end inside an answer tag (`<move>A`, `<move>A1</mo`, `<mo`): one opened after
     the last closed one and never closed, or the start of one at the very end? The token limit cut
@@ -151,4 +154,15 @@ def candidates(text: str) -> list[Span]:
     return marked + sentences(text) + tail + whole
 
 
-__all__ = ["HEDGE_WORDS", "Span", "candidates", "cells", "labelled", "rank", "sentences"]
+__all__ = [
+    "ASIDE",
+    "HEDGE_WORDS",
+    "Span",
+    "candidates",
+    "cells",
+    "labelled",
+    "offers",
+    "rank",
+    "sentences",
+    "tag_cut_off",
+]

@@ -6,8 +6,8 @@ the rules every verifier shares; these are the code verifier's part).
 2. Code sits in fenced blocks (``` or ~~~, any length, indented inside a list, any line ends), or,
    where there is none, in another container (HTML `<pre>`/`<code>`, a JSON object's string field),
    or is the text itself: raw code, code after a line of prose, or a function body that continues
-   the task's prompt (HumanEval's own format). A REPL session (`>>> `, `... `) is the code typed in. A language other than Python (`bash`,
-   `text`, `output`) is never the program.
+   the task's prompt (HumanEval's own format). A REPL session (`>>> `, `... `) is the code typed in.
+   A language other than Python (`bash`, `text`, `output`) is never the program.
 3. A program may come in parts: the final solution is the block that defines the function under test;
    imports and helpers it uses may sit in other blocks and are taken with it. A block that only uses
    the function (a test, a usage example, a REPL session) is not part of the program, and the
@@ -250,9 +250,9 @@ def contained_blocks(text: str) -> list[Block]:
     unescaped), else the string fields of a JSON object (`{"code": "def f(x):\\n ..."}`) that
     hold more than one line. Each opening tag's end is looked for once: linear in the text."""
     found: list[Block] = []
-    at = 0
+    at, lowered = 0, text.lower()
     while (m := _HTML_CODE.search(text, at)) is not None:
-        end = text.lower().find(f"</{m.group(1).lower()}>", m.end())
+        end = lowered.find(f"</{m.group(1).lower()}>", m.end())
         if end < 0:
             break
         code = html.unescape(_HTML_TAG.sub("", text[m.end() : end]))

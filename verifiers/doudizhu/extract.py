@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..locate import HEDGE_WORDS, tag_cut_off
+from ..locate import ASIDE, HEDGE_WORDS, tag_cut_off
 from .cards import parse_cards
 
 PASS_WORDS = frozenset({"pass", "不要", "不出", "要不起", "过"})
@@ -66,7 +66,6 @@ def find_play(text: str, formats: tuple[str, ...]) -> Found:
 # what a play's text may say beside its cards, tried only where the text does not read as cards as
 # written: an aside in parentheses (`3 (a single)`) and the word "single" (`single 3`). Names that
 # count cards (`pair of 5s`, `bomb`) are never dropped: without them the cards would say another play
-_ASIDE = re.compile(r"\([^()\n]*\)")
 _SINGLE = re.compile(r"\bsingle\b", re.IGNORECASE)
 _BOXED = re.compile(r"^\s*\$*\\boxed\{(.*)\}\$*\s*$")
 
@@ -80,7 +79,7 @@ def read_play(raw: str) -> tuple[int, ...] | None:
     try:
         cards = parse_cards(raw)
     except ValueError:
-        plain = _SINGLE.sub(" ", _ASIDE.sub(" ", raw))
+        plain = _SINGLE.sub(" ", ASIDE.sub(" ", raw))
         if plain == raw:
             raise
         cards = parse_cards(plain)

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import re
 
-from ..locate import labelled, offers, rank, tag_cut_off
+from ..locate import ASIDE, labelled, offers, rank, tag_cut_off
 from .board import LETTERS
 
 _TAG = re.compile(r"<move>(.*?)</move>", re.IGNORECASE | re.DOTALL)
 _ALGEBRAIC = re.compile(r"(?<![A-Za-z0-9])([A-Za-z])(\d{1,2})(?![A-Za-z0-9])")
 _PAIR = re.compile(r"\(\s*(\d{1,2})\s*,\s*(\d{1,2})\s*\)")
 _SPACED = re.compile(r"(?<![A-Za-z])([A-Za-z])[ \t-]+(\d{1,2})(?!\d)")  # `I 5`, `I-5` (inside a tag)
-_ASIDE = re.compile(r"\([^()\n]*\)")  # a parenthesis: what it says explains the move before it
 _ROW_COL = re.compile(r"row\s*(\d{1,2})\s*,?\s*(?:col|column)\s*(\d{1,2})", re.IGNORECASE)
 MOVE_FORMATS = ("tag", "algebraic", "pair", "row_col")
 
@@ -109,7 +108,7 @@ def _move_in(scope: str, size: int, formats: tuple[str, ...]) -> tuple[int | Non
     after the first named move says explains it (`I5 (blocking E5-H5)`)."""
     first = _ALGEBRAIC.search(scope) if "algebraic" in _plain(formats) else None
     if first is not None:
-        scope = scope[: first.end()] + _ASIDE.sub(" ", scope[first.end() :])
+        scope = scope[: first.end()] + ASIDE.sub(" ", scope[first.end() :])
     named = [(pos, cell) for pos, cell in _named(scope, size, formats) if not _rejected(scope, pos)]
     if not named:
         pairs = [m for m in _pairs(scope, size, formats) if not _rejected(scope, m[0])]

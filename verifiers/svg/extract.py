@@ -89,8 +89,7 @@ _TAG_CUT = re.compile(r"<svg\b[^<>]*$|<(?:s|sv)$", re.IGNORECASE)  # a `<svg …
 def _cut_off(text: str, open_at: int | None, spans: list[tuple[int, int]]) -> bool:
     """A drawing opened after the last complete one that the text ends inside: with elements in it,
     or nothing but a tag begun after its opening tag (a `<svg>` mentioned in prose has prose after
-    it); or an
-    opening `<svg` tag the text ends inside (`<svg xmlns="…" viewBox="0 0 1`)."""
+    it); or an opening `<svg` tag the text ends inside (`<svg xmlns="…" viewBox="0 0 1`)."""
     after = spans[-1][1] if spans else 0
     if _TAG_CUT.search(text.rstrip(), after):
         return True
