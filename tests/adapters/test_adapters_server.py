@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 import verifiers
-from sandboxes.owners import container_owners, descendants
+from sandboxes.owners import container_owners, descendants, process_alive
 from verifiers import Score, Verdict, Verifier
 
 
@@ -196,7 +196,6 @@ def test_the_command_refuses_a_public_bind_without_a_token_and_a_bad_config_at_s
 def test_sigterm_closes_every_verifier_the_server_built(tmp_path):
     """A server that scored code on Docker (a worker pool, warm containers) and answered /openrlhf
     leaves no process and no container behind after SIGTERM."""
-    import os
     import signal
     import socket
     import subprocess
@@ -255,8 +254,8 @@ def test_sigterm_closes_every_verifier_the_server_built(tmp_path):
         server.wait(timeout=60)
     deadline = time.monotonic() + 30
     while (
-        containers(children | {server.pid}) or [p for p in children if os.path.exists(f"/proc/{p}")]
+        containers(children | {server.pid}) or [p for p in children if process_alive(p)]
     ) and time.monotonic() < deadline:
         time.sleep(0.3)
     assert containers(children | {server.pid}) == set()
-    assert [p for p in children if os.path.exists(f"/proc/{p}")] == []
+    assert [p for p in children if process_alive(p)] == []
