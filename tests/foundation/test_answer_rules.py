@@ -85,6 +85,13 @@ GAME24_FORMS = {
     "6 - 4 = 3\n4 + 8 = 12\n3 * 12 = 36": "invalid",  # a step that states a false result derives nothing
     "8 / 4 = 2\n2 * 6 = 12\n12 * 4 = 48": "incorrect",
     "6-4=2\n4+8=12\n2*12=24\n\nAlternatively:\n4*6=24\n8-4=4\n24*4=96": "invalid",  # two derivations offered
+    # steps in sentences: every number on the line is in a step (or numbers a list item)
+    "First 6 - 4 = 2. Then 4 + 8 = 12. Finally 2 × 12 = 24.": "correct",
+    "We get 6-4=2 and 4+8=12, so 2*12=24.": "correct",
+    "Steps: 1. 6-4=2; 2. 4+8=12; 3. 2*12=24": "correct",
+    "6-4=2 (left: 2 4 8), then 4+8=12 (left: 2 12), then 2*12=24": "correct",
+    "We compute 6 - 4 = 2, then 8 + 4 = 12, then 12 * 2 = 25.": "invalid",  # a false result
+    "Try 6*4=24, but then 4 and 8 are left.": "invalid",  # reasoning about other numbers
     # labels recognised by their shape, in any language and typography
     "Lösung: {r}": "correct",
     "答え：{r}": "correct",

@@ -23,6 +23,7 @@ STEP_LINE = re.compile(
 )
 MAX_LINE_CHARS = 300
 _MAY_BE_STEP = re.compile(r"^\W*\d")  # cheap pre-filter on the raw line, before normalising
+_DIGIT = re.compile(r"\d")
 # Is there any step at all? A line that starts (after symbols) with a digit and holds an '='. The first
 # line is matched in place and later ones found from their '\n': a pattern that starts with a literal is
 # searched for at C speed, where `^` in MULTILINE mode is tried at every character (9x slower on 10 kB).
@@ -220,7 +221,7 @@ def _steps_of(line: str) -> list[re.Match[str]] | None:
         return None
     body = _STEP_LABEL.sub("", line, count=1)
     if not _MAY_BE_STEP.match(body):  # cheap, before any normalising
-        return None
+        return _steps_in_sentences(body)
     found = []
     for segment in _SEGMENTS.split(body):
         try:
@@ -228,9 +229,29 @@ def _steps_of(line: str) -> list[re.Match[str]] | None:
         except ExpressionError:
             return None
         if match is None:
-            return None
+            return _steps_in_sentences(body)
         found.append(match)
     return found or None
+
+
+# a step inside a sentence (`First 6 - 4 = 2. Then 4 + 8 = 12, and finally 2 × 12 = 24.`), with an
+# aside right after it (`(left: 2 4 8)`, `(using 6 and 4)`)
+_STEP_IN_SENTENCE = re.compile(
+    rf"(?<![\w.])(?P<a>{_NUM})\s*(?P<op>[-+*/])\s*(?P<b>{_NUM})\s*=\s*(?P<c>{_NUM})(?![\w/]|\.\d)(?:\s*\([^()\n]*\))?"
+)
+_LIST_NUMBER = re.compile(r"(?<![\w.])\d{1,2}[.)](?=\s)")  # `1. 6 - 4 = 2; 2. 4 + 8 = 12`
+
+
+def _steps_in_sentences(body: str) -> list[re.Match[str]] | None:
+    """The steps of a line written as sentences, where every number on it is in a step (or numbers
+    a list item): a line that mentions any other number is reasoning about it, not a derivation."""
+    try:
+        plain = normalise(body)
+    except ExpressionError:
+        return None
+    found = list(_STEP_IN_SENTENCE.finditer(plain))
+    rest = _LIST_NUMBER.sub(" ", _STEP_IN_SENTENCE.sub(" ", plain))
+    return found if found and not _DIGIT.search(rest) else None
 
 
 def _blocks(text: str) -> list[tuple[int, int, list[re.Match[str]]]]:
