@@ -7,7 +7,8 @@ words in random scripts: a label is recognised by its shape, a short phrase endi
 position (alone, after reasoning, after a think block, after a draft the text rejects) x decoration
 (CRLF, no-break spaces, full-width colons) x noise (a chat token and junk after the turn, trailing
 talk, a usage or test block) x traps (a hedge with a second answer, the answer only after the turn
-ended, a reasoning block never closed, a final answer cut off after a draft): a trap never pays.
+ended, a reasoning block never closed, a final answer cut off after a draft, the answer rejected for
+another, the answer only in a quoted format example): a trap never pays.
 
     from pytest_plugin.presentations import code_presentations
 
@@ -62,6 +63,12 @@ HEDGES = (
     "\nor\n",
     "\nOr maybe: ",
 )  # what puts a second answer beside the first
+
+REJECTIONS = ("\nWait, that is wrong. Corrected:\n", "\nNo, that fails. Let me redo it.\n\n")  # a later answer stands
+EXAMPLES = (
+    'The reply should look like "{}".\n\n',
+    "For example:\n> {}\n\nNow my own answer.\n",
+)  # quoted, not answered
 
 
 @dataclass(frozen=True)
@@ -159,8 +166,8 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
     or `<move>H8</move>`), presented over the axes every verifier shares (`verifiers.turn`,
     docs/answers.md): chat tokens and junk after the turn, a think block or a draft the text rejects
     before it, CRLF and no-break spaces; traps (a hedge offering `other` too, `other` begun after the
-    answer and cut off, the answer only after the turn ended, inside a reasoning block never closed)
-    never pay. `other`: a different answer in
+    answer and cut off, the answer only after the turn ended, inside a reasoning block never closed,
+    the answer rejected for `other`, the answer only inside a quoted format example) never pay. `other`: a different answer in
     the same format."""
     axes = []
     before = draw(
@@ -178,7 +185,8 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
     if draw(st.booleans()):
         after += draw(st.sampled_from(CHAT_ENDS)) + "\nUser: and now?\n" + other
         axes.append("text after the turn end")
-    trap = draw(st.sampled_from(("none",) * 4 + ("hedge", "cut off", "after the turn ended", "reasoning never closed")))
+    traps = ("hedge", "cut off", "after the turn ended", "reasoning never closed", "rejected", "quoted example")
+    trap = draw(st.sampled_from(("none",) * 4 + traps))
     axes.append(f"trap={trap}")
     text = before + answer + after
     if trap == "hedge":
@@ -190,9 +198,23 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
         text = before + other + draw(st.sampled_from(CHAT_ENDS)) + "\n" + answer
     elif trap == "reasoning never closed":
         text = "<think>\n" + REASONING[0] + answer
+    elif trap == "rejected":  # the answer, then the text rejects it for another
+        text = before + answer + draw(st.sampled_from(REJECTIONS)) + other + after
+    elif trap == "quoted example":  # the answer only inside a quoted format example; the answer is `other`
+        text = before + draw(st.sampled_from(EXAMPLES)).format(answer) + other + after
     if draw(st.booleans()):
         text, _ = text.replace("\n", "\r\n"), axes.append("CRLF")
     return Presentation(text, trap == "none", tuple(axes))
 
 
-__all__ = ["CONTAINERS", "HEDGES", "LABELS", "Presentation", "code_presentations", "labels", "turn_presentations"]
+__all__ = [
+    "CONTAINERS",
+    "EXAMPLES",
+    "HEDGES",
+    "LABELS",
+    "REJECTIONS",
+    "Presentation",
+    "code_presentations",
+    "labels",
+    "turn_presentations",
+]

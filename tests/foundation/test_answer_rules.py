@@ -44,7 +44,7 @@ def _task(name: str):
     "name, answer, other",
     [("game24", *GAME24[1:]), ("gomoku", *GOMOKU[1:]), ("doudizhu", *DOUDIZHU[1:]), ("svg", *SVG[1:])],
 )
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(data=__import__("hypothesis").strategies.data())
 def test_the_turn_rules_hold_for_every_verifier(name, answer, other, data):
     v, task = _task(name)
@@ -146,6 +146,11 @@ GOMOKU_FORMS = {
     "<move>A1</move> or <move>{b}</move>": "invalid",
     "<move>A1</move>\nWait, that loses. <move>{b}</move>": "correct",  # a later move replaces a rejected one
     "<move>{b}</move>\nA better one:\n<move>A": "invalid",  # the final tag cut off: the earlier never stands in
+    "My move: I 5": "correct",  # spaced after an answer's label: still one move
+    "{b}\n\nThis completes five in a row (E5, F5, G5, H5, {b}).": "correct",  # moves in a parenthesis explain
+    "The answer is {b}. After that, White might try A1.": "correct",  # the sentence that says what it answers
+    "The answer is {b}. Another option is A1.": "invalid",  # a second move offered
+    "I play {b}; the best move is A1.": "invalid",  # two answering sentences, two moves
 }
 
 

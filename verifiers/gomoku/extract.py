@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..locate import ASIDE, labelled, offers, rank, tag_cut_off
+from ..locate import ANSWER_WORDS, ASIDE, labelled, offers, rank, tag_cut_off
 from .board import LETTERS
 
 _TAG = re.compile(r"<move>(.*?)</move>", re.IGNORECASE | re.DOTALL)
@@ -90,17 +90,26 @@ def _labelled_scopes(text: str, size: int, formats: tuple[str, ...]) -> list[tup
     and names a move: (start, end, what follows the label). Lines after them explain the move."""
     found: dict[int, tuple[int, int, str]] = {}
     for span in labelled(text):
-        if rank(span) == 2 and find_moves(span.text, size, _plain(formats)):
+        if rank(span) < 2:
+            continue
+        answer = span.text
+        if not find_moves(answer, size, _plain(formats)):  # spaced or hyphenated after its label: one move
+            answer = _SPACED.sub(r"\1\2", answer)
+        if find_moves(answer, size, _plain(formats)):
             end = text.find("\n", span.start)
             at = text.find(span.text, span.start)  # the scope starts where its move does: a hedge in
-            found[span.start] = (at, len(text) if end < 0 else end, span.text)  # the label is between
+            found[span.start] = (at, len(text) if end < 0 else end, answer)  # the label is between
     return sorted(found.values())
 
 
 def _line_scopes(text: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, int, str]]:
-    """Every line that names a move: (start, end, the line)."""
+    """Every line that names a move: (start, end, the line). A line whose moves are all inside a
+    parenthesis explains (`This makes five (E5, F5, G5, H5, I5).`): it counts only where no line
+    names a move outside one."""
     scopes = [(start, start + len(line), line) for start, line in _lines(text)]
-    return [scope for scope in scopes if find_moves(scope[2], size, _plain(formats))]
+    named = [scope for scope in scopes if find_moves(scope[2], size, _plain(formats))]
+    outside = [scope for scope in named if find_moves(ASIDE.sub(" ", scope[2]), size, _plain(formats))]
+    return outside or named
 
 
 def _move_in(scope: str, size: int, formats: tuple[str, ...]) -> tuple[int | None, str | None]:
@@ -118,8 +127,27 @@ def _move_in(scope: str, size: int, formats: tuple[str, ...]) -> tuple[int | Non
     if not named:
         return None, "no move found (write it like <move>H8</move>)"
     if len({cell for _, cell in named}) > 1:
-        return None, "two different moves offered: one answer too many"
+        answered = _answering_sentence(scope, size, formats)
+        if answered is None:
+            return None, "two different moves offered: one answer too many"
+        return answered, None
     return named[-1][1], None
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
+
+
+def _answering_sentence(scope: str, size: int, formats: tuple[str, ...]) -> int | None:
+    """Where a line names different moves in different sentences (`The answer is I5. After that,
+    White might try A1.`) and offers none beside another: the one move named by the sentences
+    that say what they answer (`locate.ANSWER_WORDS`: answer, move, play, …), or None."""
+    if offers(scope):
+        return None
+    cells = set()
+    for sentence in _SENTENCE_END.split(scope):
+        if ANSWER_WORDS.search(sentence):
+            cells |= {cell for pos, cell in _named(sentence, size, formats) if not _rejected(sentence, pos)}
+    return cells.pop() if len(cells) == 1 else None
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
