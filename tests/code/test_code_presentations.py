@@ -110,6 +110,22 @@ FORMS = {
         TASK,
         "correct",
     ),
+    "a demo that reads standard input after the solution": (
+        "```python\ndef add_one(x):\n    return x + 1\n\nn = int(input())\nresult = add_one(n)\nprint(result)\n```",
+        TASK,
+        "correct",
+    ),
+    "a wrong solution with a demo that reads standard input": (
+        "def add_one(x):\n    return x\n\nprint(add_one(int(input('Number: '))))\n",
+        TASK,
+        "incorrect",
+    ),
+    "the solution in an inline code span": ("The answer is `def add_one(x): return x + 1`.", TASK, "correct"),
+    "two different inline solutions": (
+        "Use `def add_one(x): return x + 1` or `def add_one(x): return x + 2`.",
+        TASK,
+        "invalid",
+    ),
     "a wrong program in a REPL session": (
         ">>> def add_one(x):\n...     return x\n...\n>>> add_one(1)\n2",
         TASK,

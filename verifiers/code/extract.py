@@ -160,10 +160,31 @@ def _is_main_guard(node: ast.stmt) -> bool:
     )
 
 
+def _reads_stdin(node: ast.AST) -> bool:
+    """Does the statement read standard input (`input()`, `sys.stdin`, `open(0)`)? In a solution
+    of a function under test such a line is a demo for a person at a terminal, not the solution."""
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return False  # a definition is kept whatever it reads
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+            first = n.args[0] if n.args else None
+            if n.func.id == "input" or (n.func.id == "open" and isinstance(first, ast.Constant) and first.value == 0):
+                return True
+        if isinstance(n, ast.Attribute) and n.attr == "stdin":
+            return True
+    return False
+
+
 def _drops(node: ast.stmt, wanted: set[str]) -> bool:
-    """A top-level statement that tests or shows the solution rather than being part of it."""
-    if isinstance(node, ast.Assert) or _is_main_guard(node):
+    """A top-level statement that tests or shows the solution rather than being part of it: an
+    assert, a main guard, a print, a call of the function under test (alone or assigned: `result =
+    add_one(3)`), a loop of asserts, or a line that reads standard input."""
+    if isinstance(node, ast.Assert) or _is_main_guard(node) or _reads_stdin(node):
         return True
+    if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Call):
+        func = node.value.func
+        if isinstance(func, ast.Name) and func.id in wanted:
+            return True
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
         func = node.value.func
         name = func.id if isinstance(func, ast.Name) else None
@@ -386,11 +407,11 @@ def _unfenced(text: str, wanted: set[str], prompt: str) -> Program:
         return Program(continuation, "a function body continuing the prompt")
     whole = _parses(stripped)
     if whole is not None and (_functions(whole) or (wanted & defined_names(whole))):
-        return Program(stripped + "\n", "the whole completion is code")
+        return Program(_core(stripped + "\n", whole, wanted or _functions(whole)), "the whole completion is code")
     lines = text.split("\n")
     start = next((i for i, line in enumerate(lines) if _CODE_START.match(line)), None)
     if start is None:
-        return Program(None, "no code found (no fenced block, and no text that parses as Python)")
+        return _inline(text, wanted)
     end = start + 1
     while end < len(lines) and (
         not lines[end].strip()
@@ -404,6 +425,25 @@ def _unfenced(text: str, wanted: set[str], prompt: str) -> Program:
         tree = _parses(chunk)
         if tree is not None and _functions(tree):
             return Program(_core(chunk, tree, wanted or _functions(tree)), "code after prose")
+    return Program(None, "no code found (no fenced block, and no text that parses as Python)")
+
+
+_INLINE_CODE = re.compile(r"`([^`\n]{1,2000})`")
+
+
+def _inline(text: str, wanted: set[str]) -> Program:
+    """The inline code span that defines the function under test (`def f(x): return x + 1` in a
+    sentence), where nothing else in the text is code; two different ones are one answer too many."""
+    found = []
+    for m in _INLINE_CODE.finditer(text):
+        code = m.group(1).strip() + "\n"
+        tree = _parses(code)
+        if tree is not None and ((wanted & defined_names(tree)) or (not wanted and _functions(tree))):
+            if found and not _same_program(found[-1], code):
+                return Program(None, "two different inline solutions: one answer too many")
+            found.append(code)
+    if found:
+        return Program(found[-1], "an inline code span")
     return Program(None, "no code found (no fenced block, and no text that parses as Python)")
 
 
