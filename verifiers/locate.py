@@ -42,15 +42,21 @@ HEDGE_WORDS = (
 # a second answer offered in the words between two answers: a hedge word, or a line that opens with
 # "or" ("or better" and "or rather" replace the earlier answer instead)
 OFFERS = re.compile(
-    rf"\b(?:{HEDGE_WORDS})\b|或者|还可以|^[^\w\n]*or\b(?![ \t,]*(?:even )?(?:better|rather))",
+    rf"\b(?:{HEDGE_WORDS})\b|或者|还可以|也可以|^[^\w\n]*or\b(?![ \t,]*(?:even )?(?:better|rather))",
     re.IGNORECASE | re.MULTILINE,
 )
+# between two answers side by side (`<move>3</move> or <move>4</move>`), a bare "or" offers too
+_OR = re.compile(r"\bor\b(?![ \t,]*(?:even )?(?:better|rather))|或", re.IGNORECASE)
+SIDE_BY_SIDE = 40  # characters between two answers on one line that read as one choice between them
 MOST_LABEL_WORDS = 4
 
 
 def offers(between: str) -> bool:
-    """Do the words between two different answers offer the later beside the earlier?"""
-    return OFFERS.search(between) is not None
+    """Do the words between two different answers offer the later beside the earlier: a hedge word,
+    a line opening with "or", or a bare "or" between two answers side by side on one line?"""
+    if OFFERS.search(between) is not None:
+        return True
+    return len(between) <= SIDE_BY_SIDE and "\n" not in between and _OR.search(between) is not None
 
 
 ASIDE = re.compile(r"\([^()\n]*\)")  # a parenthesis after an answer: what it says explains the answer

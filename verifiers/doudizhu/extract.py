@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..locate import ASIDE, HEDGE_WORDS, tag_cut_off
+from ..locate import ASIDE, offers, tag_cut_off
 from .cards import parse_cards
 
 PASS_WORDS = frozenset({"pass", "不要", "不出", "要不起", "过"})
@@ -20,7 +20,6 @@ _LINE = re.compile(
 MOVE_FORMATS = ("tag", "line", "bare")
 BARE_LIMIT = 40
 _TAG = re.compile(r"<move>([^<]*(?:<(?!/?move>)[^<]*)*)</move>", re.IGNORECASE)  # stops at the next tag: linear
-_OFFERS = re.compile(rf"(?:\b(?:or|{HEDGE_WORDS})\b|或|还可以|也可以)", re.IGNORECASE)
 TWO_PLAYS = "two different plays are offered as the answer: one answer too many"
 CUT_OFF = "the final play was cut off (a <move> tag never closed): no answer"
 
@@ -38,7 +37,7 @@ def _last_of(plays: list[re.Match[str]], text: str) -> Found:
     for earlier in reversed(plays[:-1]):
         if " ".join(earlier.group(1).split()).lower() == " ".join(last.group(1).split()).lower():
             continue
-        if _OFFERS.search(text[earlier.end(1) : last.start(1)]):
+        if offers(text[earlier.end(1) : last.start(1)]):
             return Found(None, TWO_PLAYS)
         break
     return Found(last.group(1).strip(" \t*_`"))
