@@ -31,7 +31,7 @@ _KEY = re.compile(
     re.MULTILINE,
 )
 _ROW = re.compile(r"^[ \t]*\|(?P<cells>[^\n]*)\|[ \t]*$", re.MULTILINE)
-_EXPRESSION_START = re.compile(r"[(\[0-9]")
+_EXPRESSION_START = re.compile(r"(?<![0-9])[(\[0-9]")  # never inside a number
 # words that offer a second answer beside the first: two answers are one too many (docs/answers.md);
 # every verifier's reader refuses them from this one list
 HEDGE_WORDS = (
@@ -132,22 +132,43 @@ def labelled(text: str) -> list[Span]:
 
 
 def cells(text: str) -> list[Span]:
-    """The last cell of each table row whose first cell is a short label."""
+    """The last cell of each table row whose first cell is a short label (`| answer | … |`), and
+    the cells under a header that is an answer's label (`| Expression | Value |` over `| … | 24 |`)."""
     found = []
+    header: list[str] = []  # the column labels of the table being read, "" for a column no answer's
+    row_end = -2
     for m in _ROW.finditer(text):
         parts = [p.strip() for p in m.group("cells").split("|")]
+        if m.start() > row_end + 1:  # not the next line of the same table
+            header = []
+        row_end = m.end()
+        if _DIVIDER.fullmatch("".join(parts)):
+            continue
+        if header and len(parts) == len(header):
+            found += [Span(cell, "cell", m.start(), label) for label, cell in zip(header, parts) if cell and label]
+        elif not any(c.isdigit() for c in "".join(parts)) and any(ANSWER_WORDS.search(p) for p in parts):
+            header = [p if ANSWER_WORDS.search(p) and _short_label(p) else "" for p in parts]
         if len(parts) >= 2 and _short_label(parts[0]) and not any(c.isdigit() for c in parts[0]) and parts[-1]:
             found.append(Span(parts[-1], "cell", m.start(), parts[0]))
     return found
 
 
+_DIVIDER = re.compile(r"[\s:\-|]*-[\s:\-|]*")  # a table's `|---|:--:|` row
+MOST_SENTENCE_STARTS = 12  # places in the last line an expression may start, tried left to right
+
+
 def sentences(text: str) -> list[Span]:
-    """In the last non-empty line (the conclusion's place), the stretch from the first character
-    that can open an expression to the end of the line."""
+    """In the last non-empty line (the conclusion's place), each stretch from a character that can
+    open an expression to the end of the line, longest first (`1. (6 - 4) * (4 + 8) = 24`, `24 can
+    be made as (8 + 4) × (6 − 4).`)."""
     stripped = text.rstrip()
     start = stripped.rfind("\n") + 1
-    m = _EXPRESSION_START.search(stripped, start)
-    return [Span(stripped[m.start() :].strip(), "sentence", m.start())] if m else []
+    found = []
+    for m in _EXPRESSION_START.finditer(stripped, start):
+        found.append(Span(stripped[m.start() :].strip(), "sentence", m.start()))
+        if len(found) == MOST_SENTENCE_STARTS:
+            break
+    return found
 
 
 def candidates(text: str) -> list[Span]:

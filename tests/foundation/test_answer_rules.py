@@ -108,6 +108,10 @@ GAME24_FORMS = {
     "\\boxed{{\\text{{{r}}}}}": "correct",
     "{r}": "correct",
     "Putting it together, {r} gives 24.": "correct",
+    "24 can be made as {r}.": "correct",  # the expression starts after another number
+    "1. {r} = 24": "correct",  # a list item's number is no operand
+    "| Expression | Value |\n|---|---|\n| {r} | 24 |": "correct",  # the column under an answer's label
+    "| Expression | Value |\n|---|---|\n| (6 + 4) * (4 + 8) | 120 |": "incorrect",
     "answer: {r}\r\n": "correct",
     # hedges: one answer too many, whichever is right
     "Answer: {r} or (8 - 4) * 6": "invalid",
