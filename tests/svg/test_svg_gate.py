@@ -39,6 +39,17 @@ def test_accepted_svg_is_reserialised_in_the_svg_namespace():
     assert gated.nodes == 2
 
 
+def test_html_named_entities_are_read_as_their_characters_and_nothing_else_expands():
+    """An SVG written for a web page uses HTML's named entities (`&nbsp;`, `&deg;`), which XML does
+    not define: each is read as its character(s); an unknown name and a DTD's entity stay refused."""
+    gated = gate(svg('<desc>90&deg;&nbsp;&mdash; &amp; &#65;</desc><rect width="5" height="5"/>'))
+    desc = gated.root.find("{http://www.w3.org/2000/svg}desc")
+    assert desc is not None and desc.text == "90\u00b0\u00a0\u2014 & A"
+    with pytest.raises(GateError) as info:
+        gate(svg("<desc>&nosuchentity;</desc>"))
+    assert info.value.code == "entities_forbidden"
+
+
 REFUSED = {
     "empty": "   ",
     "too_large": svg("<g/>" * 30_000),

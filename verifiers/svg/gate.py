@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import html.entities
 import io
 import re
 from dataclasses import dataclass
@@ -90,7 +91,23 @@ def gate(svg: str, limits: GateLimits = GateLimits()) -> GatedSvg:
     return GatedSvg(ET.tostring(root, encoding="unicode"), root, nodes)
 
 
+_NAMED_ENTITY = re.compile(r"&([A-Za-z][A-Za-z0-9]{1,31});")
+_XML_ENTITIES = frozenset({"amp", "lt", "gt", "quot", "apos"})
+
+
+def _html_entity(m: re.Match[str]) -> str:
+    """An HTML named entity (`&nbsp;`, `&deg;`: an SVG written for a web page, where they render) as
+    the character references XML reads; a fixed character or two each, so nothing can expand."""
+    name = m.group(1)
+    value = html.entities.html5.get(name + ";")
+    if name in _XML_ENTITIES or value is None:
+        return m.group(0)  # XML's own, or no entity at all: the parser decides
+    return "".join(f"&#{ord(ch)};" for ch in value)
+
+
 def _parse(svg: str) -> ET.Element:
+    if "&" in svg:
+        svg = _NAMED_ENTITY.sub(_html_entity, svg)
     try:
         root = SafeET.fromstring(svg, forbid_dtd=True, forbid_entities=True, forbid_external=True)
     except defusedxml.DefusedXmlException as exc:
