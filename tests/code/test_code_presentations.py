@@ -51,6 +51,32 @@ HUMANEVAL = {
 FORMS = {
     "a function body continuing the prompt (HumanEval's format)": ("    return x + 1\n", HUMANEVAL, "correct"),
     "the same body fenced": ("```python\n    return x + 1\n```", HUMANEVAL, "correct"),
+    "a body, then prose (the function ends at the margin)": (
+        "    return x + 1\n\n\nThis function adds one.",
+        HUMANEVAL,
+        "correct",
+    ),
+    "a body, then its own failing check called": (
+        "    return x + 1\n\n\ndef check(candidate):\n    assert candidate(1) == 3\n\ncheck(add_one)\n",
+        HUMANEVAL,
+        "correct",
+    ),
+    "a body, then the next problem begun and cut off": (
+        '    return x + 1\n\n\ndef next_problem(a, b):\n    """Given a',
+        HUMANEVAL,
+        "correct",
+    ),
+    "a wrong body, then prose": ("    return x\n\nThis adds one.", HUMANEVAL, "incorrect"),
+    "a body that closes the fence the prompt opened": (
+        "    return x + 1\n```\n\nExplanation: it adds one.",
+        HUMANEVAL,
+        "correct",
+    ),
+    "code that closes the fence the prompt opened": (
+        "def add_one(x):\n    return x + 1\n```\n\nThis adds one.",
+        TASK,
+        "correct",
+    ),
     "code after </think>": ("<think>maybe x - 1?</think>\ndef add_one(x):\n    return x + 1\n", TASK, "correct"),
     "imports in one block, the solution in the next": (
         "```python\nfrom operator import add\n```\nThen:\n```python\ndef add_one(x):\n    return add(x, 1)\n```",

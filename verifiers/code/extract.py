@@ -224,12 +224,31 @@ def locate_program(
     text = turn.text
     if _QUOTED_FENCE.search(text):  # a fence inside a block quote: the quote's text
         text = _QUOTE_MARK.sub("", text)
+    text = _closing_the_prompts_fence(text, set(wanted), prompt)
     blocks = [b for b in fenced_blocks(text) if b.language in CODE_LANGUAGES] or contained_blocks(text)
     blocks = [replace(b, code=from_repl(b.code)) for b in blocks if b.code.strip()]
     found = (
         _from_blocks(blocks, set(wanted), prompt, script) if blocks else _unfenced(from_repl(text), set(wanted), prompt)
     )
     return replace(found, code=bound_methods(found.code, set(wanted))) if found.code and wanted else found
+
+
+_FIRST_FENCE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[ \t]*$", re.MULTILINE)
+
+
+def _closing_the_prompts_fence(text: str, wanted: set[str], prompt: str) -> str:
+    """`text` with an opening fence put back where it begins with code and its first fence, a bare
+    one, closes it: the prompt (a chat template's "```python") opened the block the completion
+    writes into (`def f(x): …` then ``` then prose)."""
+    m = _FIRST_FENCE.search(text)
+    if m is None or "`" in text[: m.start()] or "~~~" in text[: m.start()]:
+        return text
+    code = text[: m.start()]
+    tree = _parses(code.strip("\n")) if code.strip() else None
+    defines = tree is not None and bool((wanted & defined_names(tree)) or (not wanted and _functions(tree)))
+    if defines or _continued_prompt(code.lstrip("\n"), wanted, prompt) is not None:
+        return m.group(0).strip() + "\n" + text
+    return text
 
 
 def bound_methods(code: str, wanted: set[str]) -> str:
@@ -388,8 +407,17 @@ def _continued_prompt(body: str, wanted: set[str], prompt: str) -> str | None:
     ends in a signature of the function under test (with its docstring): HumanEval's own format."""
     if not prompt or not wanted or not body[:1].isspace() or not any(f"def {name}(" in prompt for name in wanted):
         return None
-    joined = prompt.rstrip("\n") + "\n" + body
-    return joined if _parses(joined) is not None else None
+    head = prompt.rstrip("\n") + "\n"
+    lines = body.split("\n")
+    # the function ends at the first line back at the margin; what follows is kept where it parses
+    # (a helper it calls), else cut there (prose, the next problem begun, a truncated definition)
+    ends = [i for i in range(len(lines) - 1, 0, -1) if lines[i][:1] not in ("", " ", "\t")]
+    for cut in [len(lines), *ends][:SHRINK_TRIES]:
+        joined = head + "\n".join(lines[:cut]).rstrip("\n") + "\n"
+        tree = _parses(joined)
+        if tree is not None:
+            return _core(joined, tree, wanted)  # its own tests, prints and calls dropped
+    return None
 
 
 _STATEMENT = re.compile(
