@@ -180,6 +180,15 @@ DOUDIZHU_FORMS = {
     "\\boxed{3}": "correct",
     "<move>pair of 3s</move>": "invalid",  # a name that counts cards is never dropped: one 3 is no pair
     "<move>3</move>\nA better one:\n<move>J": "invalid",  # the final play cut off
+    # a play in a sentence: the one run of cards the last line names
+    "I play 3.": "correct",
+    "The best move is to lead the 3 (a single).": "correct",
+    "我出3": "correct",
+    "Move: I lead the 3.": "correct",
+    "Play J, not 3.": "correct",  # a rejected play is not the answer
+    "I play 3 or J.": "invalid",  # two plays offered
+    "I play 3, then J.": "invalid",  # two plays named in one answering sentence
+    "Keeping the pair of 3s, I pass.": "invalid",  # a count word makes no card; pass is illegal when leading
 }
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..locate import ASIDE, offers, tag_cut_off
+from ..locate import ANSWER_WORDS, ASIDE, offers, tag_cut_off
 from .cards import parse_cards
 
 PASS_WORDS = frozenset({"pass", "不要", "不出", "要不起", "过"})
@@ -57,9 +57,73 @@ def find_play(text: str, formats: tuple[str, ...]) -> Found:
         lines = list(_LINE.finditer(text))
         if lines:
             return _last_of(lines, text)
-    if "bare" in formats and len(text.strip()) <= BARE_LIMIT:
-        return Found(text.strip())
+    if "bare" in formats:
+        stripped = text.strip()
+        if len(stripped) <= BARE_LIMIT and _reads_as_play(stripped):
+            return Found(stripped)
+        found = sentence_play(text)
+        if found.play is not None or found.why:
+            return found
+        if len(stripped) <= BARE_LIMIT:
+            return Found(stripped)  # not cards: read_play says why
     return Found(None)
+
+
+def _reads_as_play(text: str) -> bool:
+    try:
+        read_play(text)
+    except ValueError:
+        return False
+    return True
+
+
+# A play written in a sentence (`I play 3.`, `The best move is to lead 3 3.`, `我出3`): the one run of
+# card tokens the last line names. Card tokens are case-sensitive (`A`, `J`; never the article "a"), and
+# a number with letters attached (`3s`, in `pair of 3s`) is no card: a name that counts cards refuses.
+_TOKEN = re.compile(r"\d+[A-Za-z]*|[A-Za-z]+|\w|[^\s\w]")
+_CARD_TOKEN = re.compile(r"(?:10|[2-9JQKA])+")
+_RUN_GAP = re.compile(r"[\s,+/、，-]*")  # between the cards of one play: `3 3`, `3-4-5-6-7`, `3, 3`
+_SENTENCE_END = re.compile(r"[.!?;。！？；]")
+_PASS_IN_SENTENCE = re.compile(r"\bpass\b|不要|不出|要不起", re.IGNORECASE)
+_REJECTED = re.compile(r"(?:\bnot|n't|\bnever|\bavoid|\binstead of|\brather than)\b[\w ]{0,12}$", re.IGNORECASE)
+MAX_SENTENCE = 300  # characters of a last line read as sentences
+
+
+def sentence_play(text: str) -> Found:
+    """The play the last non-empty line names in its sentences: its one run of cards (runs the
+    text rejects, `not 3`, left out), PASS where it names no card and says pass; where it names
+    different plays, the one in the sentences that say what they answer (`locate.ANSWER_WORDS`), or
+    none. A second play offered (`3 or J`), or cards beside a pass, are one answer too many."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    if not lines or len(lines[-1]) > MAX_SENTENCE:
+        return Found(None)
+    line = ASIDE.sub(" ", lines[-1])
+    found: list[tuple[int, int, list[str]]] = []  # (sentence, where the run starts, its cards)
+    sentence = end = 0
+    for m in _TOKEN.finditer(line):
+        token = m.group()
+        if _RUN_GAP.fullmatch(token):
+            continue  # a separator: the gap to the next token holds it
+        if _CARD_TOKEN.fullmatch(token):
+            if found and found[-1][2] and found[-1][0] == sentence and _RUN_GAP.fullmatch(line, end, m.start()):
+                found[-1][2].append(token)  # the run goes on
+            else:
+                found.append((sentence, m.start(), [token]))
+        else:
+            found.append((sentence, m.start(), []))  # a word ends the run
+            sentence += bool(_SENTENCE_END.fullmatch(token))
+        end = m.end()
+    runs = [(at, " ".join(cards)) for at, start, cards in found if cards and not _REJECTED.search(line, 0, start)]
+    passes = bool(_PASS_IN_SENTENCE.search(line))
+    if not runs:
+        return Found("PASS") if passes else Found(None)
+    if passes or offers(line):
+        return Found(None, TWO_PLAYS)
+    if len({parse_cards(cards) for _, cards in runs}) == 1:
+        return Found(runs[-1][1])
+    sentences = _SENTENCE_END.split(line)
+    answering = {parse_cards(cards): cards for at, cards in runs if ANSWER_WORDS.search(sentences[at])}
+    return Found(next(iter(answering.values()))) if len(answering) == 1 else Found(None, TWO_PLAYS)
 
 
 # what a play's text may say beside its cards, tried only where the text does not read as cards as
@@ -79,9 +143,13 @@ def read_play(raw: str) -> tuple[int, ...] | None:
         cards = parse_cards(raw)
     except ValueError:
         plain = _SINGLE.sub(" ", ASIDE.sub(" ", raw))
-        if plain == raw:
-            raise
-        cards = parse_cards(plain)
+        try:
+            cards = parse_cards(plain)
+        except ValueError:
+            in_sentence = sentence_play(raw).play  # `Move: I lead the 3.`
+            if in_sentence is None or in_sentence == raw:
+                raise
+            return read_play(in_sentence)
     if not any(cards):
         raise ValueError("no cards named")
     return cards
