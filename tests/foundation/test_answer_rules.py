@@ -92,6 +92,12 @@ GAME24_FORMS = {
     "6-4=2 (left: 2 4 8), then 4+8=12 (left: 2 12), then 2*12=24": "correct",
     "We compute 6 - 4 = 2, then 8 + 4 = 12, then 12 * 2 = 25.": "invalid",  # a false result
     "Try 6*4=24, but then 4 and 8 are left.": "invalid",  # reasoning about other numbers
+    "(6 - 4) = 2\n(4 + 8) = 12\n2 × 12 = 24": "correct",  # a step's operation in parentheses
+    # the target alone after steps that combine every number: the steps are the answer it states
+    "Step 1: 6 - 4 = 2\nStep 2: 4 + 8 = 12\nStep 3: 2 * 12 = 24\n\nAnswer: 24": "correct",
+    "6 - 4 = 2\n4 + 8 = 12\n2 * 12 = 24\n\nTherefore, the solution is 24.": "correct",
+    "Step 1: 6 - 4 = 2\nStep 2: 4 + 8 = 12\nStep 3: 2 * 12 = 25\n\nAnswer: 24": "incorrect",
+    "6 * 4 = 24\nAnswer: 24": "incorrect",  # steps that leave numbers unused derive nothing
     # labels recognised by their shape, in any language and typography
     "Lösung: {r}": "correct",
     "答え：{r}": "correct",

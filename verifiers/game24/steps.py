@@ -18,7 +18,7 @@ from .expression import ExpressionError, normalise
 
 _NUM = r"-?\d+(?:\.\d+)?(?:/\d+)?"
 STEP_LINE = re.compile(
-    rf"^\W*(?P<a>{_NUM})\s*(?P<op>[-+*/])\s*(?P<b>{_NUM})\s*=\s*(?P<c>{_NUM})"
+    rf"^\W*(?P<a>{_NUM})\s*(?P<op>[-+*/])\s*(?P<b>{_NUM})\s*\)?\s*=\s*(?P<c>{_NUM})"  # `(6 - 4) = 2` too
     r"(?:\s*\(\s*left\s*:?\s*(?P<left>[^)]*)\))?"
 )
 MAX_LINE_CHARS = 300
@@ -237,7 +237,7 @@ def _steps_of(line: str) -> list[re.Match[str]] | None:
 # a step inside a sentence (`First 6 - 4 = 2. Then 4 + 8 = 12, and finally 2 × 12 = 24.`), with an
 # aside right after it (`(left: 2 4 8)`, `(using 6 and 4)`)
 _STEP_IN_SENTENCE = re.compile(
-    rf"(?<![\w.])(?P<a>{_NUM})\s*(?P<op>[-+*/])\s*(?P<b>{_NUM})\s*=\s*(?P<c>{_NUM})(?![\w/]|\.\d)(?:\s*\([^()\n]*\))?"
+    rf"(?<![\w.])\(?(?P<a>{_NUM})\s*(?P<op>[-+*/])\s*(?P<b>{_NUM})\s*\)?\s*=\s*(?P<c>{_NUM})(?![\w/]|\.\d)(?:\s*\([^()\n]*\))?"
 )
 _LIST_NUMBER = re.compile(r"(?<![\w.])\d{1,2}[.)](?=\s)")  # `1. 6 - 4 = 2; 2. 4 + 8 = 12`
 
