@@ -48,6 +48,7 @@ HUMANEVAL = {
     "entry_point": "add_one",
     "test": "def check(candidate):\n    assert candidate(1) == 2\n    assert candidate(-5) == -4\n",
 }
+STDIO = {"inputs": ["3\n", "10\n"], "outputs": ["4\n", "11\n"]}  # a whole program, stdin to stdout
 FORMS = {
     "a function body continuing the prompt (HumanEval's format)": ("    return x + 1\n", HUMANEVAL, "correct"),
     "the same body fenced": ("```python\n    return x + 1\n```", HUMANEVAL, "correct"),
@@ -151,6 +152,22 @@ FORMS = {
         "Use `def add_one(x): return x + 1` or `def add_one(x): return x + 2`.",
         TASK,
         "invalid",
+    ),
+    "a whole program, then the example's input and output blocks": (
+        "```python\nn = int(input())\nprint(n + 1)\n```\nExample:\nInput:\n```\n3\n```\nOutput:\n```\n4\n```",
+        STDIO,
+        "correct",
+    ),
+    "a whole program, unfenced": ("n = int(input())\nprint(n + 1)\n", STDIO, "correct"),
+    "a whole program after a line of prose": (
+        "Here is my solution:\nn = int(input())\nprint(n + 1)\n\nIt reads n and prints n + 1.",
+        STDIO,
+        "correct",
+    ),
+    "a wrong whole program, then the example's blocks": (
+        "```python\nprint(int(input()))\n```\nOutput:\n```\n4\n```",
+        STDIO,
+        "incorrect",
     ),
     "a wrong program in a REPL session": (
         ">>> def add_one(x):\n...     return x\n...\n>>> add_one(1)\n2",

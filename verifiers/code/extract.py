@@ -140,6 +140,25 @@ def _functions(tree: ast.Module) -> set[str]:
     return {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
 
 
+_ACTS = (
+    ast.Call,
+    ast.Assign,
+    ast.AugAssign,
+    ast.AnnAssign,
+    ast.Import,
+    ast.ImportFrom,
+    ast.FunctionDef,
+    ast.For,
+    ast.While,
+)
+
+
+def _is_program(tree: ast.Module) -> bool:
+    """Does the code do something (call, assign, import, define, loop)? An example's input or output
+    block (`3`, `[1, 2]`) parses as Python too, but is no program."""
+    return any(isinstance(node, _ACTS) for node in ast.walk(tree))
+
+
 def _uses(tree: ast.Module, names: set[str]) -> bool:
     """Does the block's top level use any of `names` (a call, an assert, a print of it)?"""
     for node in tree.body:
@@ -228,7 +247,9 @@ def locate_program(
     blocks = [b for b in fenced_blocks(text) if b.language in CODE_LANGUAGES] or contained_blocks(text)
     blocks = [replace(b, code=from_repl(b.code)) for b in blocks if b.code.strip()]
     found = (
-        _from_blocks(blocks, set(wanted), prompt, script) if blocks else _unfenced(from_repl(text), set(wanted), prompt)
+        _from_blocks(blocks, set(wanted), prompt, script)
+        if blocks
+        else _unfenced(from_repl(text), set(wanted), prompt, script)
     )
     return replace(found, code=bound_methods(found.code, set(wanted))) if found.code and wanted else found
 
@@ -336,7 +357,8 @@ def _from_blocks(blocks: list[Block], wanted: set[str], prompt: str, script: boo
     if not valid:
         return Program(last.code, "the final code block")  # it does not compile: the verifier says so
     if script:
-        return Program(valid[-1][0].code, "the final code block (a whole program)")
+        programs = [b for b, t in valid if _is_program(t)] or [valid[-1][0]]
+        return Program(programs[-1].code, "the final code block (a whole program)")
     solutions = [(b, t) for b, t in valid if (wanted & defined_names(t)) or (not wanted and _functions(t))]
     if not solutions:
         continuation = _continued_prompt(valid[-1][0].code, wanted, prompt)
@@ -423,10 +445,12 @@ def _continued_prompt(body: str, wanted: set[str], prompt: str) -> str | None:
 _STATEMENT = re.compile(
     r"^(?:[A-Za-z_][\w.]*\s*(?:[-+*/%&|^]?=|\(|\[|:)|(?:if|elif|else|for|while|try|except|finally|with|return|print|assert|raise|pass|global)\b)"
 )
+# where a whole program (stdin/stdout) may start after prose: an assignment, a loop or a print
+_SCRIPT_START = re.compile(r"^(?:[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_]\w*)*\s*=(?!=)|(?:for|while|print)\b)")
 SHRINK_TRIES = 20  # lines given up at the end of an unfenced stretch that does not parse as a whole
 
 
-def _unfenced(text: str, wanted: set[str], prompt: str) -> Program:
+def _unfenced(text: str, wanted: set[str], prompt: str, script: bool = False) -> Program:
     """Code without fences: the function body continuing the prompt, the whole text, or the stretch
     of code-like lines from the first line that starts Python code (prose before and after dropped)."""
     stripped = text.strip("\n")
@@ -434,10 +458,13 @@ def _unfenced(text: str, wanted: set[str], prompt: str) -> Program:
     if continuation is not None:
         return Program(continuation, "a function body continuing the prompt")
     whole = _parses(stripped)
+    if script and whole is not None and _is_program(whole):
+        return Program(stripped + "\n", "the whole completion is code (a whole program)")
     if whole is not None and (_functions(whole) or (wanted & defined_names(whole))):
         return Program(_core(stripped + "\n", whole, wanted or _functions(whole)), "the whole completion is code")
     lines = text.split("\n")
-    start = next((i for i, line in enumerate(lines) if _CODE_START.match(line)), None)
+    starts = (_CODE_START, _SCRIPT_START) if script else (_CODE_START,)
+    start = next((i for i, line in enumerate(lines) if any(p.match(line) for p in starts)), None)
     if start is None:
         return _inline(text, wanted)
     end = start + 1
@@ -451,6 +478,8 @@ def _unfenced(text: str, wanted: set[str], prompt: str) -> Program:
     for cut in range(end, max(start, end - SHRINK_TRIES), -1):
         chunk = "\n".join(lines[start:cut]).strip("\n") + "\n"
         tree = _parses(chunk)
+        if script and tree is not None and _is_program(tree):
+            return Program(chunk, "code after prose (a whole program)")
         if tree is not None and _functions(tree):
             return Program(_core(chunk, tree, wanted or _functions(tree)), "code after prose")
     return Program(None, "no code found (no fenced block, and no text that parses as Python)")
