@@ -185,14 +185,12 @@ def _listed(numbers: tuple[int, ...]) -> str:
     return " ".join(map(str, numbers))
 
 
-def _states_only(answer: str, target: int, max_chars: int, links: list[Link] | None = None) -> bool:
-    """Is `answer` the target alone (no arithmetic), as a model restates its result? (`links`: the
-    answer already read, where it was.)"""
-    if links is None:
-        try:
-            links = read_chain(answer, max_chars)
-        except ExpressionError:
-            return False
+def _states_only(answer: str, target: int, max_chars: int) -> bool:
+    """Is `answer` the target alone (no arithmetic), as a model restates its result?"""
+    try:
+        links = read_chain(answer, max_chars)
+    except ExpressionError:
+        return False
     return all(not link.has_operator and not link.differs_from(target, 1) for link in links)
 
 
@@ -247,10 +245,15 @@ class Game24Verifier(Verifier):
             if raw is None and cfg.steps_answer:  # no expression anywhere: steps combining every number
                 raw, why = derivation(turn.text, list(wanted), offers)
                 turn = turn._replace(unfinished=why) if why else turn
-        if raw is not None and cfg.steps_answer and _states_only(raw, target, cfg.max_expression_chars, links):
-            # `Answer: 24` after steps that combine every number: the steps are the answer it states
-            derived = derivation(turn.text, list(wanted), offers).expression
-            raw, links = (derived, None) if derived else (raw, links)
+        # `Answer: 24` after steps that combine every number: the steps are the answer it states (a
+        # usual answer always combines numbers: never a bare target)
+        if (
+            usual is None
+            and raw is not None
+            and cfg.steps_answer
+            and _states_only(raw, target, cfg.max_expression_chars)
+        ):
+            raw = derivation(turn.text, list(wanted), offers).expression or raw
         answer = None
         r_l = 0.0  # paid only with a final expression (see the module docstring)
         if raw is not None and usual is None and cut_off(turn.text):  # a usual ending is a whole answer
