@@ -183,6 +183,9 @@ DOUDIZHU_FORMS = {
     "Best play: 3 (a single)": "correct",  # an aside in parentheses says what the cards are
     "<move>single 3</move>": "correct",
     '{"move": "3"}': "correct",  # a JSON key
+    '{"move": ["3"]}': "correct",  # a JSON key whose value is a list of cards
+    "Move: ['3']": "correct",
+    '{"move": ["3", "3"]}': "invalid",  # a list of two 3s is a pair: not in this hand
     "\\boxed{3}": "correct",
     "<move>pair of 3s</move>": "invalid",  # a name that counts cards is never dropped: one 3 is no pair
     "<move>3</move>\nA better one:\n<move>J": "invalid",  # the final play cut off
