@@ -37,7 +37,7 @@ _EXPRESSION_START = re.compile(r"(?<![0-9])[(\[0-9]")  # never inside a number
 HEDGE_WORDS = (
     r"alternatively|alternative|otherwise|another (?:way|approach|solution|version|option|implementation|one|answer)"
     r"|or you could|you could also|simpler (?:one|version|solution|way|approach)|also works|other (?:options?|solutions?)"
-    r"|option \d|approach \d"
+    r"|option \d|approach \d|if you(?: would|'d)? prefer|variant\b"
 )
 # a second answer offered in the words between two answers: a hedge word, or a line that opens with
 # "or" ("or better" and "or rather" replace the earlier answer instead)

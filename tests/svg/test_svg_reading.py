@@ -27,7 +27,16 @@ def test_one_drawing_is_read_in_any_prose_and_fence(before, after, fence):
 @settings(max_examples=40, deadline=None)
 @given(
     before=PROSE,
-    offer=st.sampled_from(["Alternatively:", "or", "Another version:", "Or you could use this simpler one:"]),
+    offer=st.sampled_from(
+        [
+            "Alternatively:",
+            "or",
+            "Another version:",
+            "Or you could use this simpler one:",
+            "If you prefer a darker look:",
+            "A variant with a border:",
+        ]
+    ),
     right_first=st.booleans(),
 )
 def test_two_drawings_offered_are_refused_whichever_is_right(before, offer, right_first):
