@@ -6,10 +6,12 @@ that parses as its answer.
   words, no digit) ending in a colon of any width and spacing (`Lösung:`, `答え：`, `정답:`,
   `Réponse :`, `**Final answer:**`), or a key of a JSON or YAML object (`"answer": "…"`); the answer is
   the rest of the line, or the next non-empty line where the label stands alone;
-- **cell**: the last cell of a table row whose first cell is such a label (`| answer | … |`);
-- **sentence**: in the last non-empty line (the conclusion's place), the stretch from the first
-  character that can open an expression to the end of the line (`Putting it together, (8 − 4) · 6 gives 24.`), for a verifier that reads
-  commentary after its answer;
+- **cell**: the last cell of a table row whose first cell is such a label (`| answer | … |`), or a
+  cell under a header that is an answer's label (`| Expression | Value |`);
+- **sentence**: in the last non-empty line (the conclusion's place), each stretch from a character
+  that can open an expression to the end of the line, longest first (`Putting it together, (8 − 4) ·
+  6 gives 24.`, `24 can be made as (8 + 4) × (6 − 4).`), for a verifier that reads commentary after
+  its answer;
 - **line**: the last non-empty line, and **whole**: the whole text (an unmarked answer).
 
 Every scan is linear in the text.
