@@ -19,6 +19,7 @@ Every scan is linear in the text.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import NamedTuple
 
@@ -173,10 +174,36 @@ def sentences(text: str) -> list[Span]:
     return found
 
 
+JSON_TRIES = 8  # opening braces tried back from the end for the last JSON object
+
+
+def json_fields(text: str) -> list[Span]:
+    """The fields of the last JSON object in the text whose values are strings or numbers (`{"answer":
+    "…", "explanation": "…"}`, where the object's keys share a line), each labelled by its key."""
+    decoder = json.JSONDecoder()
+    at = len(text)
+    for _ in range(JSON_TRIES):
+        at = text.rfind("{", 0, at)
+        if at < 0:
+            return []
+        try:
+            data, _end = decoder.raw_decode(text, at)
+        except ValueError:
+            continue
+        if isinstance(data, dict):
+            return [  # a later field starts later: the object's order is the text's
+                Span(str(value), "labelled", at + index, str(key))
+                for index, (key, value) in enumerate(data.items())
+                if isinstance(value, (str, int, float)) and not isinstance(value, bool) and _short_label(str(key))
+            ]
+    return []
+
+
 def candidates(text: str) -> list[Span]:
-    """Every candidate, last first: labelled lines and cells, then sentences, the last line and the
-    whole text."""
-    marked = sorted(labelled(text) + cells(text), key=lambda s: s.start, reverse=True)
+    """Every candidate, last first: labelled lines, cells and JSON fields, then sentences, the last
+    line and the whole text."""
+    fields = json_fields(text) if "{" in text else []
+    marked = sorted(labelled(text) + cells(text) + fields, key=lambda s: s.start, reverse=True)
     lines = [line for line in text.split("\n") if line.strip()]
     tail = [Span(lines[-1].strip(), "line", len(text))] if lines else []
     whole = [Span(text.strip(), "whole", 0)] if text.strip() and "\n" in text.strip() else []
@@ -189,6 +216,7 @@ __all__ = [
     "Span",
     "candidates",
     "cells",
+    "json_fields",
     "labelled",
     "offers",
     "rank",

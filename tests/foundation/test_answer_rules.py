@@ -110,6 +110,10 @@ GAME24_FORMS = {
     "Ψλκ： {r}": "correct",  # a label in words no list holds
     # containers and unmarked answers
     '{{"answer": "{r}"}}': "correct",
+    '```yaml\nanswer: "{r}"\n```': "correct",  # a YAML string's quotes are not the answer's
+    '{{"answer": "{r}", "explanation": "2 times 12"}}': "correct",  # a JSON object's fields share a line
+    '```json\n{{"expression": "{r}", "result": 24}}\n```': "correct",  # a value after the answer defers to it
+    '{{"expression": "(6 - 4) * (4 + 4)", "result": 24}}': "incorrect",
     "| answer | {r} |": "correct",
     "\\boxed{{\\text{{{r}}}}}": "correct",
     "{r}": "correct",

@@ -183,8 +183,15 @@ def final_answers(text: str, formats: Iterable[str] = ("answer_line", "answer_ta
         found += EXTRACTORS[name](text)
     if len(found) > 1:
         found.sort()
-    answers = (answer.strip().strip("`").strip() for _, answer in found)
+    answers = (_unquoted(answer.strip().strip("`").strip()) for _, answer in found)
     return [a for a in answers if a]
+
+
+def _unquoted(answer: str) -> str:
+    """An answer without the quotes of a YAML or JSON string around it (`answer: "(6 - 4) * 8"`)."""
+    if len(answer) > 1 and answer[0] == answer[-1] and answer[0] in "\"'":
+        return answer[1:-1].strip()
+    return answer
 
 
 def final_answer(text: str, formats: Iterable[str] = ("answer_line", "answer_tag", "boxed")) -> str | None:
@@ -232,6 +239,9 @@ def cut_off(text: str) -> bool:
     return last.endswith(CUT_OFF_ENDS)
 
 
+_VALUE_ONLY = re.compile(r"[\s$*=]*\d+(?:\.\d+)?[\s$*.]*")
+
+
 def located_answer(text: str, parses: Callable[[str], bool], answers_this: Callable[[str], bool]) -> str | None:
     """Where the marked readers above find nothing: the structural candidates of `verifiers.locate`
     (a label of any language by its shape, a JSON or YAML key, a table cell; then a sentence's
@@ -248,6 +258,8 @@ def located_answer(text: str, parses: Callable[[str], bool], answers_this: Calla
         return None
     spans = candidates(text)
     marked = [s for s in spans if s.kind in ("labelled", "cell") and _DIGIT.search(s.text) and rank(s) == 2]
+    while len(marked) > 1 and _VALUE_ONLY.fullmatch(marked[0].text):
+        marked.pop(0)  # a value stated after the answer (`"result": 24`) defers to the answer before it
     if marked:  # the last answer's label (`Lösung:`, `答え：`): it is the answer or there is none
         return marked[0].text if parses(marked[0].text) else None
     for span in spans:  # any other label (`xyzzy:`, `Now:`), a sentence, the last line: only an answer to this puzzle
