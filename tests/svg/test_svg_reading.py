@@ -3,6 +3,7 @@ generated prose around the drawings, not only the examples listed."""
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from svg_docs import svg
@@ -72,3 +73,16 @@ def test_every_refusal_says_why_in_words():
     for text in ("nothing", f"{RIGHT} or {OTHER}", "<svg><rect/>"):
         svg_text, why = extract_svg(text)
         assert svg_text is None and READ_FAILURES[why]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Use an <svg> element:\n{d}",  # a tag prose mentions before the drawing opens nothing
+        "{d}\n\nNote: the <svg/> root scales.",
+        "{d}\n\nThe `<svg>` tag wraps it; `</svg>` closes it.",
+        "{d}\nI used <svg> with a viewBox.",
+    ],
+)
+def test_a_tag_that_prose_mentions_is_no_drawing(text):
+    assert extract_svg(text.format(d=RIGHT)) == (RIGHT, "")

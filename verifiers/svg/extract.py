@@ -37,7 +37,8 @@ READ_FAILURES = {
 
 def svg_spans(text: str) -> tuple[list[tuple[int, int]], int | None]:
     """The (start, end) of every top-level `<svg …>…</svg>` (or self-closing `<svg …/>`) in order,
-    and where a drawing still open at the end of the text starts (None where none is)."""
+    and where a drawing still open at the end of the text starts (None where none is). A tag that
+    prose mentions (words follow it, or a bare `<svg/>`) opens no drawing."""
     found: list[tuple[int, int]] = []
     depth, start = 0, 0
     for m in _TAG.finditer(text):
@@ -49,13 +50,20 @@ def svg_spans(text: str) -> tuple[list[tuple[int, int]], int | None]:
             if depth == 0:
                 found.append((start, m.end()))
         elif self_closing:
-            if depth == 0:
+            if depth == 0 and m.group(0) not in _BARE_SELF_CLOSING:
                 found.append((m.start(), m.end()))
-        else:
+        elif depth or not _MENTION.match(text, m.end()):
             if depth == 0:
                 start = m.start()
             depth += 1
     return found, (start if depth else None)
+
+
+# a top-level `<svg>` tag that prose mentions rather than opens: words follow it, where a drawing's
+# next tag or entity would (`Use an <svg> element:`, "`<svg>` wraps it"); a JSON string's `\n` escapes
+# are space
+_MENTION = re.compile(r"(?:\s|\\[nrt])*[^<&\s\\]")
+_BARE_SELF_CLOSING = frozenset({"<svg/>", "<svg />", "<SVG/>", "<SVG />"})  # no size: a mention, never a drawing
 
 
 def find_svgs(text: str) -> list[str]:
