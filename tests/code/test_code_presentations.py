@@ -100,6 +100,12 @@ FORMS = {
         TASK,
         "invalid",
     ),
+    "the solution restated with type hints, a docstring and comments": (
+        "```python\ndef add_one(x):\n    return x + 1\n```\nWith type hints:\n"
+        '```python\ndef add_one(x: int) -> int:\n    """Add one."""\n    return x + 1  # one more\n```',
+        TASK,
+        "correct",
+    ),
     "a later fix of a wrong draft": (
         "```python\ndef add_one(x):\n    return x\n```\nThat is wrong. Fixed:\n```python\ndef add_one(x):\n    return x + 1\n```",
         TASK,

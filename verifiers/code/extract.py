@@ -227,8 +227,31 @@ def _statements(code: str, tree: ast.Module, keep) -> str:
 
 
 def _same_program(a: str, b: str) -> bool:
+    """Do `a` and `b` say the same program, up to comments, docstrings and type hints (a solution
+    restated "with comments" or "with type hints" is the same answer, not a second one)?"""
     ta, tb = _parses(a), _parses(b)
-    return ta is not None and tb is not None and ast.dump(ta) == ast.dump(tb)
+    return ta is not None and tb is not None and _skeleton(ta) == _skeleton(tb)
+
+
+def _skeleton(tree: ast.Module) -> str:
+    """The tree without docstrings and type hints, dumped."""
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and len(body) > 1 and _is_docstring(body[0]):
+            node.body = body[1:]  # type: ignore[attr-defined]
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            node.returns = None
+        elif isinstance(node, ast.arg):
+            node.annotation = None
+    body = [
+        ast.Assign(targets=[n.target], value=n.value, lineno=0) if isinstance(n, ast.AnnAssign) and n.value else n
+        for n in tree.body
+    ]
+    return ast.dump(ast.Module(body=body, type_ignores=[]))
+
+
+def _is_docstring(node: ast.stmt) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
 
 
 def locate_program(
