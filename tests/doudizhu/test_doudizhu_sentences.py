@@ -58,3 +58,11 @@ def test_a_rejected_play_is_not_the_answer_and_a_pass_beside_cards_is_refused(pl
     found = sentence_play(f"Play {play}, not {other}.")
     assert found.play is not None and parse_cards(found.play) == parse_cards(play)
     assert sentence_play(f"I play {play}, then pass.") == (None, TWO_PLAYS)
+
+
+def test_letters_and_digits_run_together_are_no_cards():
+    """`H8` (a board cell) and `3s` (a count) name no card: reading the 8 or the 3 out of them would
+    answer a play the text never made."""
+    for text in ("<move>H8</move>", "I play H8.", "Keep the 3s.", "I play 3s"):
+        assert sentence_play(text).play is None, text
+    assert sentence_play("I play 10JQKA.").play == "10JQKA"  # ranks run together are a straight

@@ -81,7 +81,7 @@ def _reads_as_play(text: str) -> bool:
 # A play written in a sentence (`I play 3.`, `The best move is to lead 3 3.`, `我出3`): the one run of
 # card tokens the last line names. Card tokens are case-sensitive (`A`, `J`; never the article "a"), and
 # a number with letters attached (`3s`, in `pair of 3s`) is no card: a name that counts cards refuses.
-_TOKEN = re.compile(r"\d+[A-Za-z]*|[A-Za-z]+|\w|[^\s\w]")
+_TOKEN = re.compile(r"[A-Za-z0-9]+|\w|[^\s\w]")  # letters and digits run together are one token: `H8`, `3s`
 _CARD_TOKEN = re.compile(r"(?:10|[2-9JQKA])+")
 _RUN_GAP = re.compile(r"[\s,+/、，-]*")  # between the cards of one play: `3 3`, `3-4-5-6-7`, `3, 3`
 _SENTENCE_END = re.compile(r"[.!?;。！？；]")

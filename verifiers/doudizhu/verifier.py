@@ -36,7 +36,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..base import TaskError, Verifier, setting
+from ..base import TaskError, Verifier, setting, shown
 from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
@@ -161,6 +161,11 @@ class DoudizhuVerifier(Verifier):
         return 10.0 + self.config.exact_budget / 150_000
 
     def _position(self, task: Mapping[str, Any]) -> tuple[State, frozenset[str]]:
+        winning = task.get("winning_moves")
+        if winning is not None and not (
+            isinstance(winning, (list, tuple)) and all(isinstance(w, str) for w in winning)
+        ):
+            raise TaskError(f"winning_moves must be a list of plays (str), got {shown(winning)}")
         try:
             banned = self._banned | normalise_banned(task.get("banned") or ())
             return state_from_task(task), banned
