@@ -72,10 +72,13 @@ def test_a_loop_is_timeout_whatever_the_batch_timeout(backend):
     assert v.time_budget() >= v.config.wall_seconds
 
 
-MARKED_LOOP = (
-    "```python\nimport os, sys\ndef two_sum(nums, target):\n"
-    "    os.execv(sys.executable, [sys.executable, '-c', 'while True: pass', 'EVALKIT_LOOP_MARK'])\n```"
-)
+def _marked_loop(mark: str) -> str:
+    """A program that becomes a loop whose command line carries `mark` (one per test run: the other
+    backend's run of this test may be in flight on another xdist worker)."""
+    return (
+        "```python\nimport os, sys\ndef two_sum(nums, target):\n"
+        f"    os.execv(sys.executable, [sys.executable, '-c', 'while True: pass', '{mark}'])\n```"
+    )
 
 
 def test_nothing_survives_a_killed_worker(backend):
@@ -86,14 +89,17 @@ def test_nothing_survives_a_killed_worker(backend):
     release_orphans(docker=True)  # what other processes left (e.g. killed framework workers) is not this test's
     v = verifiers.get("code", backend=backend.name, cpu_seconds=60, timeout_budget_seconds=60, wall_seconds=120)
     pool = WorkerPool(v, 1, None)
+    mark = f"EVALKIT_LOOP_MARK_{backend.name}_{os.getpid()}"
     try:
-        out = pool.run([(0, MARKED_LOOP, TWO_SUM)], timeout=4.0, progress=lambda n: None)
+        out = pool.run([(0, _marked_loop(mark), TWO_SUM)], timeout=4.0, progress=lambda n: None)
         assert out[0].is_error and "worker killed" in out[0].reason
     finally:
         pool.close()
         v.close()
-    time.sleep(0.5)
-    assert subprocess.run(["pgrep", "-f", "EVALKIT_LOOP_MARK"], capture_output=True).stdout == b""
+    deadline = time.monotonic() + 10  # a killed process is reaped asynchronously
+    while _running(mark) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _running(mark) == []
     assert (
         subprocess.run(
             ["docker", "ps", "-aq", "--filter", "label=evalkit.sandbox.owner"], capture_output=True, text=True
@@ -101,6 +107,14 @@ def test_nothing_survives_a_killed_worker(backend):
         == _own_containers()
     )
     assert not [d for d in glob.glob("/tmp/evalkit-sbx-*") if not _owner_alive(d)]
+
+
+def _running(mark: str) -> list[int]:
+    """Processes still running (a zombie has stopped) whose command line carries `mark`."""
+    from sandboxes.owners import process_alive
+
+    found = subprocess.run(["pgrep", "-f", mark], capture_output=True, text=True).stdout.split()
+    return [int(pid) for pid in found if process_alive(int(pid))]
 
 
 def _own_containers():
