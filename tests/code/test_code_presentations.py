@@ -116,6 +116,11 @@ FORMS = {
         TASK,
         "correct",
     ),
+    "a fence naming its file (`python:solution.py`)": (
+        "```python:solution.py\ndef add_one(x):\n    return x + 1\n```",
+        TASK,
+        "correct",
+    ),
     "prose only": ("I would add one to x and return it.", TASK, "invalid"),
     "code in an HTML pre/code element": (
         "<pre><code>def add_one(x):\n    return x &gt; 0 and x + 1 or x + 1\n</code></pre>",

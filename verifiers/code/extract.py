@@ -56,6 +56,9 @@ _TESTS = re.compile(
 PROSE_READ = 300  # characters of prose before a block that say what the block is
 
 
+_INFO_END = re.compile(r"[\s:{]")  # a fence's language ends at a space, a file name's colon or attributes
+
+
 @dataclass(frozen=True)
 class Block:
     """A fenced block: its language, code (de-indented), whether it closed, where it starts and
@@ -91,7 +94,7 @@ def fenced_blocks(text: str) -> list[Block]:
             i += 1
             continue
         fence, indent = m.group("fence"), len(m.group("indent").expandtabs(4))
-        language = m.group("info").strip().lower().split(" ")[0] if m.group("info").strip() else ""
+        language = _INFO_END.split(m.group("info").strip().lower(), maxsplit=1)[0]  # `python:main.py`: python
         body, j, closed = [], i + 1, False
         while j < len(lines):
             stripped = lines[j].strip()
