@@ -190,6 +190,8 @@ DOUDIZHU_FORMS = {
     '{"move": ["3"]}': "correct",  # a JSON key whose value is a list of cards
     "Move: ['3']": "correct",
     '{"move": ["3", "3"]}': "invalid",  # a list of two 3s is a pair: not in this hand
+    '{"move": ["3"], "reason": "lowest first"}': "correct",
+    "Move: [3] or [J]": "invalid",  # a list read with the rest of its line: two plays offered
     "\\boxed{3}": "correct",
     "<move>pair of 3s</move>": "invalid",  # a name that counts cards is never dropped: one 3 is no pair
     "<move>3</move>\nA better one:\n<move>J": "invalid",  # the final play cut off

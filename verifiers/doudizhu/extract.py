@@ -15,9 +15,10 @@ PASS_WORDS = frozenset({"pass", "不要", "不出", "要不起", "过"})
 _PASS_STRIP = " \t\r\n.!。！*`'\"()[]"
 # a `Move:` label, after at most a few lead words ("Alternatively, Move: 4 4" is a second play)
 _LINE = re.compile(
-    r"^[^\n]{0,40}?\b(?:move|play|answer|出牌)[\"']?\s*[:：]\s*[\"']?(\[[^\]\n]{0,200}\]|[^\n\"']{0,200})",
+    r"^[^\n]{0,40}?\b(?:move|play|answer|出牌)[\"']?\s*[:：]\s*[\"']?(\[[^\]\n]{0,200}\][^\n]{0,200}|[^\n\"']{0,200})",
     re.IGNORECASE | re.MULTILINE,
-)  # also a JSON or YAML key (`{"move": "3 3"}`), its value a list too (`["3", "3"]`)
+)  # also a JSON or YAML key (`{"move": "3 3"}`), its value a list too (`["3", "3"]`, read with the rest of
+# its line: `[3] or [4]` offers two plays)
 MOVE_FORMATS = ("tag", "line", "bare")
 BARE_LIMIT = 40
 _TAG = re.compile(r"<move>([^<]*(?:<(?!/?move>)[^<]*)*)</move>", re.IGNORECASE)  # stops at the next tag: linear
