@@ -48,27 +48,33 @@ def _last_of(plays: list[re.Match[str]], text: str) -> Found:
 def find_play(text: str, formats: tuple[str, ...]) -> Found:
     """The last play written in the completion (raw text), trying the configured formats in
     order: the last complete <move>...</move> (none where the text ends inside a tag: cut off),
-    else the last `Move: ...` line, else the whole (short) completion. Linear in the length of the text."""
+    else the last `Move: ...` line, else the whole (short) completion or its last line's sentences;
+    a text that does not read as cards is read as a sentence (`sentence_play`). Linear in the length
+    of the text."""
     if "tag" in formats:
         if tag_cut_off(text, "move"):
             return Found(None, CUT_OFF)
         tags = list(_TAG.finditer(text))
         if tags:
-            return _last_of(tags, text)
+            return _as_play(_last_of(tags, text))
     if "line" in formats:
         lines = list(_LINE.finditer(text))
         if lines:
-            return _last_of(lines, text)
+            return _as_play(_last_of(lines, text))
     if "bare" in formats:
         stripped = text.strip()
-        if len(stripped) <= BARE_LIMIT and _reads_as_play(stripped):
-            return Found(stripped)
-        found = sentence_play(text)
-        if found.play is not None or found.why:
-            return found
-        if len(stripped) <= BARE_LIMIT:
-            return Found(stripped)  # not cards: read_play says why
+        return _as_play(Found(stripped)) if len(stripped) <= BARE_LIMIT else sentence_play(text)
     return Found(None)
+
+
+def _as_play(found: Found) -> Found:
+    """`found`, or where its text does not read as cards, the play its sentence names (`Move: I lead
+    the 3.`, `<move>play 3</move>`, `I play 3.`); as found where the sentence names none (read_play
+    then says why it is no play)."""
+    if found.play is None or _reads_as_play(found.play):
+        return found
+    in_sentence = sentence_play(found.play)
+    return in_sentence if in_sentence.play is not None or in_sentence.why else found
 
 
 def _reads_as_play(text: str) -> bool:
@@ -145,13 +151,9 @@ def read_play(raw: str) -> tuple[int, ...] | None:
         cards = parse_cards(raw)
     except ValueError:
         plain = _SINGLE.sub(" ", ASIDE.sub(" ", raw))
-        try:
-            cards = parse_cards(plain)
-        except ValueError:
-            in_sentence = sentence_play(raw).play  # `Move: I lead the 3.`
-            if in_sentence is None or in_sentence == raw:
-                raise
-            return read_play(in_sentence)
+        if plain == raw:
+            raise
+        cards = parse_cards(plain)
     if not any(cards):
         raise ValueError("no cards named")
     return cards
