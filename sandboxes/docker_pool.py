@@ -32,15 +32,8 @@ from .base import MAX_STDOUT, SANDBOX_CPUS, STOP, Limits, RawRun, SandboxUnavail
 from .image import IMAGE
 from .owners import LABEL, process_alive
 from .preload import preload_arguments
-from .runner import CHANNEL_FLAG, JOB_USER_FLAG
-
-SANDBOX_UID = "10001"  # the job user: the judge, the zygote and every candidate (the model's code)
-RUNNER_UID = "0"  # the runner: the container's root, with only the capabilities below
-# what the runner needs and job code never gets (dropping to SANDBOX_UID clears them for good, and
-# no-new-privileges keeps them out of reach): to make its forks the job user, to signal the job
-# user's processes (stop a judge, kill a job's leftovers), and to empty what a job left between jobs
-# (files in the job user's own directories, SysV IPC it made) without a process of that user
-RUNNER_CAPABILITIES = ["SETUID", "SETGID", "KILL", "DAC_OVERRIDE", "FOWNER", "IPC_OWNER"]
+from .runner import CHANNEL_FLAG, JOB_USER_FLAG, SANDBOX_PIDS_LIMIT_FLAG
+from .users import RUNNER_CAPABILITIES, RUNNER_UID, SANDBOX_UID
 
 _pools: "weakref.WeakSet[DockerBackend]" = weakref.WeakSet()
 
@@ -364,7 +357,16 @@ def _start_runner(api: Any, container_id: str, *args: str) -> tuple[str, Any]:
     (exec id, its raw socket)."""
     exec_id = api.exec_create(
         container_id,
-        ["python3", *programs.PYTHON_FLAGS, "-c", programs.RUNNER, *args, JOB_USER_FLAG, SANDBOX_UID],
+        [
+            "python3",
+            *programs.PYTHON_FLAGS,
+            "-c",
+            programs.RUNNER,
+            *args,
+            JOB_USER_FLAG,
+            SANDBOX_UID,
+            SANDBOX_PIDS_LIMIT_FLAG,
+        ],
         stdin=True,
         stdout=True,
         stderr=True,

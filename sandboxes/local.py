@@ -11,8 +11,9 @@ processes; the program itself is always a fresh interpreter (see `runner.py`). A
 overruns its wall clock or breaks the protocol is killed and replaced.
 
 Where the host lets us (root, or a delegated cgroup) each sandbox also gets its own cgroup with
-the same pids and memory limits as a Docker sandbox: inside bwrap the user is mapped to the
-host's uid, and when that is root RLIMIT_NPROC does not bind.
+the same pids and memory limits as a Docker sandbox. Where the host may map a second uid (root),
+the runner and job code are two users, as in a Docker container (`users.py`); each sandbox has a
+user namespace of its own, so RLIMIT_NPROC counts only that sandbox's processes.
 
 Where namespaces are forbidden (e.g. Ubuntu 23.10+ blocks unprivileged user namespaces) every run
 is a SANDBOX_ERROR that says how to fix it. Running without confinement needs the backend named
@@ -42,7 +43,8 @@ from .cgroups import RunCgroup, cpu_quota_missing
 from .owners import process_alive, work_dir_prefix
 from .preload import preload_arguments
 from .programs import PYTHON_FLAGS
-from .runner import SHARED_MEMORY_SLACK
+from .runner import JOB_USER_FLAG, SHARED_MEMORY_SLACK
+from .users import RUNNER_CAPABILITIES, RUNNER_UID, SANDBOX_UID, one_user_reason, two_user_namespace
 
 NAMESPACE_HELP = (
     "bubblewrap could not create namespaces here. Install it (bash scripts/setup-env.sh installs every "
@@ -77,6 +79,7 @@ class LocalBackend:
         remove_orphans()
         if confined:
             _say_once_without_cpu_quota()
+            _say_once_with_one_user()
         _backends.add(self)
 
     def library_paths(self, packages: tuple[str, ...]) -> list[str]:
@@ -84,24 +87,23 @@ class LocalBackend:
         return libraries.search_paths(root, packages)
 
     def command(
-        self, work: str, tmpfs_bytes: int = Limits().tmpfs_mb << 20, packages: tuple[str, ...] = ()
+        self,
+        work: str,
+        tmpfs_bytes: int = Limits().tmpfs_mb << 20,
+        packages: tuple[str, ...] = (),
+        userns: int | None = None,
     ) -> list[str]:
         """The bwrap command line that runs the runner with `work` as its /work, with the host's
-        copies of `packages` bound read-only where `libraries.py` says."""
+        copies of `packages` bound read-only where `libraries.py` says; in user namespace `userns`
+        (from `two_user_namespace`, passed to bwrap) where there is one."""
         if not self.confined:
             return [self.python, *PYTHON_FLAGS, f"{work}/.runner.py"]
         cmd = [
             "bwrap",
-            "--unshare-all",
+            *_users(userns),
             "--as-pid-1",  # no bwrap init holding our pipes while dumpable: the runner is pid 1
             "--die-with-parent",
             "--new-session",
-            "--cap-drop",
-            "ALL",
-            "--uid",
-            "65534",
-            "--gid",
-            "65534",
             "--clearenv",
             "--setenv",
             "PATH",
@@ -123,10 +125,14 @@ class LocalBackend:
             "/dev",
             "--size",
             str(tmpfs_bytes),
+            "--perms",
+            "1777",
             "--tmpfs",
             "/tmp",
             "--size",
             str(tmpfs_bytes),
+            "--perms",
+            "1777",
             "--tmpfs",
             "/dev/shm",
             # bwrap's /dev is a tmpfs the sandbox user may write: a file there would outlive the job
@@ -138,11 +144,12 @@ class LocalBackend:
             if os.path.exists(path):
                 cmd += ["--ro-bind", path, path]
         for path in _python_dirs():
-            cmd += ["--ro-bind", path, path]
+            cmd += _read_only(path, path)
         for source, target in libraries.bind_targets(packages):
-            cmd += ["--ro-bind", source, target]
+            cmd += _read_only(source, target)
         cmd += ["--bind", work, "/work", "--remount-ro", "/", "--chdir", "/work"]
-        return cmd + [self.python, *PYTHON_FLAGS, "/work/.runner.py"]
+        job_user = [JOB_USER_FLAG, SANDBOX_UID] if userns is not None else []
+        return cmd + [self.python, *PYTHON_FLAGS, "/work/.runner.py", *job_user]
 
     def run(self, job: bytes, nonce: str, limits: Limits, watch: Watch | None = None) -> RawRun:
         if not self.confined:
@@ -211,22 +218,28 @@ class _Sandbox:
 
     def __init__(self, backend: LocalBackend, limits: Limits) -> None:
         self.work = tempfile.mkdtemp(prefix=work_dir_prefix())
-        os.chmod(self.work, 0o777)
+        os.chmod(self.work, 0o1777)  # the job user's to write; the runner's files stay the runner's
         (Path(self.work) / ".runner.py").write_text(programs.RUNNER)
         self.group = RunCgroup.create(limits.sandbox_processes, limits.sandbox_memory_mb << 20, SANDBOX_CPUS)
         self.stderr = tempfile.TemporaryFile()
+        userns = two_user_namespace()  # one of its own: RLIMIT_NPROC counts per namespace
         command = (self.group.enter_command() if self.group else []) + backend.command(
-            self.work, limits.tmpfs_mb << 20, limits.packages
+            self.work, limits.tmpfs_mb << 20, limits.packages, userns
         )
         preloaded = preload_arguments(limits.packages, backend.library_paths(limits.packages))
-        self.proc = subprocess.Popen(
-            command + ["--serve", *preloaded],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self.stderr,
-            start_new_session=True,
-            cwd=self.work,
-        )
+        try:
+            self.proc = subprocess.Popen(
+                command + ["--serve", *preloaded],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.stderr,
+                start_new_session=True,
+                cwd=self.work,
+                pass_fds=() if userns is None else (userns,),
+            )
+        finally:
+            if userns is not None:
+                os.close(userns)  # bwrap holds its own copy
         self.closed = False
 
     def run(self, job: bytes, nonce: str, wall_seconds: float, watch: Watch | None = None) -> tuple[RawRun, bool]:
@@ -297,6 +310,38 @@ class _Sandbox:
         shutil.rmtree(self.work, ignore_errors=True)
         if self.group is not None:
             self.group.remove()
+
+
+def _read_only(source: str, target: str) -> list[str]:
+    """bwrap's arguments that bind `source` read-only at `target`. bubblewrap makes a target's
+    missing parents of a mode that may keep out other users (700: a Python under /root, the allowed
+    packages under /opt), and the job user could not reach them: empty parents of mode 755 are made
+    first instead, which show nothing of the host's."""
+    parents = [str(p) for p in reversed(Path(target).parents) if str(p) != "/"]
+    return [*(arg for parent in parents for arg in ("--perms", "0755", "--dir", parent)), "--ro-bind", source, target]
+
+
+def _users(userns: int | None) -> list[str]:
+    """bubblewrap's namespaces and users: in a user namespace of two users, the runner is the
+    sandbox's root with only `RUNNER_CAPABILITIES` and job code runs as the job user (the runner's
+    `--job-user`), as in a Docker container; elsewhere bubblewrap maps one user for all of them."""
+    if userns is None:
+        return ["--unshare-all", "--cap-drop", "ALL", "--uid", "65534", "--gid", "65534"]
+    namespaces = ["--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
+    capabilities = [arg for cap in RUNNER_CAPABILITIES for arg in ("--cap-add", f"CAP_{cap}")]
+    users = ["--userns", str(userns), "--uid", RUNNER_UID, "--gid", RUNNER_UID]
+    return [*users, *namespaces, "--cap-drop", "ALL", *capabilities]
+
+
+@functools.lru_cache(maxsize=1)
+def _say_once_with_one_user() -> None:
+    """Where the runner and job code share a user, the runner is kept from job code by the seccomp
+    filter, its descriptors and a read-only /proc alone: say so, once a process."""
+    why = one_user_reason()
+    if why is not None:
+        warnings.warn(
+            f"local sandboxes run the runner and job code as one user: {why} (docs/code_sandbox.md)", stacklevel=3
+        )
 
 
 @functools.lru_cache(maxsize=1)

@@ -8,7 +8,7 @@ import signal
 
 def set_limits(limits):
     """`limits`: memory_mb, process_cpu_seconds (each process's RLIMIT_CPU, the backstop behind the
-    per-test CPU clock), max_file_bytes, max_open_files, max_processes."""
+    per-test CPU clock), max_file_bytes, max_open_files, max_processes (None: no RLIMIT_NPROC)."""
     mb = limits["memory_mb"] * 1024 * 1024
     cpu = max(1, int(limits["process_cpu_seconds"] + 0.999))
     settings = [
@@ -16,10 +16,11 @@ def set_limits(limits):
         ("RLIMIT_AS", (mb, mb)),
         ("RLIMIT_FSIZE", (limits["max_file_bytes"],) * 2),
         ("RLIMIT_NOFILE", (limits["max_open_files"],) * 2),
-        ("RLIMIT_NPROC", (limits["max_processes"],) * 2),
         ("RLIMIT_CORE", (0, 0)),
         ("RLIMIT_MSGQUEUE", (0, 0)),  # no POSIX message queue: it would outlive the job, unlisted
     ]
+    if limits["max_processes"] is not None:  # None: the sandbox's own pids limit binds (runner.py)
+        settings.append(("RLIMIT_NPROC", (limits["max_processes"],) * 2))
     for name, value in settings:
         try:
             resource.setrlimit(getattr(resource, name), value)

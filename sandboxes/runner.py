@@ -19,10 +19,11 @@ Three kinds of process, and why none of them can be fooled by the model's code:
   exec'd afresh where there is none. It holds only its channel on fds 3/4 and its stdio files, is
   kept warm across tests and replaced after a test that kills it or runs out of time.
 
-In a Docker sandbox the runner is the container's root, with no capability but to change user, to
-signal and to empty what a job left (`docker_pool.RUNNER_CAPABILITIES`); the judge, the zygote and every candidate run as the job user (`--job-user`), so no job
-code may signal, trace or read the runner, or write its `/proc` files. Under bubblewrap, which maps
-one user, all run as that user. Runner and judge are not dumpable (`PR_SET_DUMPABLE` 0): the
+The runner is the sandbox's root, with no capability but to change user, to signal and to empty
+what a job left (`users.RUNNER_CAPABILITIES`); the judge, the zygote and every candidate run as the
+job user (`--job-user`), so no job code may signal, trace or read the runner, or write its `/proc`
+files. Where the local backend's host cannot map a second user, all run as one user.
+Runner and judge are not dumpable (`PR_SET_DUMPABLE` 0): the
 candidate, even as the same user, cannot open what their `/proc/<pid>/fd` links to, read their
 memory or ptrace them. In a
 bubblewrap sandbox the runner is pid 1 (`--as-pid-1`), so no dumpable init holds the host's pipes
@@ -49,12 +50,12 @@ def not_dumpable():
 
 
 JOB_USER_FLAG = "--job-user"
-JOB_UID = None  # where the runner runs as root (Docker): the user every process that runs job code runs as
+JOB_UID = None  # where the runner runs as the sandbox's root: the user every process that runs job code runs as
 
 
 def job_user(argv):
-    """The job user `--job-user UID` names, where the runner runs as root (a Docker sandbox): the
-    runner then never shares a user with job code. None elsewhere (bubblewrap maps one user)."""
+    """The job user `--job-user UID` names, where the runner runs as the sandbox's root: the runner
+    then never shares a user with job code. None elsewhere (a bubblewrap sandbox of one user)."""
     if JOB_USER_FLAG in argv[:-1] and os.getuid() == 0:
         return int(argv[argv.index(JOB_USER_FLAG) + 1])
     return None
@@ -70,6 +71,13 @@ def become_job_user():
     os.setgid(JOB_UID)
     os.setuid(JOB_UID)  # all three uids: no capability survives, and none can be regained
     not_dumpable()
+
+
+# given where the sandbox's own pids limit bounds all its processes (a Docker container): RLIMIT_NPROC
+# is then not set, since it counts a uid's processes in every sandbox of the user namespace (all of
+# a host's containers), and a program that forked to its limit in one left programs in the others
+# unable to fork
+SANDBOX_PIDS_LIMIT_FLAG = "--sandbox-pids-limit"
 
 
 CHANNEL_FLAG = "--channel"
@@ -501,6 +509,8 @@ def main():
         start = time.monotonic()
         job = json.loads(read_exactly(0, int(header)))
         job["zygote_fd"] = zygote.link.fileno() if zygote else None
+        if SANDBOX_PIDS_LIMIT_FLAG in sys.argv:
+            job["max_processes"] = None
         phases = {"read_job": time.monotonic() - start}
         nonce, work = run_job(job, out, phases, [zygote.pid] if zygote else [])
         start = time.monotonic()

@@ -8,12 +8,18 @@ Attacks from the red team of issue 52 are replayed one by one, then drawn togeth
 
 from __future__ import annotations
 
+import os
+import threading
+import time
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pytest_plugin.required_parts import require_part
 from sandboxes.base import Limits
 from sandboxes.suite import Test, run_tests
+from sandboxes.users import one_user_reason
 
 LIMITS = Limits(cpu_seconds=1.0, timeout_budget_seconds=2.0)
 TESTS = [Test("call", f"f({i})", i + 1) for i in range(3)]
@@ -210,7 +216,7 @@ def f(x):
     return runner if x == 1 else zygote
 """
 SIGNAL_AND_WRITE_THE_RUNNER = """
-import os, signal
+import errno, os, signal
 def f(x):
     runner = None
     for p in os.listdir("/proc"):
@@ -225,34 +231,109 @@ def f(x):
     if runner is None:
         return "no runner of another user"
     out = []
-    try:
+    try:  # (bubblewrap's /proc is also read-only: EROFS comes before the user is checked)
         open(f"/proc/{runner}/oom_score_adj", "w").write("1000")
         out.append("wrote")
     except OSError as exc:
-        out.append(type(exc).__name__)
+        out.append("refused" if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS) else repr(exc))
+    try:  # a process of the runner's own user may list a non-dumpable one's descriptors; another may not
+        out.append(f"listed {len(os.listdir(f'/proc/{runner}/fd'))} descriptors")
+    except PermissionError:
+        out.append("refused")
+    try:
+        os.kill(runner, signal.SIGCONT)
+        out.append("signalled")
+    except PermissionError:
+        out.append("refused")
     return out
 """
 
 
-def test_on_docker_the_runner_is_another_user_than_any_job_code(docker_backend):
-    """Trust boundary 1 by construction: the runner (root, with only the capabilities to change user
-    and to signal) never shares a user with the judge, the zygote or a candidate, so job code can
-    neither signal it nor write its /proc files, whatever the seccomp filter would also refuse."""
-    from sandboxes.docker_pool import RUNNER_UID, SANDBOX_UID
+def test_the_runner_is_another_user_than_any_job_code(one_sandbox):
+    """Trust boundary 1 by construction, on both backends: the runner (the sandbox's root, with only
+    the capabilities to change user, to signal and to clean up) never shares a user with the judge,
+    the zygote or a candidate, so job code can neither signal it nor write its /proc files, whatever
+    the seccomp filter would also refuse. Under bubblewrap this needs a host that may map a second
+    uid (root); elsewhere the backend says so once, and this test is skipped (never in CI)."""
+    from sandboxes.users import RUNNER_UID, SANDBOX_UID
 
+    if one_sandbox.name == "local":
+        require_part(lambda: one_user_reason() is None, "a host that may map a second uid", "run as root")
     tests = [
         Test("call", "f(0)", int(SANDBOX_UID)),
         Test("call", "f(1)", [int(RUNNER_UID)]),
         Test("call", "f(2)", [int(SANDBOX_UID)]),
     ]
-    result = run_tests(docker_backend, WHO_RUNS_WHAT, tests, LIMITS, entry_point="f")
+    result = run_tests(one_sandbox, WHO_RUNS_WHAT, tests, LIMITS, entry_point="f")
     assert [o.verdict.value for o in result.outcomes] == ["pass"] * 3, result.outcomes
-    refused = run_tests(
-        docker_backend, SIGNAL_AND_WRITE_THE_RUNNER, [Test("call", "f(0)", ["PermissionError"])], LIMITS
-    )
+    refused = run_tests(one_sandbox, SIGNAL_AND_WRITE_THE_RUNNER, [Test("call", "f(0)", ["refused"] * 3)], LIMITS)
     assert [o.verdict.value for o in refused.outcomes] == ["pass"], refused.outcomes
     for program, expected in EXPECTED.items():  # and the sandbox serves the next job as before
-        assert verdicts(docker_backend, program) == expected
+        assert verdicts(one_sandbox, program) == expected
+
+
+FORKS_TO_ITS_LIMIT = """
+import os, time
+def f(x):
+    for _ in range(x):
+        try:
+            if os.fork() == 0:
+                time.sleep(60)
+                os._exit(0)
+        except OSError:
+            break
+    time.sleep(8)  # holds them while the other sandbox's program runs (killed at its job's end)
+"""
+FORKS_A_FEW = """
+import os
+def f(x):
+    for _ in range(x):
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0)
+        os.waitpid(pid, 0)
+    return x
+"""
+
+
+def _job_user_processes() -> int:
+    """Processes on this host running as the job user, in any sandbox (both backends map it to the
+    host's uid 10001)."""
+    from sandboxes.users import SANDBOX_UID
+
+    count = 0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.stat(f"/proc/{pid}").st_uid == int(SANDBOX_UID):
+                count += 1
+        except OSError:
+            pass
+    return count
+
+
+def test_a_program_that_forks_to_its_limit_never_stops_another_sandbox_forking(backend):
+    """A per-user process limit (RLIMIT_NPROC) counts a uid's processes in every sandbox of its user
+    namespace: all of a host's containers, or every bubblewrap sandbox in one shared namespace. A
+    program that forked to its sandbox's limit once left right programs in the other sandboxes unable
+    to fork (EAGAIN). Each sandbox's processes are bounded by its own pids limit alone."""
+    if backend.name == "local":
+        require_part(lambda: one_user_reason() is None, "a host that may map a second uid", "run as root")
+    before = _job_user_processes()
+    hog = threading.Thread(
+        target=run_tests,
+        args=(backend, FORKS_TO_ITS_LIMIT, [Test("call", "f(70)", None)], Limits(cpu_seconds=5.0)),
+        kwargs={"entry_point": "f"},
+    )
+    hog.start()
+    try:
+        deadline = time.monotonic() + 60
+        while _job_user_processes() < before + 40:  # the hog's children are there
+            assert time.monotonic() < deadline, "the program never forked its children"
+            time.sleep(0.05)
+        result = run_tests(backend, FORKS_A_FEW, [Test("call", "f(5)", 5)], LIMITS, entry_point="f")
+        assert [o.verdict.value for o in result.outcomes] == ["pass"], result.outcomes
+    finally:
+        hog.join()
 
 
 def test_a_local_sandbox_counts_the_cpu_of_all_its_processes_together(local_backend):
