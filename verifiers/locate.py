@@ -62,6 +62,22 @@ def offers(between: str) -> bool:
     return len(between) <= SIDE_BY_SIDE and "\n" not in between and _OR.search(between) is not None
 
 
+# a line after the answer that says no answer exists (`There is no solution.`, `No valid solution
+# exists.`, `这题无解`): the text ends taking its answer back, a second, different final answer
+DENIALS = re.compile(
+    r"(?:\bthere(?:'s| is| are| exists?) no (?:valid |possible |such |exact )?(?:solutions?|answers?)\b"
+    r"|\bno (?:valid |possible |exact )?solutions? (?:exists?|is possible|(?:was |can be )?found)\b"
+    r"|\b(?:is|seems|looks|be) (?:unsolvable|impossible to solve)\b|\bcannot be solved\b|无解|没有解)"
+    r"(?![ \t]+(?:using|without|if|unless|except|other than|that (?:uses|avoids)|only)\b)",  # a narrower claim
+    re.IGNORECASE,
+)
+
+
+def denies(line: str) -> bool:
+    """Does this line, after an answer, say that no answer exists?"""
+    return DENIALS.search(line) is not None
+
+
 ASIDE = re.compile(r"\([^()\n]*\)")  # a parenthesis after an answer: what it says explains the answer
 
 

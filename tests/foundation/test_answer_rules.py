@@ -85,6 +85,7 @@ GAME24_FORMS = {
     "6 - 4 = 3\n4 + 8 = 12\n3 * 12 = 36": "invalid",  # a step that states a false result derives nothing
     "8 / 4 = 2\n2 * 6 = 12\n12 * 4 = 48": "incorrect",
     "6-4=2\n4+8=12\n2*12=24\n\nAlternatively:\n4*6=24\n8-4=4\n24*4=96": "invalid",  # two derivations offered
+    "6 - 4 = 2. Then 4 + 8 = 12, so 2 × 12 = 24.\nHmm, actually I think there is no solution.": "invalid",  # taken back
     # steps in sentences: every number on the line is in a step (or numbers a list item)
     "First 6 - 4 = 2. Then 4 + 8 = 12. Finally 2 × 12 = 24.": "correct",
     "We get 6-4=2 and 4+8=12, so 2*12=24.": "correct",
@@ -128,6 +129,11 @@ GAME24_FORMS = {
     "Answer: {r}, or alternatively 4 * 6": "invalid",
     "Answer: {r}\nAlternatively: (4 + 4) * 6 / 2": "invalid",
     "Answer: {r}\n\nAnother solution: (8 + 4) * (6 - 4)": "invalid",
+    # the text takes its answer back: the claim that none exists is a second, different final answer
+    "Answer: {r}\nThere is no solution.": "invalid",
+    "{r} = 24\n\nWait... Actually, no valid solution exists.": "invalid",
+    "Answer: {r}\n(There is no solution without parentheses.)": "correct",  # a narrower claim
+    "At first it seemed there is no solution, but:\nAnswer: {r}": "correct",  # before the answer
     # a final answer cut off: an earlier one never stands in
     "Solution: {r}\nSo the answer is: (": "invalid",
     # a label that introduces something else is no answer's

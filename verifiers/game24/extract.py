@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable
 
-from ..locate import offers
+from ..locate import denies, offers
 from .expression import strip_emphasis
 
 _MARKER = re.compile(
@@ -201,15 +201,17 @@ def final_answer(text: str, formats: Iterable[str] = ("answer_line", "answer_tag
 
 
 def offers_another(text: str, answer: str, formats: Iterable[str] = ("answer_line", "answer_tag", "boxed")) -> bool:
-    """Is a second answer offered beside `answer`: on a line after it, or as an earlier, different
-    final answer that the words between offer it beside (`Answer: A` / `Alternatively:` / `Answer:
-    B`)? One answer too many, whichever is right (docs/answers.md)."""
+    """Is a second answer offered beside `answer`: on a line after it (another expression, or the
+    claim that none exists), or as an earlier, different final answer that the words between offer
+    it beside (`Answer: A` / `Alternatively:` / `Answer: B`)? One answer too many, whichever is
+    right (docs/answers.md)."""
     at = text.rfind(answer)
     if at < 0:
         return False
-    line_after = text.find("\n", at + len(answer))
-    if line_after >= 0 and any(offers(line) and _DIGIT.search(line) for line in text[line_after:].split("\n")):
-        return True  # `Alternatively: …`, `Or maybe: …`, `Another solution: …` on a line after it
+    line_after = text.find("\n", at)  # an answer of many lines (the whole text) has its own later lines
+    for line in text[line_after:].split("\n") if line_after >= 0 else ():
+        if (offers(line) and _DIGIT.search(line)) or denies(line):
+            return True  # `Alternatively: …`, `Another solution: …`, `There is no solution.` after it
     # most texts hold no answer marker before this answer's own (its `Answer:` label or `<answer>`
     # tag): three string counts, not a scan for two answers
     if text.count("nswer", 0, at) + text.count("NSWER", 0, at) + text.count("boxed", 0, at) < 2:

@@ -14,6 +14,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Callable, Iterator, NamedTuple, Union
 
+from ..locate import denies
 from .expression import ExpressionError, normalise
 
 _NUM = r"-?\d+(?:\.\d+)?(?:/\d+)?"
@@ -300,11 +301,14 @@ def _replay(steps: list[re.Match[str]], numbers: list[int]) -> str | None:
 def derivation(text: str, numbers: list[int], offers: Callable[[str], bool]) -> Derivation:
     """The last block of steps that combines every number, as one expression. Where an earlier
     block does too, with another expression, and the words between offer the later beside it
-    (`offers`), there are two answers: refused (an earlier block never stands in for the last)."""
+    (`offers`), there are two answers: refused (an earlier block never stands in for the last); so
+    is a derivation the text then takes back (`There is no solution.`)."""
     complete = [(start, end, e) for start, end, steps in _blocks(text) if (e := _replay(steps, numbers))]
     if not complete:
         return Derivation(None)
-    start, _end, expression = complete[-1]
+    start, end, expression = complete[-1]
+    if any(denies(line) for line in text[end:].split("\n")):
+        return Derivation(None, "two different final answers (after its steps the text says there is no solution)")
     for _start, earlier_end, earlier in reversed(complete[:-1]):
         if earlier != expression:
             if offers(text[earlier_end:start]):
