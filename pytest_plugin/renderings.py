@@ -19,6 +19,7 @@ TIMES = ("*", "×", "x", "∙", "•", "⋅", "✕", "⨯", "✖️", "·", "\\t
 DIVIDE = ("/", "÷", "➗", "∶", ":", "\\div")
 MINUS = ("-", "−", "–", "➖")
 LATEX_ONLY = ("\\times", "\\cdot", "\\ast", "\\div")
+TIMES_IN_WORDS = ("times", "multiplied by")  # every operator in words: `(6 minus 4) times (4 plus 8)`
 
 # (name, template of the whole answer around the expression {e}; {t} is the target)
 MARKUP = (
@@ -122,8 +123,11 @@ def _spell(expression: str, times: str, divide: str, minus: str) -> str:
 
 @st.composite
 def _written(draw: st.DrawFn, expression: str, latex: bool) -> str:
-    """The expression with operators spelt one way, and perhaps sized LaTeX parentheses or an
-    invisible character inside."""
+    """The expression with operators spelt one way (symbols, or all in words outside LaTeX), and
+    perhaps sized LaTeX parentheses or an invisible character inside."""
+    if not latex and draw(st.integers(0, 7)) == 0:
+        words = {"*": draw(st.sampled_from(TIMES_IN_WORDS)), "/": "divided by", "-": "minus", "+": "plus"}
+        return re.sub(r" ([-+*/]) ", lambda m: f" {words[m.group(1)]} ", expression)
     times = draw(st.sampled_from(TIMES if latex else [t for t in TIMES if t not in LATEX_ONLY]))
     divide = draw(st.sampled_from(DIVIDE if latex else [d for d in DIVIDE if d not in LATEX_ONLY]))
     text = _spell(expression, times, divide, draw(st.sampled_from(MINUS)))

@@ -42,6 +42,12 @@ from .expression import Evaluated, ExpressionError, normalise, parse_plain, stri
 
 _TIMES = re.compile(r"(?<=[0-9)])\s*[xX]\s*(?=[0-9(])")
 _RATIO = re.compile(r"(?<=[0-9)])\s*:\s*(?=[0-9(])")
+# an operator written as a word between two operands (`(6 minus 4) times (4 plus 8)`, `(6-4)
+# multiplied by (4+8)`): the operator itself, so the answer is judged by the value it writes
+_WORD_OPERATOR = re.compile(
+    r"(?<=[0-9)\]])\s+(plus|minus|times|multiplied by|divided by)\s+(?=[0-9(\[])", re.IGNORECASE
+)
+_WORD_SYMBOL = {"plus": "+", "minus": "-", "times": "*", "multiplied by": "*", "divided by": "/"}
 # `= 24!` closes a sentence: after a stated value at the end of a link, never inside an expression
 # (`4 * 3!` stays a factorial, and is refused)
 _EXCLAIMED = re.compile(r"(=\s*[0-9]+(?:\.[0-9]+)?)!+(?![0-9!]|\s*(?:[-+*/]\s*[0-9(]|[=0-9])|\s*\((?![^\W\d_]))")
@@ -132,6 +138,7 @@ def without_commentary(plain: str) -> str:
         plain = _TIMES.sub(" * ", plain)
     if ":" in plain:
         plain = _RATIO.sub(" / ", plain)
+    plain = _WORD_OPERATOR.sub(lambda m: f" {_WORD_SYMBOL[m.group(1).lower()]} ", plain)
     if "!" in plain:
         plain = _EXCLAIMED.sub(r"\1", plain)
     cut = _COMMENTARY.search(plain)
