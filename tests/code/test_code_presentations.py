@@ -158,6 +158,18 @@ FORMS = {
         TASK,
         "incorrect",
     ),
+    "the model's own unittest run after the solution (unittest.main() exits)": (
+        "```python\ndef add_one(x):\n    return x + 1\n\nimport unittest\n\nclass T(unittest.TestCase):\n"
+        "    def test(self):\n        self.assertEqual(add_one(1), 2)\n\nunittest.main()\n```",
+        TASK,
+        "correct",
+    ),
+    "a doctest run after a wrong solution": (
+        '```python\ndef add_one(x):\n    """\n    >>> add_one(1)\n    2\n    """\n    return x\n\n'
+        "import doctest\ndoctest.testmod()\n```",
+        TASK,
+        "incorrect",
+    ),
     "the solution in an inline code span": ("The answer is `def add_one(x): return x + 1`.", TASK, "correct"),
     "two different inline solutions": (
         "Use `def add_one(x): return x + 1` or `def add_one(x): return x + 2`.",

@@ -197,11 +197,22 @@ def _reads_stdin(node: ast.AST) -> bool:
     return False
 
 
+_TEST_RUNNERS = frozenset({"unittest", "doctest", "pytest"})
+
+
+def _runs_tests(node: ast.stmt) -> bool:
+    """Is the statement a call of a test framework (`unittest.main()`, `doctest.testmod()`,
+    `pytest.main([...])`)? It runs the model's own tests, and `unittest.main()` exits the program."""
+    if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)):
+        return False
+    return any(isinstance(n, ast.Name) and n.id in _TEST_RUNNERS for n in ast.walk(node.value.func))
+
+
 def _drops(node: ast.stmt, wanted: set[str]) -> bool:
     """A top-level statement that tests or shows the solution rather than being part of it: an
     assert, a main guard, a print, a call of the function under test (alone or assigned: `result =
-    add_one(3)`), a loop of asserts, or a line that reads standard input."""
-    if isinstance(node, ast.Assert) or _is_main_guard(node) or _reads_stdin(node):
+    add_one(3)`), a loop of asserts, a test framework's run, or a line that reads standard input."""
+    if isinstance(node, ast.Assert) or _is_main_guard(node) or _reads_stdin(node) or _runs_tests(node):
         return True
     if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Call):
         func = node.value.func
