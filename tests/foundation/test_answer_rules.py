@@ -162,6 +162,11 @@ GOMOKU_FORMS = {
     "Move: {b}\nThis completes the line from E5 to {b}.": "correct",  # lines after an answer's label explain it
     "**Answer: {b}**\n\nAlternatives like A1 lose at once.": "correct",
     "{b} (blocking the four E5-H5)": "correct",  # a parenthesis explains the move before it
+    "{b} wins. (A1 also works, but {b} is cleaner.)": "invalid",  # a parenthesis that offers a second move
+    "Looking at row 5, Black has E5, F5, G5, H5. Playing {b} wins.": "correct",  # the answering sentence
+    "The answer is I-5.": "correct",  # hyphenated, never a range (E5-H5)
+    "Answer: column I, row 5": "correct",
+    "Answer: row 5, column I": "correct",
     "Move: A1\nAlternatively, Move: {b}": "invalid",  # a hedge in the label: two moves offered
     "<move>A1</move> or <move>{b}</move>": "invalid",
     "<move>A1</move>\nWait, that loses. <move>{b}</move>": "correct",  # a later move replaces a rejected one

@@ -15,6 +15,14 @@ _TAG = re.compile(r"<move>(.*?)</move>", re.IGNORECASE | re.DOTALL)
 _ALGEBRAIC = re.compile(r"(?<![A-Za-z0-9])([A-Za-z])(\d{1,2})(?![A-Za-z0-9])")
 _PAIR = re.compile(r"\(\s*(\d{1,2})\s*,\s*(\d{1,2})\s*\)")
 _SPACED = re.compile(r"(?<![A-Za-z])([A-Za-z])[ \t-]+(\d{1,2})(?!\d)")  # `I 5`, `I-5` (inside a tag)
+# a move written out in the letter-and-number notation: hyphenated (`I-5`; never a range `E5-H5`) or
+# as its column letter and row (`column I, row 5`, `row 5, column I`)
+_HYPHENATED = re.compile(r"(?<![A-Za-z0-9-])([A-Za-z])-(\d{1,2})(?![\d-])")
+_COLUMN_ROW = re.compile(
+    r"\b(?:col|column)\s*([A-Za-z])\s*,?\s*(?:and\s+)?row\s*(\d{1,2})\b"
+    r"|\brow\s*(\d{1,2})\s*,?\s*(?:and\s+)?(?:col|column)\s*([A-Za-z])\b",
+    re.IGNORECASE,
+)
 _ROW_COL = re.compile(r"row\s*(\d{1,2})\s*,?\s*(?:col|column)\s*(\d{1,2})", re.IGNORECASE)
 MOVE_FORMATS = ("tag", "algebraic", "pair", "row_col")
 
@@ -71,6 +79,7 @@ def answer_move(text: str, size: int, formats: tuple[str, ...]) -> tuple[int | N
     if tags:  # in a tag, a move spaced or hyphenated (`I 5`, `I-5`) is still one move
         scopes = [(t.start(), t.end(), _SPACED.sub(r"\1\2", t.group(1))) for t in tags]
     else:
+        text = _written_out(text)
         scopes = _labelled_scopes(text, size, formats) or _line_scopes(text, size, formats)
         if not scopes:
             return None, "no move found (write it like <move>H8</move>)"
@@ -83,6 +92,15 @@ def answer_move(text: str, size: int, formats: tuple[str, ...]) -> tuple[int | N
             return None, "two different moves offered: one answer too many"
         break
     return cell, why
+
+
+def _written_out(text: str) -> str:
+    """`text` with moves written out (`I-5`, `column I, row 5`) in the plain notation (`I5`)."""
+    if "-" in text:
+        text = _HYPHENATED.sub(r"\1\2", text)
+    if "ol" in text:  # col, column
+        text = _COLUMN_ROW.sub(lambda m: f"{m.group(1) or m.group(4)}{m.group(2) or m.group(3)}", text)
+    return text
 
 
 def _labelled_scopes(text: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, int, str]]:
@@ -108,8 +126,14 @@ def _line_scopes(text: str, size: int, formats: tuple[str, ...]) -> list[tuple[i
     names a move outside one."""
     scopes = [(start, start + len(line), line) for start, line in _lines(text)]
     named = [scope for scope in scopes if find_moves(scope[2], size, _plain(formats))]
-    outside = [scope for scope in named if find_moves(ASIDE.sub(" ", scope[2]), size, _plain(formats))]
+    outside = [scope for scope in named if find_moves(_without_asides(scope[2]), size, _plain(formats))]
     return outside or named
+
+
+def _without_asides(text: str) -> str:
+    """`text` without the parentheses that explain (`(blocking E5-H5)`); one that offers another
+    move beside the answer (`(D5 also works)`) is kept: a second answer, not an explanation."""
+    return ASIDE.sub(lambda m: m.group() if offers(m.group()) else " ", text)
 
 
 def _move_in(scope: str, size: int, formats: tuple[str, ...]) -> tuple[int | None, str | None]:
@@ -117,7 +141,7 @@ def _move_in(scope: str, size: int, formats: tuple[str, ...]) -> tuple[int | Non
     after the first named move says explains it (`I5 (blocking E5-H5)`)."""
     first = _ALGEBRAIC.search(scope) if "algebraic" in _plain(formats) else None
     if first is not None:
-        scope = scope[: first.end()] + ASIDE.sub(" ", scope[first.end() :])
+        scope = scope[: first.end()] + _without_asides(scope[first.end() :])
     named = [(pos, cell) for pos, cell in _named(scope, size, formats) if not _rejected(scope, pos)]
     if not named:
         pairs = [m for m in _pairs(scope, size, formats) if not _rejected(scope, m[0])]
