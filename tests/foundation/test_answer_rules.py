@@ -215,6 +215,12 @@ DOUDIZHU_FORMS = {
     "I play 3 or J.": "invalid",  # two plays offered
     "I play 3, then J.": "invalid",  # two plays named in one answering sentence
     "Keeping the pair of 3s, I pass.": "invalid",  # a count word makes no card; pass is illegal when leading
+    # what is not our play: the other side's reply, cards kept, what happens if
+    "Play the single 3; the opponent must answer with 5.": "correct",
+    "I lead with 3. The opponent can only respond with 5 or a pair.": "correct",
+    "I'll play the 3 first, keeping 2 and A for later.": "correct",
+    "Play 3. If the opponent plays K, I answer with A.": "correct",
+    "Play 3 or, if the opponent has a pair, play J.": "invalid",  # still two plays offered
 }
 
 

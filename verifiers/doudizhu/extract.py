@@ -97,15 +97,52 @@ _REJECTED = re.compile(r"(?:\bnot|n't|\bnever|\bavoid|\binstead of|\brather than
 MAX_SENTENCE = 300  # characters of a last line read as sentences
 
 
+# what is not our play in a line that names several: a clause about the other side's cards or reply
+# (`the opponent must answer with 5`), cards kept for later (`keeping 2 and A`), or a sentence of what
+# happens if (`If the opponent plays K, I answer with A.`)
+_OTHER_SIDE = re.compile(
+    r"\b(?:opponents?|opponent's|they|them|their|he|she|his|her|landlord|farmers?|peasants?|enemy|rival)\b"
+    r"|对手|对方|地主|农民|\b(?:keep|keeping|save|saving|hold|holding)\b|留着|保留",
+    re.IGNORECASE,
+)
+_CONDITIONAL = re.compile(r"^\W*(?:if|when|whenever|unless|after|once|should)\b|^\W*(?:如果|若|要是)", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[,，—–]|\s-\s")
+
+
+def _own_clauses(line: str) -> str:
+    """`line` without what is not our play: the clauses about the other side or kept cards, and the
+    sentences that say what happens if (each left as a sentence end, so runs never join across)."""
+    kept = []
+    for sentence in re.split(r"(?<=[.!?;。！？；])", line):
+        if _CONDITIONAL.search(sentence):
+            kept.append(". ")
+            continue
+        kept += [". " if _OTHER_SIDE.search(clause) else clause for clause in _CLAUSE_END.split(sentence)]
+    return " ".join(kept)
+
+
 def sentence_play(text: str) -> Found:
     """The play the last non-empty line names in its sentences: its one run of cards (runs the
     text rejects, `not 3`, left out), PASS where it names no card and says pass; where it names
     different plays, the one in the sentences that say what they answer (`locate.ANSWER_WORDS`), or
-    none. A second play offered (`3 or J`), or cards beside a pass, are one answer too many."""
+    none. A second play offered (`3 or J`), or cards beside a pass, are one answer too many. Where
+    the line names several, what is not our play (the other side's reply, cards kept, what happens
+    if) is left out first: `Play the single 3; the opponent must answer with 5.` plays 3."""
     lines = [line for line in text.split("\n") if line.strip()]
     if not lines or len(lines[-1]) > MAX_SENTENCE:
         return Found(None)
     line = ASIDE.sub(" ", lines[-1])
+    found = _play_in(line)
+    if found.play is None and found.why:
+        own = _own_clauses(line)
+        if own != line:
+            mine = _play_in(own)
+            return mine if mine.play is not None else found
+    return found
+
+
+def _play_in(line: str) -> Found:
+    """The play `line` names (see `sentence_play`)."""
     found: list[tuple[int, int, list[str]]] = []  # (sentence, where the run starts, its cards)
     sentence = end = 0
     for m in _TOKEN.finditer(line):
