@@ -176,15 +176,44 @@ _DIVIDER = re.compile(r"[\s:\-|]*-[\s:\-|]*")  # a table's `|---|:--:|` row
 MOST_SENTENCE_STARTS = 12  # places in the last line an expression may start, tried left to right
 
 
+# words in a line after an answer that take it back or doubt it (`No, that's wrong.`, `Hmm, let me
+# reconsider.`, `I do not know.`): such a line is never talk an answer may stand before
+TAKES_BACK = re.compile(
+    r"✗|❌|✘|\?|\b(?:no|not|wrong|incorrect|invalid|mistake|oops|wait|but|however|actually|hmm|hold on|reconsider"
+    r"|rethink|re-check|recheck|unsure|maybe|perhaps|doubt)\b|n't\b",
+    re.IGNORECASE,
+)
+MOST_TALK_LINES = 4  # lines of talk after the conclusion (`Hope this helps!`, `Let me know if you want another.`)
+
+
+def conclusion(text: str) -> tuple[int, int]:
+    """Where the conclusion's line is (start, end): the last non-empty line, or, where a few lines
+    of talk follow the last line with a number (no number, nothing that takes an answer back: `Hope
+    this helps!`, `Let me know if you want another.`), that line."""
+    lines = [(m.start(), m.end()) for m in _NON_EMPTY_LINE.finditer(text)]
+    if not lines:
+        return len(text), len(text)
+    for start, end in reversed(lines[-(MOST_TALK_LINES + 1) :]):
+        line = text[start:end]
+        if any(c.isdigit() for c in line):  # the last line with a number, unless a question's or a step's
+            label = _LABEL.match(line)
+            return lines[-1] if label and rank(Span("", "labelled", 0, label.group("label"))) == 0 else (start, end)
+        if TAKES_BACK.search(line):
+            return lines[-1]
+    return lines[-1]
+
+
+_NON_EMPTY_LINE = re.compile(r"[^\n]*[^\s][^\n]*")
+
+
 def sentences(text: str) -> list[Span]:
-    """In the last non-empty line (the conclusion's place), each stretch from a character that can
-    open an expression to the end of the line, longest first (`1. (6 - 4) * (4 + 8) = 24`, `24 can
-    be made as (8 + 4) × (6 − 4).`)."""
-    stripped = text.rstrip()
-    start = stripped.rfind("\n") + 1
+    """In the conclusion's line (`conclusion`), each stretch from a character that can open an
+    expression to the end of the line, longest first (`1. (6 - 4) * (4 + 8) = 24`, `24 can be made
+    as (8 + 4) × (6 − 4).`)."""
+    start, end = conclusion(text)
     found = []
-    for m in _EXPRESSION_START.finditer(stripped, start):
-        found.append(Span(stripped[m.start() :].strip(), "sentence", m.start()))
+    for m in _EXPRESSION_START.finditer(text, start, end):
+        found.append(Span(text[m.start() : end].strip(), "sentence", m.start()))
         if len(found) == MOST_SENTENCE_STARTS:
             break
     return found
@@ -223,6 +252,8 @@ def candidates(text: str) -> list[Span]:
     lines = [line for line in text.split("\n") if line.strip()]
     tail = [Span(lines[-1].strip(), "line", len(text))] if lines else []
     whole = [Span(text.strip(), "whole", 0)] if text.strip() and "\n" in text.strip() else []
+    if whole and any(TAKES_BACK.search(line) for line in lines[1:]):
+        whole = []  # the text is not its answer in full: a later line takes back or doubts the first
     return marked + sentences(text) + tail + whole
 
 

@@ -129,6 +129,13 @@ GAME24_FORMS = {
     "Answer: {r}, or alternatively 4 * 6": "invalid",
     "Answer: {r}\nAlternatively: (4 + 4) * 6 / 2": "invalid",
     "Answer: {r}\n\nAnother solution: (8 + 4) * (6 - 4)": "invalid",
+    # a few lines of talk after the answer's line leave it the conclusion; anything else does not
+    "The numbers are 4, 4, 6 and 8.\n{r} = 24\nHope this helps!": "correct",
+    "Try {r} = 2 * 12 = 24. That works!\n\nLet me know if you want another.": "correct",
+    "{r} = 24\nNo, that's wrong.": "invalid",  # taken back
+    "{r} = 24\nHmm, let me reconsider.": "invalid",  # doubted
+    "{r} = 24\nI do not know.": "invalid",
+    "{r} = 24?\nSo the answer is 8 * 3 = 24.": "incorrect",  # the last answer is the answer
     # the text takes its answer back: the claim that none exists is a second, different final answer
     "Answer: {r}\nThere is no solution.": "invalid",
     "{r} = 24\n\nWait... Actually, no valid solution exists.": "invalid",
