@@ -183,19 +183,25 @@ TAKES_BACK = re.compile(
     r"|rethink|re-check|recheck|unsure|maybe|perhaps|doubt)\b|n't\b",
     re.IGNORECASE,
 )
+# a line that computes: an operator (or `=`) between two operands, in symbols, LaTeX or words
+_ARITHMETIC = re.compile(
+    r"[\d)\]}]\s*(?:[-+*/×÷·⋅∙^=]|\\times|\\cdot|\\div|plus|minus|times|divided by|multiplied by)\s*[\d(\[{\\]"
+    r"|\\frac",
+    re.IGNORECASE,
+)
 MOST_TALK_LINES = 4  # lines of talk after the conclusion (`Hope this helps!`, `Let me know if you want another.`)
 
 
 def conclusion(text: str) -> tuple[int, int]:
     """Where the conclusion's line is (start, end): the last non-empty line, or, where a few lines
-    of talk follow the last line with a number (no number, nothing that takes an answer back: `Hope
-    this helps!`, `Let me know if you want another.`), that line."""
+    of talk follow the last line that computes (no arithmetic, nothing that takes an answer back:
+    `Hope this helps!`, `All four numbers (4, 4, 6, 8) are used once.`), that line."""
     lines = [(m.start(), m.end()) for m in _NON_EMPTY_LINE.finditer(text)]
     if not lines:
         return len(text), len(text)
     for start, end in reversed(lines[-(MOST_TALK_LINES + 1) :]):
         line = text[start:end]
-        if any(c.isdigit() for c in line):  # the last line with a number, unless a question's or a step's
+        if _ARITHMETIC.search(line):  # the last line that computes, unless a question's or a step's
             label = _LABEL.match(line)
             return lines[-1] if label and rank(Span("", "labelled", 0, label.group("label"))) == 0 else (start, end)
         if TAKES_BACK.search(line):

@@ -133,6 +133,8 @@ GAME24_FORMS = {
     "The numbers are 4, 4, 6 and 8.\n{r} = 24\nHope this helps!": "correct",
     "Try {r} = 2 * 12 = 24. That works!\n\nLet me know if you want another.": "correct",
     "{r} = 24\nNo, that's wrong.": "invalid",  # taken back
+    "The combination {r} gives 2 × 12 = 24.\n\nAll four numbers (4, 4, 6, 8) are used once.": "correct",
+    "Answer: {r} gives 2 × 12 = 25": "incorrect",  # a computation after the answer: every link is checked
     "{r} = 24\nHmm, let me reconsider.": "invalid",  # doubted
     "{r} = 24\nI do not know.": "invalid",
     "{r} = 24?\nSo the answer is 8 * 3 = 24.": "incorrect",  # the last answer is the answer

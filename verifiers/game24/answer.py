@@ -63,7 +63,14 @@ _LEADING_WORDS = re.compile(
 _CLAUSE = re.compile(
     r"\s*[,;]?\s*(?:which|that|this|it)?\s*(?:equals|is equal to|is|gives|giving|makes|evaluates to|results in|yields|comes to|totals)"
     r"\s+(?:exactly\s+)?"
-    r"(?P<value>-?[0-9]+(?:\.[0-9]+)?)(?![0-9]|\.[0-9])",  # a full stop may follow: `, which is 25. So…`
+    r"(?P<value>-?[0-9]+(?:\.[0-9]+)?)(?![0-9]|\.[0-9])"  # a full stop may follow: `, which is 25. So…`
+    r"(?!\s*[-+*/×÷·⋅]\s*[0-9(])",  # `gives 2 × 12 = 24` states a step, not the value 2
+    re.IGNORECASE,
+)
+# the same words before a computation (`gives 2 × 12 = 24`): the chain goes on after them
+_STEP_CLAUSE = re.compile(
+    r"\s*[,;]?\s*(?:which|that|this|it)?\s*(?:equals|is equal to|is|gives|giving|makes|evaluates to|results in|yields"
+    r"|comes to|totals)\s+(?=-?[0-9(][0-9() ]*[-+*/×÷·⋅]\s*[0-9(])",
     re.IGNORECASE,
 )
 _COMMENTARY = re.compile(
@@ -156,6 +163,9 @@ def without_commentary(plain: str) -> str:
             f"the answer applies {operation.group('operation')!r} to its expression: the game has + - * / only"
         )
     head = plain[: cut.start()].rstrip(" ,=(").removesuffix(".")  # `= 24. This uses…`: a sentence's full stop
+    step = _STEP_CLAUSE.match(plain, cut.start())
+    if step and head:  # `(6-4)*(4+8) gives 2 × 12 = 24`: every link is checked
+        return f"{head} = {without_commentary(plain[step.end() :])}"
     clause = _CLAUSE.match(plain, cut.start())
     return f"{head} = {clause.group('value')}" if clause and head else head
 
