@@ -60,19 +60,18 @@ _LEADING_WORDS = re.compile(
     r"|therefore|hence)\b,?:?\s+){1,6}(?=[0-9(*_])",
     re.IGNORECASE,
 )
+# words after an expression that state what it makes (`, which is 25`, `gives`, `evaluates to`)
+_STATES = (
+    r"\s*[,;]?\s*(?:which|that|this|it)?\s*(?:equals|is equal to|is|gives|giving|makes|evaluates to|results in"
+    r"|yields|comes to|totals)\s+"
+)
 _CLAUSE = re.compile(
-    r"\s*[,;]?\s*(?:which|that|this|it)?\s*(?:equals|is equal to|is|gives|giving|makes|evaluates to|results in|yields|comes to|totals)"
-    r"\s+(?:exactly\s+)?"
-    r"(?P<value>-?[0-9]+(?:\.[0-9]+)?)(?![0-9]|\.[0-9])"  # a full stop may follow: `, which is 25. So…`
+    _STATES + r"(?:exactly\s+)?(?P<value>-?[0-9]+(?:\.[0-9]+)?)(?![0-9]|\.[0-9])"  # a full stop may follow
     r"(?!\s*[-+*/×÷·⋅]\s*[0-9(])",  # `gives 2 × 12 = 24` states a step, not the value 2
     re.IGNORECASE,
 )
 # the same words before a computation (`gives 2 × 12 = 24`): the chain goes on after them
-_STEP_CLAUSE = re.compile(
-    r"\s*[,;]?\s*(?:which|that|this|it)?\s*(?:equals|is equal to|is|gives|giving|makes|evaluates to|results in|yields"
-    r"|comes to|totals)\s+(?=-?[0-9(][0-9() ]*[-+*/×÷·⋅]\s*[0-9(])",
-    re.IGNORECASE,
-)
+_STEP_CLAUSE = re.compile(_STATES + r"(?=-?[0-9(][0-9() ]*[-+*/×÷·⋅]\s*[0-9(])", re.IGNORECASE)
 _COMMENTARY = re.compile(
     r"\s*(?:;|,\s*(?=[^\d\s])|,\s*$|[(\[]\s*(?=[^\W\d_])|\s-{1,2}\s*(?=[^\W\d_])|(?<=[\s)])(?=[^\W\d_])"
     r"|(?=[^\x00-\x7f])"
