@@ -74,8 +74,17 @@ DENIALS = re.compile(
 
 
 def denies(line: str) -> bool:
-    """Does this line, after an answer, say that no answer exists?"""
-    return DENIALS.search(line) is not None
+    """Does this line, after an answer, say that no answer exists, or that the answer is wrong?"""
+    return DENIALS.search(line) is not None or REJECTS.search(line) is not None
+
+
+# a line after the answer that calls it wrong (`No, that's wrong.`, `This is incorrect.`, `That doesn't
+# work.`), with no answer after it to replace it: the text takes its answer back
+REJECTS = re.compile(
+    r"^[^\w\n]*(?:no|nope)[,.!]|\b(?:that|this|it)(?:'s| is| was) (?:wrong|incorrect|invalid|not (?:right|correct|valid))\b"
+    r"|\b(?:that|this|it) (?:does(?:n't| not)|won't|will not) work\b",
+    re.IGNORECASE,
+)
 
 
 ASIDE = re.compile(r"\([^()\n]*\)")  # a parenthesis after an answer: what it says explains the answer

@@ -140,6 +140,9 @@ GAME24_FORMS = {
     "{r} = 24?\nSo the answer is 8 * 3 = 24.": "incorrect",  # the last answer is the answer
     # the text takes its answer back: the claim that none exists is a second, different final answer
     "Answer: {r}\nThere is no solution.": "invalid",
+    "Answer: {r}\nNo, that's wrong.": "invalid",  # called wrong, and nothing replaces it
+    "Answer: {r}\nNo number is used twice.": "correct",
+    "Answer: {r}\nA plain sum does not work here, so we multiply.": "correct",
     "{r} = 24\n\nWait... Actually, no valid solution exists.": "invalid",
     "Answer: {r}\n(There is no solution without parentheses.)": "correct",  # a narrower claim
     "At first it seemed there is no solution, but:\nAnswer: {r}": "correct",  # before the answer

@@ -259,7 +259,12 @@ class Game24Verifier(Verifier):
         if raw is not None and usual is None and cut_off(turn.text):  # a usual ending is a whole answer
             raw, turn = None, turn._replace(unfinished="the final answer was cut off (the text stops mid-answer)")
         if raw is not None and offers_another(turn.text, raw, cfg.answer_formats):
-            raw, turn = None, turn._replace(unfinished="two different final answers (another is offered after it)")
+            raw, turn = (
+                None,
+                turn._replace(
+                    unfinished="not one final answer (another is offered after it, or the text takes it back)"
+                ),
+            )
         if raw is None:
             verdict, r_oc, reason = Verdict.INVALID, 0.0, turn.unfinished or "no final answer found"
         else:
