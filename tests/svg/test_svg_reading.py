@@ -51,8 +51,29 @@ def test_a_later_drawing_replaces_an_earlier_one(before, replace):
     assert extract_svg(f"{before}\n{OTHER}\n{replace}\n{RIGHT}") == (RIGHT, "")
 
 
-def test_a_drawing_shown_as_what_not_to_do_is_not_the_answer():
-    assert extract_svg(f"{RIGHT}\nHere's what not to do (wrong colours):\n{OTHER}") == (RIGHT, "")
+@settings(max_examples=40, deadline=None)
+@given(
+    before=PROSE,
+    fence=FENCES,
+    introduction=st.sampled_from(
+        [
+            "Here's what not to do (wrong colours):",
+            "Don't draw it like this:",
+            "For comparison, a square would be:",
+            "For reference, the wrong version:",
+        ]
+    ),
+    shown_first=st.booleans(),
+)
+def test_a_drawing_shown_as_what_not_to_do_or_for_comparison_is_not_the_answer(
+    before, fence, introduction, shown_first
+):
+    """Its introducing sentence, fenced or not, says it is not the answer, before or after the answer."""
+    open_, close = fence
+    shown = f"{introduction}\n{open_}{OTHER}{close}"
+    answer = f"{open_}{RIGHT}{close}"
+    text = f"{before}\n{shown}\nMine:\n{answer}" if shown_first else f"{before}\n{answer}\n{shown}"
+    assert extract_svg(text) == (RIGHT, "")
 
 
 def test_a_final_drawing_cut_off_is_no_answer_and_no_earlier_one_stands_in():
