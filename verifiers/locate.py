@@ -87,6 +87,30 @@ REJECTS = re.compile(
 )
 
 
+# words in the sentence that introduces an answer (a block, a drawing) that show it as what not to
+# do, a mistake, or an illustration beside the answer (`Don't do this:`, `A common mistake is to
+# write:`, `For comparison, a naive version would be:`): not the model's answer (rule 6), where
+# another is. A sentence that also says it fixes or replaces (`here is the fixed one; the old one was
+# wrong:`) introduces the answer
+_COUNTER_EXAMPLE = re.compile(
+    r"\b(?:wrong|incorrect|broken|bad|mistaken|mistakes?|invalid|avoid|what not to|do not|don't|for comparison"
+    r"|for contrast|for reference|would look|would be)\b[^\n.!?。]{0,60}$",
+    re.IGNORECASE,
+)
+_INTRODUCES_A_FIX = re.compile(
+    r"\b(?:fix|fixed|corrected|correct|right|instead|improved|better|revised|updated|final)\b[^\n.!?。]*$",
+    re.IGNORECASE,
+)
+_FENCE_OPENING = re.compile(r"\n[ \t]*(?:`{3,}|~{3,})[\w+-]*[ \t]*\n?[ \t]*$")
+
+
+def counter_example(before: str) -> bool:
+    """Does the prose just `before` an answer (up to its fence's opening line) introduce it as what
+    not to do, a mistake, or an illustration beside the answer?"""
+    introduction = _FENCE_OPENING.sub("", before).rstrip()
+    return _COUNTER_EXAMPLE.search(introduction) is not None and _INTRODUCES_A_FIX.search(introduction) is None
+
+
 ASIDE = re.compile(r"\([^()\n]*\)")  # a parenthesis after an answer: what it says explains the answer
 
 
@@ -274,6 +298,7 @@ def candidates(text: str) -> list[Span]:
 
 __all__ = [
     "ASIDE",
+    "counter_example",
     "HEDGE_WORDS",
     "Span",
     "candidates",

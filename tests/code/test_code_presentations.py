@@ -170,6 +170,30 @@ FORMS = {
         TASK,
         "incorrect",
     ),
+    "what not to do, then the solution": (
+        "Don't do this:\n```python\ndef add_one(x):\n    return abs(x) + 1\n```\nDo this instead:\n"
+        "```python\ndef add_one(x):\n    return x + 1\n```",
+        TASK,
+        "correct",
+    ),
+    "the solution, then a common mistake shown": (
+        "```python\ndef add_one(x):\n    return x + 1\n```\nA common mistake is to write:\n"
+        "```python\ndef add_one(x):\n    return abs(x) + 1\n```",
+        TASK,
+        "correct",
+    ),
+    "a wrong solution, then a right one shown for comparison": (
+        "```python\ndef add_one(x):\n    return abs(x) + 1\n```\nFor comparison, a naive version would be:\n"
+        "```python\ndef add_one(x):\n    return x + 1\n```",
+        TASK,
+        "partial",
+    ),
+    "a fix whose introduction also calls the old one wrong": (
+        "```python\ndef add_one(x):\n    return x + 1\n```\nHere is the fixed code (the previous one was wrong):\n"
+        "```python\ndef add_one(x):\n    return abs(x) + 1\n```",
+        TASK,
+        "partial",
+    ),
     "the solution in an inline code span": ("The answer is `def add_one(x): return x + 1`.", TASK, "correct"),
     "two different inline solutions": (
         "Use `def add_one(x): return x + 1` or `def add_one(x): return x + 2`.",

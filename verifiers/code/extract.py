@@ -30,7 +30,7 @@ import json
 import re
 from dataclasses import dataclass, replace
 
-from ..locate import HEDGE_WORDS
+from ..locate import HEDGE_WORDS, counter_example
 from ..turn import model_turn
 
 FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)```", re.DOTALL)
@@ -402,6 +402,7 @@ def _from_blocks(blocks: list[Block], wanted: set[str], prompt: str, script: boo
         if continuation is not None:
             return Program(continuation, "a function body continuing the prompt")
         return Program(valid[-1][0].code, "the final code block (it defines no function under test)")
+    solutions = [(b, t) for b, t in solutions if not counter_example(b.before)] or solutions  # `Don't do this:`
     final, tree = solutions[0]
     for later, later_tree in solutions[1:]:
         between = later.before

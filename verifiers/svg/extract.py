@@ -14,19 +14,11 @@ import html
 import json
 import re
 
-from ..locate import offers
+from ..locate import counter_example, offers
 
 _TAG = re.compile(r"<(/?)svg\b[^<>]*?(/?)>", re.IGNORECASE)  # [^<>]: each try stops at the next "<" (linear)
 PICKS = ("final", "last", "first", "only")
 _ELEMENT = re.compile(r"<[a-zA-Z]")
-# words in the sentence that introduces a drawing that show it as what not to do, or as an
-# illustration beside the answer (`For comparison, a circle would be:`) (rule 6: not the model's
-# answer); in an earlier sentence they judge what came before (`That is wrong. Fixed:`)
-_COUNTER_EXAMPLE = re.compile(
-    r"\b(?:wrong|incorrect|broken|bad|mistaken|invalid|avoid|what not to|do not|don't|for comparison|for contrast"
-    r"|for reference|would look|would be)\b[^\n.!?。]{0,60}$",
-    re.IGNORECASE,
-)
 PROSE_READ = 200  # characters of prose before a drawing read for what introduces it
 READ_FAILURES = {
     "no_svg": "no <svg>…</svg> document in the completion",
@@ -110,21 +102,11 @@ def _cut_off(text: str, open_at: int | None, spans: list[tuple[int, int]]) -> bo
     return not rest or rest.startswith("<") or bool(_ELEMENT.search(text, inside))
 
 
-_FENCE_OPENING = re.compile(r"\n[ \t]*(?:`{3,}|~{3,})[\w+-]*[ \t]*\n?[ \t]*$")
-
-
-def _introduction(text: str, start: int) -> str:
-    """The prose before a drawing that starts at `start`, up to its fence's opening line (`For
-    comparison, a circle would be:` before ```` ```svg ````)."""
-    before = text[max(0, start - PROSE_READ) : start]
-    return _FENCE_OPENING.sub("", before).rstrip()
-
-
 def _final(text: str, spans: list[tuple[int, int]]) -> tuple[str | None, str]:
     """The final drawing by the shared rules: counter-examples are not candidates (where another
     drawing is); a later different drawing replaces an earlier one, unless the words between offer
     it beside it."""
-    kept = [(a, b) for a, b in spans if not _COUNTER_EXAMPLE.search(_introduction(text, a))] or spans
+    kept = [(a, b) for a, b in spans if not counter_example(text[max(0, a - PROSE_READ) : a])] or spans
     final_start, final_end = kept[-1]
     final = " ".join(text[final_start:final_end].split())
     for a, b in reversed(kept[:-1]):
