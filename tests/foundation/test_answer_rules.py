@@ -181,6 +181,8 @@ GOMOKU_FORMS = {
     "Answer: row 5, column I": "correct",
     "Move: A1\nAlternatively, Move: {b}": "invalid",  # a hedge in the label: two moves offered
     "<move>A1</move> or <move>{b}</move>": "invalid",
+    "Play <move>{b}</move>. A common mistake is <move>A1</move>.": "correct",  # a move shown as a mistake
+    "<move>{b}</move>\nAvoid <move>A1</move>, which loses.": "correct",
     "<move>A1</move>\nWait, that loses. <move>{b}</move>": "correct",  # a later move replaces a rejected one
     "<move>{b}</move>\nA better one:\n<move>A": "invalid",  # the final tag cut off: the earlier never stands in
     "My move: I 5": "correct",  # spaced after an answer's label: still one move
@@ -204,6 +206,7 @@ DOUDIZHU_FORMS = {
     "<move>3</move>": "correct",
     "<move>PASS</move> loses the race; <move>3</move> wins it.": "correct",  # the last play stands
     "<move>3</move> or <move>PASS</move>": "invalid",  # two plays offered: one too many
+    "<move>3</move>. Don't play <move>PASS</move>.": "correct",  # a play shown as what not to do
     "<move>PASS</move> or <move>3</move>": "invalid",
     "Move: PASS\nAlternatively, Move: 3": "invalid",
     "**Move:** 3": "correct",
