@@ -65,6 +65,8 @@ HEDGES = (
 )  # what puts a second answer beside the first
 
 REJECTIONS = ("\nWait, that is wrong. Corrected:\n", "\nNo, that fails. Let me redo it.\n\n")  # a later answer stands
+# another answer shown after the answer as what not to do or for comparison: the answer still stands
+SHOWN_AS_MISTAKES = ("\nA common mistake is:\n", "\nFor comparison, a weaker one would be:\n", "\nDon't write this:\n")
 EXAMPLES = (
     'The reply should look like "{}".\n\n',
     "For example:\n> {}\n\nNow my own answer.\n",
@@ -167,8 +169,9 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
     docs/answers.md): chat tokens and junk after the turn, a think block or a draft the text rejects
     before it, CRLF and no-break spaces; traps (a hedge offering `other` too, `other` begun after the
     answer and cut off, the answer only after the turn ended, inside a reasoning block never closed,
-    the answer rejected for `other`, the answer only inside a quoted format example) never pay. `other`: a different answer in
-    the same format."""
+    the answer rejected for `other`, the answer only inside a quoted format example) never pay; `other`
+    shown after the answer as a mistake or for comparison leaves it the answer. `other`: a different
+    answer in the same format."""
     axes = []
     before = draw(
         st.sampled_from(
@@ -189,6 +192,9 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
     trap = draw(st.sampled_from(("none",) * 4 + traps))
     axes.append(f"trap={trap}")
     text = before + answer + after
+    if trap == "none" and draw(st.booleans()):  # `other` shown as a mistake after it: the answer stands
+        shown = draw(st.sampled_from(SHOWN_AS_MISTAKES))
+        text, _ = before + answer + shown + other + after, axes.append(f"shown as a mistake: {shown.strip()!r}")
     if trap == "hedge":
         text = before + answer + draw(st.sampled_from(HEDGES)) + other + after
     elif trap == "cut off":  # a better answer begun and cut by the token limit: the earlier never stands in
@@ -213,6 +219,7 @@ __all__ = [
     "HEDGES",
     "LABELS",
     "REJECTIONS",
+    "SHOWN_AS_MISTAKES",
     "Presentation",
     "code_presentations",
     "labels",

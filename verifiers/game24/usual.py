@@ -19,8 +19,10 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+from ..locate import counter_example
 from .answer import Link, literal_link
 from .expression import ExpressionError, parse_plain
+from .extract import PROSE_READ
 
 _EXPRESSION = r"(?P<expr>[0-9(][0-9+\-*/() ]*[0-9)])"
 _STATED = r"(?P<stated>0|[1-9][0-9]*)"
@@ -36,6 +38,8 @@ def read_usual_answer(completion: str, max_chars: int, formats: Iterable[str]) -
     if found is None:
         return None
     raw, match = found
+    if _shown_as_a_mistake(completion, formats):
+        return None  # the general reader takes an earlier answer
     if len(raw) > max_chars or "  " in raw:
         return None  # too long (the general reader says so) or spaced as it would fold
     expr, stated = match.group("expr", "stated")
@@ -47,6 +51,16 @@ def read_usual_answer(completion: str, max_chars: int, formats: Iterable[str]) -
         return None  # no operator: the answer may defer to an earlier one
     links = [Link(expr, expression, expression.num, expression.den)]
     return raw, links if stated is None else [*links, literal_link(stated)]
+
+
+def _shown_as_a_mistake(completion: str, formats: Iterable[str]) -> bool:
+    """Is the final answer introduced as a mistake or a comparison (`A common mistake is:`) where an
+    earlier answer stands? Read only where the text holds another answer marker (a count, not a scan)."""
+    markers = completion.count("nswer") + completion.count("boxed")
+    if markers < 2:
+        return False
+    at = max(completion.rfind("\n", 0, len(completion) - 1), completion.rfind("<answer>"), completion.rfind("\\boxed{"))
+    return counter_example(completion[max(0, at - PROSE_READ) : max(at, 0)])
 
 
 def _usual_ending(completion: str, formats: Iterable[str]) -> tuple[str, re.Match[str]] | None:
