@@ -56,8 +56,8 @@ def read_usual_answer(completion: str, max_chars: int, formats: Iterable[str]) -
 def _shown_as_a_mistake(completion: str, formats: Iterable[str]) -> bool:
     """Is the final answer introduced as a mistake or a comparison (`A common mistake is:`) where an
     earlier answer stands? Read only where the text holds another answer marker (a count, not a scan)."""
-    markers = completion.count("nswer") + completion.count("boxed")
-    if markers < 2:
+    markers = completion.count("nswer") + completion.count("NSWER") + completion.count("boxed")
+    if markers - completion.count("/answer>") < 2:  # `<answer>…</answer>` is one marker
         return False
     at = max(completion.rfind("\n", 0, len(completion) - 1), completion.rfind("<answer>"), completion.rfind("\\boxed{"))
     return counter_example(completion[max(0, at - PROSE_READ) : max(at, 0)])
