@@ -210,9 +210,10 @@ def offers_another(text: str, answer: str, formats: Iterable[str] = ("answer_lin
     if at < 0:
         return False
     line_after = text.find("\n", at)  # an answer of many lines (the whole text) has its own later lines
-    for line in text[line_after:].split("\n") if line_after >= 0 else ():
-        if (offers(line) and _DIGIT.search(line)) or denies(line):
-            return True  # `Alternatively: …`, `Another solution: …`, `There is no solution.` after it
+    if line_after >= 0:
+        for line in text[line_after:].split("\n"):
+            if (offers(line) and _DIGIT.search(line)) or denies(line):
+                return True  # `Alternatively: …`, `Another solution: …`, `There is no solution.` after it
     # most texts hold no answer marker before this answer's own (its `Answer:` label or `<answer>`
     # tag): three string counts, not a scan for two answers
     if text.count("nswer", 0, at) + text.count("NSWER", 0, at) + text.count("boxed", 0, at) < 2:

@@ -37,8 +37,8 @@ def read_usual_answer(completion: str, max_chars: int, formats: Iterable[str]) -
     found = _usual_ending(completion, formats)
     if found is None:
         return None
-    raw, match = found
-    if _shown_as_a_mistake(completion, formats):
+    raw, match, at = found
+    if _shown_as_a_mistake(completion, at):
         return None  # the general reader takes an earlier answer
     if len(raw) > max_chars or "  " in raw:
         return None  # too long (the general reader says so) or spaced as it would fold
@@ -53,18 +53,22 @@ def read_usual_answer(completion: str, max_chars: int, formats: Iterable[str]) -
     return raw, links if stated is None else [*links, literal_link(stated)]
 
 
-def _shown_as_a_mistake(completion: str, formats: Iterable[str]) -> bool:
-    """Is the final answer introduced as a mistake or a comparison (`A common mistake is:`) where an
-    earlier answer stands? Read only where the text holds another answer marker (a count, not a scan)."""
-    markers = completion.count("nswer") + completion.count("NSWER") + completion.count("boxed")
-    if markers - completion.count("/answer>") < 2:  # `<answer>…</answer>` is one marker
+def _shown_as_a_mistake(completion: str, at: int) -> bool:
+    """Is the final answer, whose marker starts at `at`, introduced as a mistake or a comparison (`A
+    common mistake is:`) where an earlier answer stands? Read only where another answer marker comes
+    before it (three searches of the text before it, not a scan of every marker)."""
+    if (
+        completion.find("nswer", 0, at) < 0
+        and completion.find("boxed", 0, at) < 0
+        and completion.find("NSWER", 0, at) < 0
+    ):
         return False
-    at = max(completion.rfind("\n", 0, len(completion) - 1), completion.rfind("<answer>"), completion.rfind("\\boxed{"))
-    return counter_example(completion[max(0, at - PROSE_READ) : max(at, 0)])
+    return counter_example(completion[max(0, at - PROSE_READ) : at])
 
 
-def _usual_ending(completion: str, formats: Iterable[str]) -> tuple[str, re.Match[str]] | None:
-    """The final answer as the general reader would take it (the text it reads) and its match."""
+def _usual_ending(completion: str, formats: Iterable[str]) -> tuple[str, re.Match[str], int] | None:
+    """The final answer as the general reader would take it (the text it reads), its match and
+    where its marker starts."""
     for name, opener, closer in _ENCLOSURES:
         if completion.endswith(closer):
             start = completion.rfind(opener)
@@ -72,8 +76,9 @@ def _usual_ending(completion: str, formats: Iterable[str]) -> tuple[str, re.Matc
                 return None
             raw = completion[start + len(opener) : len(completion) - len(closer)].strip()
             match = _ENCLOSED.fullmatch(raw)
-            return (raw, match) if match else None
+            return (raw, match, start) if match else None
     if "answer_line" not in formats:
         return None
-    match = _USUAL_LINE.fullmatch(completion, completion.rfind("\n") + 1)
-    return (completion[match.start("expr") :], match) if match else None
+    line = completion.rfind("\n") + 1
+    match = _USUAL_LINE.fullmatch(completion, line)
+    return (completion[match.start("expr") :], match, line) if match else None
