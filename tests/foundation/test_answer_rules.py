@@ -129,6 +129,9 @@ GAME24_FORMS = {
     "Answer: {r}, or alternatively 4 * 6": "invalid",
     "Answer: {r}\nAlternatively: (4 + 4) * 6 / 2": "invalid",
     "Answer: {r}\n\nAnother solution: (8 + 4) * (6 - 4)": "invalid",
+    # an operation written as a verb and its operands
+    "Multiply (6-4) by (4+8) to get 24.": "correct",
+    "Answer: subtract (4+8) from (6-4)": "incorrect",  # 2 - 12: the order the verb says
     # a few lines of talk after the answer's line leave it the conclusion; anything else does not
     "The numbers are 4, 4, 6 and 8.\n{r} = 24\nHope this helps!": "correct",
     "Try {r} = 2 * 12 = 24. That works!\n\nLet me know if you want another.": "correct",

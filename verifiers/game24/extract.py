@@ -247,6 +247,33 @@ def cut_off(text: str) -> bool:
 _VALUE_ONLY = re.compile(r"[\s$*=]*\d+(?:\.\d+)?[\s$*.]*")
 
 
+_OPERAND = r"(\d+(?:\.\d+)?|\([^()\n]{1,60}\))"
+# an operation written as a verb and its two operands (`Multiply (6-4) by (4+8)`, `subtract 4 from 8`)
+_VERB_OPERATION = re.compile(
+    rf"\b(multiply|add|subtract|divide)\s+{_OPERAND}\s+(by|and|to|from)\s+{_OPERAND}", re.IGNORECASE
+)
+_VERB_FORMS = {  # (verb, preposition) -> the expression, from the operands as written
+    ("multiply", "by"): "{a} * {b}",
+    ("multiply", "and"): "{a} * {b}",
+    ("add", "and"): "{a} + {b}",
+    ("add", "to"): "{a} + {b}",
+    ("subtract", "from"): "{b} - {a}",
+    ("divide", "by"): "{a} / {b}",
+}
+
+
+def with_verbs_written_out(text: str) -> str:
+    """`text` with each operation written as a verb and its operands as the expression it names
+    (`Multiply (6-4) by (4+8) to get 24.` reads `(6-4) * (4+8) to get 24.`); forms that name no
+    operation (`divide 8 and 2`) stay as written."""
+
+    def written_out(m: re.Match[str]) -> str:
+        form = _VERB_FORMS.get((m.group(1).lower(), m.group(3).lower()))
+        return m.group() if form is None else form.format(a=m.group(2), b=m.group(4))
+
+    return _VERB_OPERATION.sub(written_out, text)
+
+
 def located_answer(text: str, parses: Callable[[str], bool], answers_this: Callable[[str], bool]) -> str | None:
     """Where the marked readers above find nothing: the structural candidates of `verifiers.locate`
     (a label of any language by its shape, a JSON or YAML key, a table cell; then a sentence's

@@ -45,7 +45,7 @@ from ..turn import model_turn
 from .answer import Link, read_chain
 from .countdown import TASK_SETS
 from .expression import Evaluated, ExpressionError
-from .extract import EXTRACTORS, cut_off, final_answers, located_answer, offers_another
+from .extract import EXTRACTORS, cut_off, final_answers, located_answer, offers_another, with_verbs_written_out
 from .steps import check_steps, derivation
 from .tasks import load_tasks, prompt_text
 from .usual import read_usual_answer
@@ -239,6 +239,7 @@ class Game24Verifier(Verifier):
         elif usual is not None:
             raw, links = usual
         else:
+            turn = turn._replace(text=with_verbs_written_out(turn.text))  # `Multiply (6-4) by (4+8)`
             raw, links = self._final(final_answers(turn.text, cfg.answer_formats), wanted, target), None
             if raw is None:  # no marked answer: where the text's structure puts one (verifiers/locate.py)
                 raw = located_answer(turn.text, self._is_expression, lambda a: self._answers_puzzle(a, wanted, target))
