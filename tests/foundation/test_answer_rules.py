@@ -132,6 +132,9 @@ GAME24_FORMS = {
     # an operation written as a verb and its operands
     "Multiply (6-4) by (4+8) to get 24.": "correct",
     "Answer: subtract (4+8) from (6-4)": "incorrect",  # 2 - 12: the order the verb says
+    "Take 6 minus 4 to get 2, 4 plus 8 to get 12, then 2 times 12 is 24.": "correct",  # steps in words
+    "6 - 4 = 2 and 4 + 8 = 12; 2 * 12 = 24.": "correct",  # two steps joined by a word
+    "First, 8 minus 4 gives 4. Then 4 times 6 is 24.": "invalid",  # a 4 never used: no derivation
     # a few lines of talk after the answer's line leave it the conclusion; anything else does not
     "The numbers are 4, 4, 6 and 8.\n{r} = 24\nHope this helps!": "correct",
     "Try {r} = 2 * 12 = 24. That works!\n\nLet me know if you want another.": "correct",

@@ -48,6 +48,13 @@ _WORD_OPERATOR = re.compile(
     r"(?<=[0-9)\]])\s+(plus|minus|times|multiplied by|divided by)\s+(?=[0-9(\[])", re.IGNORECASE
 )
 _WORD_SYMBOL = {"plus": "+", "minus": "-", "times": "*", "multiplied by": "*", "divided by": "/"}
+
+
+def with_word_operators_as_symbols(text: str) -> str:
+    """`text` with each operator written as a word between two operands as its symbol."""
+    return _WORD_OPERATOR.sub(lambda m: f" {_WORD_SYMBOL[m.group(1).lower()]} ", text)
+
+
 # `= 24!` closes a sentence: after a stated value at the end of a link, never inside an expression
 # (`4 * 3!` stays a factorial, and is refused)
 _EXCLAIMED = re.compile(r"(=\s*[0-9]+(?:\.[0-9]+)?)!+(?![0-9!]|\s*(?:[-+*/]\s*[0-9(]|[=0-9])|\s*\((?![^\W\d_]))")
@@ -144,7 +151,7 @@ def without_commentary(plain: str) -> str:
         plain = _TIMES.sub(" * ", plain)
     if ":" in plain:
         plain = _RATIO.sub(" / ", plain)
-    plain = _WORD_OPERATOR.sub(lambda m: f" {_WORD_SYMBOL[m.group(1).lower()]} ", plain)
+    plain = with_word_operators_as_symbols(plain)
     if "!" in plain:
         plain = _EXCLAIMED.sub(r"\1", plain)
     cut = _COMMENTARY.search(plain)

@@ -28,6 +28,7 @@ import re
 from typing import Callable, Iterable
 
 from ..locate import counter_example, denies, offers
+from .answer import with_word_operators_as_symbols
 from .expression import strip_emphasis
 
 _MARKER = re.compile(
@@ -262,16 +263,27 @@ _VERB_FORMS = {  # (verb, preposition) -> the expression, from the operands as w
 }
 
 
+# a step in words: an operation, then words that state its result (`6 - 4 to get 2`, `2 * 12 is 24`)
+_STEP_IN_WORDS = re.compile(
+    rf"(?P<operation>{_OPERAND}\s*[-+*/]\s*{_OPERAND})\s+(?:to get|gives|giving|is|equals|makes|yields|results in)"
+    r"\s+(?P<result>\d+(?:\.\d+)?)\b",
+    re.IGNORECASE,
+)
+
+
 def with_verbs_written_out(text: str) -> str:
-    """`text` with each operation written as a verb and its operands as the expression it names
-    (`Multiply (6-4) by (4+8) to get 24.` reads `(6-4) * (4+8) to get 24.`); forms that name no
-    operation (`divide 8 and 2`) stay as written."""
+    """`text` with arithmetic written in words as symbols: an operation written as a verb and its
+    operands as the expression it names (`Multiply (6-4) by (4+8) to get 24.` reads `(6-4) * (4+8) to
+    get 24.`; forms that name no operation, `divide 8 and 2`, stay as written), an operator word
+    between operands as its symbol (`6 minus 4`), and words that state an operation's result as `=`
+    (`6 - 4 to get 2`), so that steps in words are steps."""
 
     def written_out(m: re.Match[str]) -> str:
         form = _VERB_FORMS.get((m.group(1).lower(), m.group(3).lower()))
         return m.group() if form is None else form.format(a=m.group(2), b=m.group(4))
 
-    return _VERB_OPERATION.sub(written_out, text)
+    text = with_word_operators_as_symbols(_VERB_OPERATION.sub(written_out, text))
+    return _STEP_IN_WORDS.sub(r"\g<operation> = \g<result>", text)
 
 
 def located_answer(text: str, parses: Callable[[str], bool], answers_this: Callable[[str], bool]) -> str | None:

@@ -229,7 +229,7 @@ def _steps_of(line: str) -> list[re.Match[str]] | None:
             match = STEP_LINE.match(normalise(segment)) if segment.strip() else None
         except ExpressionError:
             return None
-        if match is None:
+        if match is None or _DIGIT.search(match.string, match.end()):  # `6 - 4 = 2 and 4 + 8 = 12`: more steps
             return _steps_in_sentences(body)
         found.append(match)
     return found or None
