@@ -92,15 +92,26 @@ REJECTS = re.compile(
 # write:`, `For comparison, a naive version would be:`): not the model's answer (rule 6), where
 # another is. A sentence that also says it fixes or replaces (`here is the fixed one; the old one was
 # wrong:`) introduces the answer
-_COUNTER_EXAMPLE = re.compile(
-    r"\b(?:wrong|incorrect|broken|bad|mistaken|mistakes?|invalid|avoid|what not to|do not|don't|for comparison"
-    r"|for contrast|for reference|would look|would be)\b[^\n.!?。]{0,60}$",
-    re.IGNORECASE,
+SHOWN_NOT_ANSWERED = (
+    "wrong", "incorrect", "broken", "bad", "mistaken", "mistakes?", "invalid", "avoid", "what not to", "do not",
+    "don't", "for comparison", "for contrast", "for reference", "would look", "would be",
+)  # fmt: skip
+FIXES = (
+    "fix",
+    "fixed",
+    "corrected",
+    "correct",
+    "right",
+    "instead",
+    "improved",
+    "better",
+    "revised",
+    "updated",
+    "final",
 )
-_INTRODUCES_A_FIX = re.compile(
-    r"\b(?:fix|fixed|corrected|correct|right|instead|improved|better|revised|updated|final)\b[^\n.!?。]*$",
-    re.IGNORECASE,
-)
+_SENTENCE_TAIL = r"[^\n.!?。]"  # the rest of the introducing sentence, up to the answer
+_COUNTER_EXAMPLE = re.compile(rf"\b(?:{'|'.join(SHOWN_NOT_ANSWERED)})\b{_SENTENCE_TAIL}{{0,60}}$", re.IGNORECASE)
+_INTRODUCES_A_FIX = re.compile(rf"\b(?:{'|'.join(FIXES)})\b{_SENTENCE_TAIL}*$", re.IGNORECASE)
 _FENCE_OPENING = re.compile(r"\n[ \t]*(?:`{3,}|~{3,})[\w+-]*[ \t]*\n?[ \t]*$")
 
 
