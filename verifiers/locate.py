@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import json
 import re
-from typing import NamedTuple
+from typing import Callable, NamedTuple, TypeVar
+
+T = TypeVar("T")
 
 _LABEL = re.compile(
     r"^[ \t>#*_\-•]*"  # heading, quote, list and bold markers
@@ -96,23 +98,14 @@ SHOWN_NOT_ANSWERED = (
     "wrong", "incorrect", "broken", "bad", "mistaken", "mistakes?", "invalid", "avoid", "what not to", "do not",
     "don't", "for comparison", "for contrast", "for reference", "would look", "would be",
 )  # fmt: skip
-FIXES = (
-    "fix",
-    "fixed",
-    "corrected",
-    "correct",
-    "right",
-    "instead",
-    "improved",
-    "better",
-    "revised",
-    "updated",
-    "final",
-)
+FIXES = "fix fixed corrected correct right instead improved better revised updated final".split()
 _SENTENCE_TAIL = r"[^\n.!?。]"  # the rest of the introducing sentence, up to the answer
 _COUNTER_EXAMPLE = re.compile(rf"\b(?:{'|'.join(SHOWN_NOT_ANSWERED)})\b{_SENTENCE_TAIL}{{0,60}}$", re.IGNORECASE)
 _INTRODUCES_A_FIX = re.compile(rf"\b(?:{'|'.join(FIXES)})\b{_SENTENCE_TAIL}*$", re.IGNORECASE)
 _FENCE_OPENING = re.compile(r"\n[ \t]*(?:`{3,}|~{3,})[\w+-]*[ \t]*\n?[ \t]*$")
+
+
+INTRODUCTION_CHARS = 200  # prose before an answer read for the sentence that introduces it
 
 
 def counter_example(before: str) -> bool:
@@ -120,6 +113,17 @@ def counter_example(before: str) -> bool:
     not to do, a mistake, or an illustration beside the answer?"""
     introduction = _FENCE_OPENING.sub("", before).rstrip()
     return _COUNTER_EXAMPLE.search(introduction) is not None and _INTRODUCES_A_FIX.search(introduction) is None
+
+
+def introduced_as_mistake(text: str, start: int) -> bool:
+    """`counter_example` for the answer that starts at `start` in `text`."""
+    return counter_example(text[max(0, start - INTRODUCTION_CHARS) : start])
+
+
+def not_shown_as_mistakes(found: list[T], text: str, start: Callable[[T], int]) -> list[T]:
+    """`found` (answers in `text`, each starting at `start(answer)`) without those introduced as a
+    mistake or a comparison, unless that leaves none (rule 6: such an answer is none where another is)."""
+    return [answer for answer in found if not introduced_as_mistake(text, start(answer))] or found
 
 
 ASIDE = re.compile(r"\([^()\n]*\)")  # a parenthesis after an answer: what it says explains the answer
@@ -309,13 +313,15 @@ def candidates(text: str) -> list[Span]:
 
 __all__ = [
     "ASIDE",
-    "counter_example",
     "HEDGE_WORDS",
     "Span",
     "candidates",
     "cells",
+    "counter_example",
+    "introduced_as_mistake",
     "json_fields",
     "labelled",
+    "not_shown_as_mistakes",
     "offers",
     "rank",
     "sentences",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..locate import ANSWER_WORDS, ASIDE, counter_example, offers, tag_cut_off
+from ..locate import ANSWER_WORDS, ASIDE, not_shown_as_mistakes, offers, tag_cut_off
 from .cards import parse_cards
 
 PASS_WORDS = frozenset({"pass", "不要", "不出", "要不起", "过"})
@@ -21,7 +21,6 @@ _LINE = re.compile(
 # its line: `[3] or [4]` offers two plays)
 MOVE_FORMATS = ("tag", "line", "bare")
 BARE_LIMIT = 40
-PROSE_READ = 200  # characters before a tag read for the sentence that introduces it
 _TAG = re.compile(r"<move>([^<]*(?:<(?!/?move>)[^<]*)*)</move>", re.IGNORECASE)  # stops at the next tag: linear
 TWO_PLAYS = "two different plays are offered as the answer: one answer too many"
 CUT_OFF = "the final play was cut off (a <move> tag never closed): no answer"
@@ -56,8 +55,7 @@ def find_play(text: str, formats: tuple[str, ...]) -> Found:
         if tag_cut_off(text, "move"):
             return Found(None, CUT_OFF)
         tags = list(_TAG.finditer(text))
-        shown = [t for t in tags if counter_example(text[max(0, t.start() - PROSE_READ) : t.start()])]
-        tags = [t for t in tags if t not in shown] or tags  # `Don't play <move>2</move>`: not the answer
+        tags = not_shown_as_mistakes(tags, text, re.Match.start)  # `Don't play <move>2</move>`
         if tags:
             return _as_play(_last_of(tags, text))
     if "line" in formats:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable
 
-from ..locate import counter_example, denies, offers
+from ..locate import denies, not_shown_as_mistakes, offers
 from .answer import with_word_operators_as_symbols
 from .expression import strip_emphasis
 
@@ -184,7 +184,7 @@ def final_answers(text: str, formats: Iterable[str] = ("answer_line", "answer_ta
         found += EXTRACTORS[name](text)
     if len(found) > 1:
         found.sort()  # and an answer shown as a mistake (`A common mistake is:`) is none where another is
-        found = [(at, a) for at, a in found if not counter_example(text[max(0, at - PROSE_READ) : at])] or found
+        found = not_shown_as_mistakes(found, text, lambda answer: answer[0])
     answers = (_unquoted(answer.strip().strip("`").strip()) for _, answer in found)
     return [a for a in answers if a]
 
@@ -232,7 +232,6 @@ def _bare(answer: str) -> str:
     return re.sub(r"\s+", "", answer).partition("=")[0]
 
 
-PROSE_READ = 200  # characters before an answer read for the sentence that introduces it
 CUT_OFF_ENDS = tuple("(:：[+-/×÷=")  # a last line ending so stopped mid-answer (`Answer: (`, `= 6 +`)
 
 

@@ -19,10 +19,9 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from ..locate import counter_example
+from ..locate import introduced_as_mistake
 from .answer import Link, literal_link
 from .expression import ExpressionError, parse_plain
-from .extract import PROSE_READ
 
 _EXPRESSION = r"(?P<expr>[0-9(][0-9+\-*/() ]*[0-9)])"
 _STATED = r"(?P<stated>0|[1-9][0-9]*)"
@@ -63,7 +62,7 @@ def _shown_as_a_mistake(completion: str, at: int) -> bool:
         and completion.find("NSWER", 0, at) < 0
     ):
         return False
-    return counter_example(completion[max(0, at - PROSE_READ) : at])
+    return introduced_as_mistake(completion, at)
 
 
 def _usual_ending(completion: str, formats: Iterable[str]) -> tuple[str, re.Match[str], int] | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..locate import ANSWER_WORDS, ASIDE, counter_example, labelled, offers, rank, tag_cut_off
+from ..locate import ANSWER_WORDS, ASIDE, labelled, not_shown_as_mistakes, offers, rank, tag_cut_off
 from .board import LETTERS
 
 _TAG = re.compile(r"<move>(.*?)</move>", re.IGNORECASE | re.DOTALL)
@@ -61,7 +61,6 @@ def _cell(row: int, col: int, size: int) -> int | None:
 # words just before a move that reject it (`J11, not J10`, `instead of H8`): never the answer
 _REJECTED = re.compile(r"(?:\bnot|\binstead of|\brather than|\bavoid|\bnever|\bwrong)[\s:,]*$", re.IGNORECASE)
 REJECTION_CHARS = 24  # how far before a move its rejecting words may stand
-PROSE_READ = 200  # characters before a tag read for the sentence that introduces it
 
 
 def answer_move(text: str, size: int, formats: tuple[str, ...]) -> tuple[int | None, str | None]:
@@ -78,8 +77,7 @@ def answer_move(text: str, size: int, formats: tuple[str, ...]) -> tuple[int | N
         return None, "the final move was cut off (a <move> tag never closed): no answer"
     tags = list(_TAG.finditer(text)) if "tag" in formats else []
     if tags:  # in a tag, a move spaced or hyphenated (`I 5`, `I-5`) is still one move
-        shown = [t for t in tags if counter_example(text[max(0, t.start() - PROSE_READ) : t.start()])]
-        tags = [t for t in tags if t not in shown] or tags  # `Don't play <move>A1</move>`: not the answer
+        tags = not_shown_as_mistakes(tags, text, re.Match.start)  # `Don't play <move>A1</move>`
         scopes = [(t.start(), t.end(), _SPACED.sub(r"\1\2", t.group(1))) for t in tags]
     else:
         text = _written_out(text)

@@ -14,12 +14,11 @@ import html
 import json
 import re
 
-from ..locate import counter_example, offers
+from ..locate import not_shown_as_mistakes, offers
 
 _TAG = re.compile(r"<(/?)svg\b[^<>]*?(/?)>", re.IGNORECASE)  # [^<>]: each try stops at the next "<" (linear)
 PICKS = ("final", "last", "first", "only")
 _ELEMENT = re.compile(r"<[a-zA-Z]")
-PROSE_READ = 200  # characters of prose before a drawing read for what introduces it
 READ_FAILURES = {
     "no_svg": "no <svg>…</svg> document in the completion",
     "unclosed_svg": "no complete <svg>…</svg> document in the completion",
@@ -106,7 +105,7 @@ def _final(text: str, spans: list[tuple[int, int]]) -> tuple[str | None, str]:
     """The final drawing by the shared rules: counter-examples are not candidates (where another
     drawing is); a later different drawing replaces an earlier one, unless the words between offer
     it beside it."""
-    kept = [(a, b) for a, b in spans if not counter_example(text[max(0, a - PROSE_READ) : a])] or spans
+    kept = not_shown_as_mistakes(spans, text, lambda span: span[0])
     final_start, final_end = kept[-1]
     final = " ".join(text[final_start:final_end].split())
     for a, b in reversed(kept[:-1]):
