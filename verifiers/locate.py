@@ -36,7 +36,12 @@ _KEY = re.compile(
     re.MULTILINE,
 )
 _ROW = re.compile(r"^[ \t]*\|(?P<cells>[^\n]*)\|[ \t]*$", re.MULTILINE)
-_EXPRESSION_START = re.compile(r"(?<![0-9])[(\[0-9]")  # never inside a number
+_EXPRESSION_START = re.compile(r"[(\[0-9]")
+# what an expression's start never follows: a word it would be inside (or a factorial's `!`), or,
+# spaces and invisible characters apart, a number, an operator it would drop (`√14`, `2^14`, `2 * 14`), a bracket that closes
+# one (`2 (14 + 17)`, an implicit product); a `**` is bold (`So **(14 + 17)**`)
+_NOT_A_START_AFTER = re.compile(r"[A-Za-z_.!]$|(?:[0-9^√∛∜−+/×÷·⋅\\)\]}-]|(?<!\*)\*)[\s\u200b-\u200d\u2060\ufeff]*$")
+_BEFORE_A_START = 8  # characters before a start read for what it follows
 # words that offer a second answer beside the first: two answers are one too many (docs/answers.md);
 # every verifier's reader refuses them from this one list
 HEDGE_WORDS = (
@@ -159,7 +164,8 @@ class Span(NamedTuple):
 ANSWER_WORDS = re.compile(
     r"answer|solution|result|final|expression|formula|equation|lösung|antwort|réponse|respuesta|resposta|risposta"
     r"|ответ|решение|答|解|정답|답|الجواب|الإجابة|cevap|odpowied|jibu|उत्तर|antwoord|svar|vastaus"
-    r"|\bmove\b|\bplay(?:s|ing)?\b|\bzug\b|\bcoup\b|jugada|jogada|mossa|着手|落子|出牌",  # a turn's answer: its move
+    r"|\bmove\b|\bplay(?:s|ing)?\b|\bzug\b|\bcoup\b|jugada|jogada|mossa|着手|落子|出牌"  # a turn's answer: its move
+    r"|\bI(?:'ll| will)? (?:choose|pick|select|go with)\b",  # or the choice the model says it makes
     re.IGNORECASE,
 )
 OTHER_WORDS = re.compile(
@@ -258,6 +264,13 @@ def conclusion(text: str) -> tuple[int, int]:
 
 
 _NON_EMPTY_LINE = re.compile(r"[^\n]*[^\s][^\n]*")
+# a sentence whose answer is called wrong right after it (`(6-4)*(4+8) = 24 is wrong.`, `8 / (3 - 8/3)
+# doesn't work`): the predicate follows the answer's last digit or bracket, in the same sentence
+_REJECTED_IN_ITS_SENTENCE = re.compile(
+    r"^[^.!?。\n]*?[\d)\]}][ \t]*(?:=[ \t]*\d+[ \t]*)?(?:is|was|'s|are)[ \t]+(?:(?:actually|clearly|also|still)[ \t]+)?"
+    r"(?:wrong|incorrect|invalid|not\b)|^[^.!?。\n]*?[\d)\]}][ \t]*(?:does(?:n't| not)|won't|will not|fails)\b",
+    re.IGNORECASE,
+)
 
 
 def sentences(text: str) -> list[Span]:
@@ -267,7 +280,11 @@ def sentences(text: str) -> list[Span]:
     start, end = conclusion(text)
     found = []
     for m in _EXPRESSION_START.finditer(text, start, end):
-        found.append(Span(text[m.start() : end].strip(), "sentence", m.start()))
+        if m.start() > start and _NOT_A_START_AFTER.search(text, max(start, m.start() - _BEFORE_A_START), m.start()):
+            continue
+        stretch = text[m.start() : end].strip()
+        if _REJECTED_IN_ITS_SENTENCE.match(stretch) is None:
+            found.append(Span(stretch, "sentence", m.start()))
         if len(found) == MOST_SENTENCE_STARTS:
             break
     return found
@@ -305,8 +322,10 @@ def candidates(text: str) -> list[Span]:
     marked = sorted(labelled(text) + cells(text) + fields, key=lambda s: s.start, reverse=True)
     lines = [line for line in text.split("\n") if line.strip()]
     tail = [Span(lines[-1].strip(), "line", len(text))] if lines else []
+    if tail and _REJECTED_IN_ITS_SENTENCE.match(tail[0].text):
+        tail = []  # `(6-4)*(4+8) is not right.`
     whole = [Span(text.strip(), "whole", 0)] if text.strip() and "\n" in text.strip() else []
-    if whole and any(TAKES_BACK.search(line) for line in lines[1:]):
+    if whole and (any(TAKES_BACK.search(line) for line in lines[1:]) or _REJECTED_IN_ITS_SENTENCE.match(whole[0].text)):
         whole = []  # the text is not its answer in full: a later line takes back or doubts the first
     return marked + sentences(text) + tail + whole
 

@@ -164,6 +164,34 @@ FORMS = {
         TASK,
         "correct",
     ),
+    "a whole program, then a block that tests a function it defines": (
+        "```python\ndef add_one(x):\n    return x + 1\n\n\nprint(add_one(int(input())))\n```\n\nTest:\n"
+        "```python\nassert add_one(1) == 2\n```",
+        STDIO,
+        "correct",
+    ),
+    "a whole program, then another that defines its own function (not a test)": (
+        "```python\nprint(int(input()) + 1)\n```\n\nOr as a function, to test:\n"
+        "```python\ndef add_one(x):\n    return x\n\n\nprint(add_one(int(input())))\n```",
+        STDIO,
+        "incorrect",
+    ),
+    "a driver of the solution called at the top level (main() reads standard input)": (
+        "```python\ndef add_one(x):\n    return x + 1\n\n\ndef main():\n    print(add_one(int(input())))\n\n\nmain()\n```",
+        TASK,
+        "correct",
+    ),
+    "the model's own test function, wrong in its expectation, called at the top level": (
+        "```python\ndef add_one(x):\n    return x + 1\n\n\ndef check():\n    assert add_one(1) == 3\n\n\ncheck()\n```",
+        TASK,
+        "correct",
+    ),
+    "a table the solution reads, built by a call at the top level, is part of it": (
+        "```python\nTABLE = {}\n\n\ndef build():\n    for i in range(10):\n        TABLE[i] = i + 1\n\n\nbuild()\n\n\n"
+        "def add_one(x):\n    return TABLE[x] if x in TABLE else x + 1\n```",
+        TASK,
+        "correct",
+    ),
     "a doctest run after a wrong solution": (
         '```python\ndef add_one(x):\n    """\n    >>> add_one(1)\n    2\n    """\n    return x\n\n'
         "import doctest\ndoctest.testmod()\n```",

@@ -57,7 +57,8 @@ def test_a_rejected_play_is_not_the_answer_and_a_pass_beside_cards_is_refused(pl
         return
     found = sentence_play(f"Play {play}, not {other}.")
     assert found.play is not None and parse_cards(found.play) == parse_cards(play)
-    assert sentence_play(f"I play {play}, then pass.") == (None, TWO_PLAYS)
+    assert sentence_play(f"I play {play} and pass.") == (None, TWO_PLAYS)
+    assert parse_cards(sentence_play(f"I play {play}, then pass.").play) == parse_cards(play)  # a later turn's
 
 
 def test_letters_and_digits_run_together_are_no_cards():

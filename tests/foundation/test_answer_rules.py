@@ -152,11 +152,45 @@ GAME24_FORMS = {
     "{r} = 24\n\nWait... Actually, no valid solution exists.": "invalid",
     "Answer: {r}\n(There is no solution without parentheses.)": "correct",  # a narrower claim
     "At first it seemed there is no solution, but:\nAnswer: {r}": "correct",  # before the answer
+    # the target alone (`\\boxed{{24}}`) restates the expression computed before it
+    "We can compute {r} = 2*12 = 24.\n\nThe answer is $\\boxed{{24}}$.": "correct",
+    "So {r} = 24, and the answer is $\\boxed{{24}}$": "correct",
+    "(6 + 4) * (4 + 8) = 120.\n\\boxed{{24}}": "incorrect",
+    "{r} = 24 is wrong.\n\\boxed{{24}}": "incorrect",  # called wrong in its own sentence: nothing restated
+    # an answer called wrong in its own sentence is none
+    "{r} is not right.": "invalid",
+    "{r} doesn't work.": "invalid",
+    "{r} is not right. Answer: 6*4*(8-4)/4 ... hmm I'm unsure": "invalid",
+    "I think {r} = 24 is the answer, not (6+4)*(4+8).": "correct",
+    "- Subtract 4 from 6: 2\n- Add 4 and 8: 12\n- Multiply: 2 × 12 = 24": "correct",  # a verb's result after a colon
+    "The answer is 24: {r}.": "correct",  # the value stated first, before a colon
+    "Yes! {r} = 24.": "correct",
     # a final answer cut off: an earlier one never stands in
     "Solution: {r}\nSo the answer is: (": "invalid",
     # a label that introduces something else is no answer's
     "Question: {r}\nI do not know.": "invalid",
 }
+
+
+# an expression in a sentence starts where nothing it follows would change it: never after a root,
+# a power, an operator or a number it would drop (`2 (14 + 17)`, an implicit product, is refused)
+SENTENCE_STARTS = {
+    "So √14 + 17 = 31.": "invalid",
+    "So 2^14 + 17 = 31.": "invalid",
+    "So 2 (14 + 17) = 31": "invalid",
+    "So 2\u200b(14 + 17) = 31": "invalid",
+    "We get 2 * (14 + 17) = 31": "invalid",
+    "x14 + 17 = 31": "invalid",
+    "So **(14 + 17)** = 31": "correct",
+    "所以(14+17)=31": "correct",
+    "The 31 can be obtained by (14 + 17).": "correct",
+}
+
+
+@pytest.mark.parametrize("form", sorted(SENTENCE_STARTS))
+def test_an_expression_in_a_sentence_starts_where_nothing_would_change_it(form):
+    score = verifiers.get("game24").score(form, {"numbers": [14, 17], "target": 31})
+    assert score.verdict.value == SENTENCE_STARTS[form], score.reason
 
 
 @pytest.mark.parametrize("form", sorted(GAME24_FORMS))
@@ -196,6 +230,10 @@ GOMOKU_FORMS = {
     "The answer is {b}. After that, White might try A1.": "correct",  # the sentence that says what it answers
     "The answer is {b}. Another option is A1.": "invalid",  # a second move offered
     "I play {b}; the best move is A1.": "invalid",  # two answering sentences, two moves
+    "O blocks at {b}: X has E5, F5, G5 and H5.": "correct",  # stones on the board describe the position
+    "Play {b} or E5.": "invalid",  # offered beside it, even where the other is taken
+    "Both A1 and {b} look possible, so I choose {b}.": "correct",  # the concluding clause's choice
+    "Both A1 and {b} look possible, so I choose A1.": "incorrect",
 }
 
 
@@ -234,7 +272,9 @@ DOUDIZHU_FORMS = {
     "Move: I lead the 3.": "correct",
     "Play J, not 3.": "correct",  # a rejected play is not the answer
     "I play 3 or J.": "invalid",  # two plays offered
-    "I play 3, then J.": "invalid",  # two plays named in one answering sentence
+    "I play 3, then J.": "correct",  # a later turn's play is a plan: the play now is 3
+    "I play 3 and J.": "invalid",  # two plays named in one answering sentence
+    "Play 3. Then the opponent plays 5, and I answer with A.": "correct",
     "Keeping the pair of 3s, I pass.": "invalid",  # a count word makes no card; pass is illegal when leading
     # what is not our play: the other side's reply, cards kept, what happens if
     "Play the single 3; the opponent must answer with 5.": "correct",

@@ -394,8 +394,8 @@ def _from_blocks(blocks: list[Block], wanted: set[str], prompt: str, script: boo
     if not valid:
         return Program(last.code, "the final code block")  # it does not compile: the verifier says so
     if script:
-        programs = [b for b, t in valid if _is_program(t)] or [valid[-1][0]]
-        return Program(programs[-1].code, "the final code block (a whole program)")
+        programs = _without_tests([(b, t) for b, t in valid if _is_program(t)]) or [valid[-1]]
+        return Program(programs[-1][0].code, "the final code block (a whole program)")
     solutions = [(b, t) for b, t in valid if (wanted & defined_names(t)) or (not wanted and _functions(t))]
     if not solutions:
         continuation = _continued_prompt(valid[-1][0].code, wanted, prompt)
@@ -425,9 +425,50 @@ def _from_blocks(blocks: list[Block], wanted: set[str], prompt: str, script: boo
     )
 
 
+def _without_tests(programs: list[tuple[Block, ast.Module]]) -> list[tuple[Block, ast.Module]]:
+    """Whole programs without the blocks that test an earlier one (a block introduced as a test or
+    a usage that uses a function an earlier block defines, without defining it: `assert
+    average([1, 2]) == 1.5` after the program)."""
+    kept: list[tuple[Block, ast.Module]] = []
+    defined: set[str] = set()
+    for block, tree in programs:
+        own = _functions(tree)
+        if kept and _TESTS.search(block.before[-120:]) and _uses(tree, defined - own):
+            continue
+        kept.append((block, tree))
+        defined |= own
+    return kept
+
+
 def _core(code: str, tree: ast.Module, wanted: set[str]) -> str:
-    """The solution without its top-level tests, prints and calls of the function under test."""
-    return _statements(code, tree, lambda node: not _drops(node, wanted))
+    """The solution without its top-level tests, prints and calls of the function under test or of
+    a driver of it (`main()`)."""
+    shown = wanted | _drivers(tree, wanted)
+    return _statements(code, tree, lambda node: not _drops(node, shown))
+
+
+def _drivers(tree: ast.Module, wanted: set[str]) -> set[str]:
+    """The top-level functions that run the function under test or read standard input, directly
+    or through another such function (`def main(): print(f(input()))`): a call of one at the top
+    level is a demo, as a call of the function itself is. A function that only prepares what the
+    solution uses (`build_table()`) is none."""
+    callers: dict[str, set[str]] = {}  # a name -> the top-level functions whose bodies use it
+    drivers: list[str] = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name not in wanted:
+            body = ast.Module(body=node.body, type_ignores=[])
+            for used in {n.id for n in ast.walk(body) if isinstance(n, ast.Name)}:
+                callers.setdefault(used, set()).add(node.name)
+            if _reads_stdin(body):
+                drivers.append(node.name)
+    drivers += [caller for name in wanted for caller in callers.get(name, ())]
+    found: set[str] = set()
+    while drivers:  # and whatever runs a driver, once each: linear in the program
+        name = drivers.pop()
+        if name not in found:
+            found.add(name)
+            drivers += callers.get(name, ())
+    return found
 
 
 def _helpers(code: str, others: list[tuple[Block, ast.Module]], wanted: set[str]) -> str:

@@ -106,19 +106,32 @@ _OTHER_SIDE = re.compile(
     r"|对手|对方|地主|农民|\b(?:keep|keeping|save|saving|hold|holding)\b|留着|保留",
     re.IGNORECASE,
 )
-_CONDITIONAL = re.compile(r"^\W*(?:if|when|whenever|unless|after|once|should)\b|^\W*(?:如果|若|要是)", re.IGNORECASE)
+# a clause about a later turn (`Play the single 3, then win with 2 and A later.`): a plan, not this play
+_LATER = re.compile(
+    r"^\W*(?:then|and then|next|afterwards|after that|followed by)\b|\b(?:later|afterwards|next (?:turn|trick|round))\b"
+    r"|然后|之后|接着|下一轮",
+    re.IGNORECASE,
+)
+# a sentence of what happens if, or later (`If the opponent plays K, …`, `Then they play 5, and I answer with A.`)
+_CONDITIONAL = re.compile(
+    r"^\W*(?:if|when|whenever|unless|after|once|should|then|next|afterwards)\b|^\W*(?:如果|若|要是|然后|之后)",
+    re.IGNORECASE,
+)
 _CLAUSE_END = re.compile(r"[,，—–]|\s-\s")
 
 
 def _own_clauses(line: str) -> str:
-    """`line` without what is not our play: the clauses about the other side or kept cards, and the
-    sentences that say what happens if (each left as a sentence end, so runs never join across)."""
+    """`line` without what is not our play: the clauses about the other side, kept cards or a later
+    turn, and the sentences that say what happens if (each left as a sentence end, so runs never join across)."""
     kept = []
     for sentence in re.split(r"(?<=[.!?;。！？；])", line):
         if _CONDITIONAL.search(sentence):
             kept.append(". ")
             continue
-        kept += [". " if _OTHER_SIDE.search(clause) else clause for clause in _CLAUSE_END.split(sentence)]
+        kept += [
+            ". " if _OTHER_SIDE.search(clause) or _LATER.search(clause) else clause
+            for clause in _CLAUSE_END.split(sentence)
+        ]
     return " ".join(kept)
 
 

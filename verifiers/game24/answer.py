@@ -42,6 +42,7 @@ from .expression import Evaluated, ExpressionError, normalise, parse_plain, stri
 
 _TIMES = re.compile(r"(?<=[0-9)])\s*[xX]\s*(?=[0-9(])")
 _RATIO = re.compile(r"(?<=[0-9)])\s*:\s*(?=[0-9(])")
+_STATED_FIRST = re.compile(r"^[ \t]*([0-9]+):[ \t]+(?=[0-9(])")
 # an operator written as a word between two operands (`(6 minus 4) times (4 plus 8)`, `(6-4)
 # multiplied by (4+8)`): the operator itself, so the answer is judged by the value it writes
 _WORD_OPERATOR = re.compile(
@@ -96,7 +97,7 @@ _DENIAL = re.compile(
 # the expression alone would pay a value the answer does not claim, so the answer is refused
 _OPERATION = re.compile(
     r"\s*[,(]?\s*(?P<operation>squared|cubed|factorial|to the (?:\w+ )?power|raised to|power of|percent|per cent"
-    r"|modulo|mod|(?:square |cube )?root|(?:times|plus|minus|divided by|multiplied by|over|add|subtract|less)(?=\s*[0-9(]))\b",
+    r"|modulo|mod|(?:square |cube )?root|(?:times|plus|minus|divided by|multiplied by|over|add|subtract|less)(?=\s*[0-9(]))(?![^\W_])",  # `squared_`: emphasis
     re.IGNORECASE,
 )
 # a second answer offered beside the first (`A or B`, `A, alternatively B`): one answer too many,
@@ -149,8 +150,8 @@ def without_commentary(plain: str) -> str:
         plain = plain[leading.end() :]
     if "x" in plain or "X" in plain:
         plain = _TIMES.sub(" * ", plain)
-    if ":" in plain:
-        plain = _RATIO.sub(" / ", plain)
+    if ":" in plain:  # `24: (6-4)*(4+8)` opens with the value it states; `8 : 2` and `8:2` divide
+        plain = _RATIO.sub(" / ", _STATED_FIRST.sub(r"\1 = ", plain, count=1))
     plain = with_word_operators_as_symbols(plain)
     if "!" in plain:
         plain = _EXCLAIMED.sub(r"\1", plain)

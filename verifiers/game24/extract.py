@@ -250,7 +250,9 @@ _VALUE_ONLY = re.compile(r"[\s$*=]*\d+(?:\.\d+)?[\s$*.]*")
 _OPERAND = r"(\d+(?:\.\d+)?|\([^()\n]{1,60}\))"
 # an operation written as a verb and its two operands (`Multiply (6-4) by (4+8)`, `subtract 4 from 8`)
 _VERB_OPERATION = re.compile(
-    rf"\b(multiply|add|subtract|divide)\s+{_OPERAND}\s+(by|and|to|from)\s+{_OPERAND}", re.IGNORECASE
+    rf"\b(multiply|add|subtract|divide)\s+{_OPERAND}\s+(by|and|to|from)\s+{_OPERAND}"
+    r"(?:[ \t]*[:：][ \t]*(\d+(?:\.\d+)?)\b)?",  # its result after a colon: `Subtract 4 from 6: 2`
+    re.IGNORECASE,
 )
 _VERB_FORMS = {  # (verb, preposition) -> the expression, from the operands as written
     ("multiply", "by"): "{a} * {b}",
@@ -279,7 +281,9 @@ def with_verbs_written_out(text: str) -> str:
 
     def written_out(m: re.Match[str]) -> str:
         form = _VERB_FORMS.get((m.group(1).lower(), m.group(3).lower()))
-        return m.group() if form is None else form.format(a=m.group(2), b=m.group(4))
+        if form is None:
+            return m.group()
+        return form.format(a=m.group(2), b=m.group(4)) + (f" = {m.group(5)}" if m.group(5) else "")
 
     text = with_word_operators_as_symbols(_VERB_OPERATION.sub(written_out, text))
     return _STEP_IN_WORDS.sub(r"\g<operation> = \g<result>", text)

@@ -255,6 +255,8 @@ class Game24Verifier(Verifier):
             and _states_only(raw, target, cfg.max_expression_chars)
         ):
             raw = derivation(turn.text, list(wanted), offers).expression or raw
+        if usual is None and raw is not None and _states_only(raw, target, cfg.max_expression_chars):
+            raw = self._computed_before(turn.text, raw, wanted, target) or raw  # `… = 24.` then `\\boxed{24}`
         answer = None
         r_l = 0.0  # paid only with a final expression (see the module docstring)
         if raw is not None and usual is None and cut_off(turn.text):  # a usual ending is a whole answer
@@ -313,6 +315,17 @@ class Game24Verifier(Verifier):
             return answers[-1]
         right = ev is not None and ev.uses_exactly(wanted) and ev.equals(target)
         return answers[-2] if right else answers[-1]
+
+    def _computed_before(self, text: str, stated: str, wanted: tuple[int, ...], target: int) -> str | None:
+        """The expression that the bare target `stated` last in `text` restates: where the text's
+        structure puts an answer (`locate`) in the text before it, an expression over exactly the
+        puzzle's numbers (`We get (6-4)*(4+8) = 24.` then `The answer is \\boxed{24}`), or None."""
+        at = text.rfind(stated)
+        line_start = text.rfind("\n", 0, at) + 1
+        before = text[:at] if any(c.isdigit() for c in text[line_start:at]) else text[:line_start]
+        if not before.strip():
+            return None
+        return located_answer(before, self._is_expression, lambda a: self._answers_puzzle(a, wanted, target))
 
     def _is_expression(self, text: str) -> bool:
         """Does `text` read as an answer: a chain with at least one link that combines numbers?"""

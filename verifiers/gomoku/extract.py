@@ -7,6 +7,7 @@ pairs and `row r col c` are 0-based with row 0 at the top.
 from __future__ import annotations
 
 import re
+from typing import Collection
 
 from ..locate import ANSWER_WORDS, ASIDE, labelled, not_shown_as_mistakes, offers, rank, tag_cut_off
 from .board import LETTERS
@@ -63,7 +64,9 @@ _REJECTED = re.compile(r"(?:\bnot|\binstead of|\brather than|\bavoid|\bnever|\bw
 REJECTION_CHARS = 24  # how far before a move its rejecting words may stand
 
 
-def answer_move(text: str, size: int, formats: tuple[str, ...]) -> tuple[int | None, str | None]:
+def answer_move(
+    text: str, size: int, formats: tuple[str, ...], occupied: Collection[int] = ()
+) -> tuple[int | None, str | None]:
     """The move a completion answers with, read by the rules every verifier shares (docs/answers.md):
     the last `<move>` tag, else the last line with an answer's label (`Move:`, `Answer:`) that names a
     move (lines after it explain it), else the last line that names a move; in it, a move the text rejects
@@ -72,7 +75,9 @@ def answer_move(text: str, size: int, formats: tuple[str, ...]) -> tuple[int | N
     `Alternatively`, a line opening with "or") are one answer too many; a `<move>` tag the text
     ends inside was cut off: no answer. Coordinate pairs (`(8, 8)`, `row 8, column 8`) are read only
     where `formats` leave out the letter-and-number notation the prompt asks for; beside a move in
-    that notation they restate it, and alone they are ambiguous. Returns (cell, None), or (None, why)."""
+    that notation they restate it, and alone they are ambiguous. Where a line names several moves,
+    the `occupied` cells among them describe the position (`O wins by playing I8: E4, F5, G6, H7,
+    I8.`): a stone already on the board is no move. Returns (cell, None), or (None, why)."""
     if "tag" in formats and tag_cut_off(text, "move"):
         return None, "the final move was cut off (a <move> tag never closed): no answer"
     tags = list(_TAG.finditer(text)) if "tag" in formats else []
@@ -85,9 +90,9 @@ def answer_move(text: str, size: int, formats: tuple[str, ...]) -> tuple[int | N
         if not scopes:
             return None, "no move found (write it like <move>H8</move>)"
     start, _end, scope = scopes[-1]
-    cell, why = _move_in(scope, size, formats)
+    cell, why = _move_in(scope, size, formats, occupied)
     for _start, earlier_end, earlier in reversed(scopes[:-1]):  # the nearest earlier, different move
-        if cell is None or _move_in(earlier, size, formats)[0] in (None, cell):
+        if cell is None or _move_in(earlier, size, formats, occupied)[0] in (None, cell):
             continue
         if offers(text[earlier_end:start]):  # the words between offer the last beside it
             return None, "two different moves offered: one answer too many"
@@ -137,9 +142,13 @@ def _without_asides(text: str) -> str:
     return ASIDE.sub(lambda m: m.group() if offers(m.group()) else " ", text)
 
 
-def _move_in(scope: str, size: int, formats: tuple[str, ...]) -> tuple[int | None, str | None]:
+def _move_in(
+    scope: str, size: int, formats: tuple[str, ...], occupied: Collection[int] = ()
+) -> tuple[int | None, str | None]:
     """The one move `scope` (a tag's content or a line) names, or (None, why). What a parenthesis
-    after the first named move says explains it (`I5 (blocking E5-H5)`)."""
+    after the first named move says explains it (`I5 (blocking E5-H5)`); where it names several,
+    the stones already on the board (`occupied`) describe the position, unless it offers one
+    beside another."""
     first = _ALGEBRAIC.search(scope) if "algebraic" in _plain(formats) else None
     if first is not None:
         scope = scope[: first.end()] + _without_asides(scope[first.end() :])
@@ -151,6 +160,8 @@ def _move_in(scope: str, size: int, formats: tuple[str, ...]) -> tuple[int | Non
         named = pairs
     if not named:
         return None, "no move found (write it like <move>H8</move>)"
+    if len({cell for _, cell in named}) > 1 and occupied and not offers(scope):
+        named = [(pos, cell) for pos, cell in named if cell not in occupied] or named
     if len({cell for _, cell in named}) > 1:
         answered = _answering_sentence(scope, size, formats)
         if answered is None:
@@ -159,7 +170,8 @@ def _move_in(scope: str, size: int, formats: tuple[str, ...]) -> tuple[int | Non
     return named[-1][1], None
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
+# where a sentence or a concluding clause ends (`Both D3 and I8 win, so I choose D3.`)
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？;；])\s+|,\s*(?=(?:so|thus|therefore|hence)\b)")
 
 
 def _answering_sentence(scope: str, size: int, formats: tuple[str, ...]) -> int | None:

@@ -128,7 +128,8 @@ class GomokuVerifier(Verifier):
         turn = model_turn(completion)  # the model's own turn (docs/answers.md)
         if turn.unfinished:
             return Score.invalid(turn.unfinished)
-        cell, why = answer_move(turn.text[-4000:], position.size, self.config.move_formats)
+        occupied = {cell for cell, stone in enumerate(position.stones) if stone != EMPTY}
+        cell, why = answer_move(turn.text[-4000:], position.size, self.config.move_formats, occupied)
         if why is not None:
             return Score.invalid(why)
         if cell is None:
