@@ -6,8 +6,8 @@ Axes: container (fences of every kind, raw, a line, tags) x label (a multilingua
 words in random scripts: a label is recognised by its shape, a short phrase ending in a colon) x
 position (alone, after reasoning, after a think block, after a draft the text rejects) x decoration
 (CRLF, no-break spaces, full-width colons) x noise (a chat token and junk after the turn, trailing
-talk, a usage or test block) x traps (a hedge with a second answer, the answer only after the turn
-ended, a reasoning block never closed, a final answer cut off after a draft, the answer rejected for
+talk, a usage or test block, a driver `main()` that reads stdin called after the program) x traps
+(a hedge with a second answer, the answer only after the turn ended, a reasoning block never closed, a final answer cut off after a draft, the answer rejected for
 another, the answer only in a quoted format example): a trap never pays.
 
     from pytest_plugin.presentations import code_presentations
@@ -119,6 +119,10 @@ def code_presentations(draw: st.DrawFn, program: str, other: str, usage: str = "
     container = draw(st.sampled_from(CONTAINERS))
     fenced = container not in ("raw", "raw after prose")
     axes = [f"container={container}"]
+    if usage and draw(st.integers(0, 3)) == 0:  # a driver called at the end: a demo, never the program
+        driver = "".join(f"    {line}\n" for line in [*usage.splitlines(), "input()"])
+        program = program.rstrip("\n") + "\n\n\ndef main():\n" + driver + "\n\nmain()\n"
+        axes.append("driver=main() reading stdin")
     answer = _contain(program, container)
     if fenced and draw(st.booleans()):
         label = draw(labels())

@@ -101,6 +101,8 @@ LOCATIONS = (
     "答案：{a}",
     "最终答案是 {a}",
     "Réponse : {a}",
+    "We can compute {a}",  # unmarked: a sentence in the conclusion's line (a restated target defers to it)
+    "Putting it together, {a}",
 )
 # locations that hold a block: only a plain expression goes there (no inline markup)
 BLOCKS = (

@@ -36,18 +36,20 @@ _KEY = re.compile(
     re.MULTILINE,
 )
 _ROW = re.compile(r"^[ \t]*\|(?P<cells>[^\n]*)\|[ \t]*$", re.MULTILINE)
-_EXPRESSION_START = re.compile(r"[(\[0-9]")
+_GAP = r"[\s\u200b-\u200d\u2060\ufeff\ufe00-\ufe0f]*"  # spaces and invisible characters (a reader drops them)
+_EXPRESSION_START = re.compile(r"[(\[0-9$]|\\(?:[A-Za-z]+|[(\[])")  # `$…$`, `\(…\)` and `\Big(` open one too
 # what an expression's start never follows: a word it would be inside (or a factorial's `!`), or,
 # spaces and invisible characters apart, a number, an operator it would drop (`√14`, `2^14`, `2 * 14`), a bracket that closes
-# one (`2 (14 + 17)`, an implicit product); a `**` is bold (`So **(14 + 17)**`)
-_NOT_A_START_AFTER = re.compile(r"[A-Za-z_.!]$|(?:[0-9^√∛∜−+/×÷·⋅\\)\]}-]|(?<!\*)\*)[\s\u200b-\u200d\u2060\ufeff]*$")
+# one (`2 (14 + 17)`, an implicit product); a `*` after no operand is emphasis (`So **(14 + 17)**`)
+_NOT_A_START_AFTER = re.compile(rf"[A-Za-z.!]$|[A-Za-z0-9]_$|(?:[0-9^√∛∜−+/×÷·⋅\\)\]}}-]|[0-9)\]}}][ \t]*\*){_GAP}$")
 _BEFORE_A_START = 8  # characters before a start read for what it follows
+_EMPHASIS_BEFORE = re.compile(r"(?<![^\s(])(?:\*{1,3}|_{1,2}|`)$")  # emphasis that opens at an expression
 # words that offer a second answer beside the first: two answers are one too many (docs/answers.md);
 # every verifier's reader refuses them from this one list
 HEDGE_WORDS = (
     r"alternatively|alternative|otherwise|another (?:way|approach|solution|version|option|implementation|one|answer)"
     r"|or you could|you could also|simpler (?:one|version|solution|way|approach)|also works|other (?:options?|solutions?)"
-    r"|option \d|approach \d|if you(?: would|'d)? prefer|variant\b"
+    r"|option \d|approach \d|if you(?: would|'d)? (?:prefer|like|want)|variant\b"
 )
 # a second answer offered in the words between two answers: a hedge word, or a line that opens with
 # "or" ("or better" and "or rather" replace the earlier answer instead)
@@ -237,9 +239,11 @@ TAKES_BACK = re.compile(
     r"|rethink|re-check|recheck|unsure|maybe|perhaps|doubt)\b|n't\b",
     re.IGNORECASE,
 )
-# a line that computes: an operator (or `=`) between two operands, in symbols, LaTeX or words
+# a line that computes: an operator (or `=`) between two operands, in any spelling the readers know:
+# symbols, LaTeX or words
 _ARITHMETIC = re.compile(
-    r"[\d)\]}]\s*(?:[-+*/×÷·⋅∙^=]|\\times|\\cdot|\\div|plus|minus|times|divided by|multiplied by)\s*[\d(\[{\\]"
+    rf"[\d)\]}}]{_GAP}(?:[-+*/×÷·⋅∙•✕⨯✖➗➖➕∶:−–^=x]|\\times|\\cdot|\\div|\\ast|\\\*|plus|minus|times|divided by|multiplied by)"
+    rf"{_GAP}[\d(\[{{\\]"
     r"|\\frac",
     re.IGNORECASE,
 )
@@ -282,9 +286,11 @@ def sentences(text: str) -> list[Span]:
     for m in _EXPRESSION_START.finditer(text, start, end):
         if m.start() > start and _NOT_A_START_AFTER.search(text, max(start, m.start() - _BEFORE_A_START), m.start()):
             continue
-        stretch = text[m.start() : end].strip()
+        opening = _EMPHASIS_BEFORE.search(text, max(start, m.start() - 3), m.start())  # `*14 + 17*`: its pair
+        at = opening.start() if opening else m.start()
+        stretch = text[at:end].strip()
         if _REJECTED_IN_ITS_SENTENCE.match(stretch) is None:
-            found.append(Span(stretch, "sentence", m.start()))
+            found.append(Span(stretch, "sentence", at))
         if len(found) == MOST_SENTENCE_STARTS:
             break
     return found

@@ -1,5 +1,6 @@
 """A play written in a sentence (verifiers/doudizhu/extract.py `sentence_play`), proven on generated
-sentences: any play in any frame reads as its cards; a second, different play offered beside it, a
+sentences: any play in any frame, its cards written in any way people write them (named by count
+in words, with suits), reads as its cards; a second, different play offered beside it, a
 pass beside it, or a play the sentence rejects is never read as the answer."""
 
 from __future__ import annotations
@@ -7,8 +8,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifiers.doudizhu.cards import parse_cards
-from verifiers.doudizhu.extract import TWO_PLAYS, sentence_play
+from verifiers.doudizhu.extract import TWO_PLAYS, read_play, sentence_play
 
 RANK_TEXTS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
 FRAMES = (
@@ -23,12 +23,26 @@ FRAMES = (
 )
 
 
+RANK_NAMES = dict(
+    zip(RANK_TEXTS, "threes fours fives sixes sevens eights nines tens jacks queens kings aces twos".split())
+)
+COUNT_NAMES = {2: ("a pair of {}", "two {}"), 3: ("three {}", "a trio of {}"), 4: ("a bomb of {}", "four {}")}
+SUITS = "♠♥♦♣"
+
+
 @st.composite
 def plays(draw: st.DrawFn) -> str:
     """A play as people write it: one rank repeated (a single, pair, trio, bomb) or a straight,
-    its cards spaced, dashed, or run together."""
+    its cards spaced, dashed, run together or with suits (`3♠ 3♥`), or a rank repeated named by
+    its count in words (`a pair of 3s`, `three kings`)."""
     if draw(st.booleans()):
-        cards = [draw(st.sampled_from(RANK_TEXTS))] * draw(st.integers(1, 4))
+        rank, count = draw(st.sampled_from(RANK_TEXTS)), draw(st.integers(1, 4))
+        if count > 1 and draw(st.integers(0, 2)) == 0:
+            named = draw(st.sampled_from((RANK_NAMES[rank], rank + "s", rank + "'s")))
+            return draw(st.sampled_from(COUNT_NAMES[count])).format(named)
+        if draw(st.integers(0, 3)) == 0:
+            return " ".join(rank + draw(st.sampled_from(SUITS)) for _ in range(count))
+        cards = [rank] * count
     else:
         start = draw(st.integers(0, 7))
         cards = list(RANK_TEXTS[start : start + draw(st.integers(5, 12 - start))])
@@ -39,13 +53,13 @@ def plays(draw: st.DrawFn) -> str:
 @given(play=plays(), frame=st.sampled_from(FRAMES))
 def test_a_play_in_any_frame_reads_as_its_cards(play, frame):
     found = sentence_play(frame.format(play))
-    assert found.play is not None and parse_cards(found.play) == parse_cards(play), (frame, play, found)
+    assert found.play is not None and read_play(found.play) == read_play(play), (frame, play, found)
 
 
 @settings(max_examples=300, deadline=None)
 @given(play=plays(), other=plays(), frame=st.sampled_from(FRAMES), joint=st.sampled_from((" or ", ", or maybe ")))
 def test_two_plays_offered_are_never_one(play, other, frame, joint):
-    if parse_cards(play) == parse_cards(other):
+    if read_play(play) == read_play(other):
         return
     assert sentence_play(frame.format(play + joint + other)).play is None
 
@@ -53,12 +67,12 @@ def test_two_plays_offered_are_never_one(play, other, frame, joint):
 @settings(max_examples=200, deadline=None)
 @given(play=plays(), other=plays())
 def test_a_rejected_play_is_not_the_answer_and_a_pass_beside_cards_is_refused(play, other):
-    if parse_cards(play) == parse_cards(other):
+    if read_play(play) == read_play(other):
         return
     found = sentence_play(f"Play {play}, not {other}.")
-    assert found.play is not None and parse_cards(found.play) == parse_cards(play)
+    assert found.play is not None and read_play(found.play) == read_play(play)
     assert sentence_play(f"I play {play} and pass.") == (None, TWO_PLAYS)
-    assert parse_cards(sentence_play(f"I play {play}, then pass.").play) == parse_cards(play)  # a later turn's
+    assert read_play(sentence_play(f"I play {play}, then pass.").play) == read_play(play)  # a later turn's
 
 
 def test_letters_and_digits_run_together_are_no_cards():

@@ -52,6 +52,8 @@ def dd():
         ("出牌：3 3", "3 3"),
         ("<move>3</move> no, better: <move>3 3</move>", "3 3"),  # the last play wins
         ("<move>3 3</move>\nMove: 2", "3 3"),  # tags take precedence over lines
+        ("I would play the pair of threes, I think, because it is safe.", "3 3"),  # named by count in words
+        ("<move>3♠ 3♥</move>", "3 3"),  # suits have no rank
     ],
 )
 def test_spellings_of_a_play(dd, completion, answer):
@@ -73,7 +75,7 @@ def test_spellings_of_pass(dd, completion):
         ("<move>3 T</move>", LEAD, "not a valid combination"),
         ("<move>PASS</move>", LEAD, "PASS is not allowed when leading"),
         ("<move>x</move>", LEAD, "'X' is not a card"),
-        ("I would play the pair of threes, I think, because it is safe.", LEAD, "no play found"),
+        ("I would play the safe one, I think, because it is safe.", LEAD, "no play found"),
         ("<move></move>", LEAD, "no cards named"),
         ("<move>3</move>", FOLLOW, "does not beat Q Q (pair)"),
         ("<move>" + "3" * 500 + "</move>", LEAD, "longer than"),

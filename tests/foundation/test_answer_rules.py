@@ -219,6 +219,9 @@ GOMOKU_FORMS = {
     "The answer is I-5.": "correct",  # hyphenated, never a range (E5-H5)
     "Answer: column I, row 5": "correct",
     "Answer: row 5, column I": "correct",
+    "I play (I, 5).": "correct",  # a letter and a number in a pair: column and row, as the prompt says
+    "<move>(I, 5)</move>": "correct",
+    "<move>column I, row 5</move>": "correct",
     "Move: A1\nAlternatively, Move: {b}": "invalid",  # a hedge in the label: two moves offered
     "<move>A1</move> or <move>{b}</move>": "invalid",
     "Play <move>{b}</move>. A common mistake is <move>A1</move>.": "correct",  # a move shown as a mistake
@@ -244,6 +247,33 @@ def test_gomoku_reads_its_answer_by_the_shared_rules(form):
     assert best == "I5", best  # the forms are written for this task's board
     score = v.score(form.format(b=best), task)
     assert score.verdict.value == GOMOKU_FORMS[form], score.reason
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=__import__("hypothesis").strategies.data())
+def test_stones_on_the_board_named_beside_the_move_describe_the_position(data):
+    """On any test position, a task's best move named with stones already on the board (the line
+    it completes, the four it blocks, in any order) is the move read; offered beside one of them,
+    refused. (The verifier hands the reader its board: `GOMOKU_FORMS` scores such a line whole.)"""
+    from hypothesis import strategies as st
+
+    from verifiers.gomoku.extract import MOVE_FORMATS, answer_move
+    from verifiers.gomoku.position import from_task
+
+    v, _ = _task("gomoku")
+    task = data.draw(st.sampled_from(v.tasks("test")))
+    position = from_task(task)
+    occupied = {cell for cell, stone in enumerate(position.stones) if stone}
+    best = data.draw(st.sampled_from(list(task["best_moves"])))
+    listed = data.draw(st.lists(st.sampled_from([position.name(c) for c in sorted(occupied)]), min_size=2, max_size=5))
+    at = data.draw(st.integers(0, len(listed)))
+    cells = ", ".join([*listed[:at], best, *listed[at:]])
+    frame = data.draw(
+        st.sampled_from(["I play {b}: {cells}.", "{b}, with {cells} on the board.", "Move {b} ({cells})"])
+    )
+    read = answer_move(frame.format(b=best, cells=cells), position.size, MOVE_FORMATS, occupied)
+    assert read[0] is not None and position.name(read[0]) == best, read
+    assert answer_move(f"Play {best} or {listed[0]}.", position.size, MOVE_FORMATS, occupied)[0] is None
 
 
 DOUDIZHU_FORMS = {
@@ -275,6 +305,8 @@ DOUDIZHU_FORMS = {
     "I play 3, then J.": "correct",  # a later turn's play is a plan: the play now is 3
     "I play 3 and J.": "invalid",  # two plays named in one answering sentence
     "Play 3. Then the opponent plays 5, and I answer with A.": "correct",
+    "<move>3♦</move>": "correct",  # a suit has no rank
+    "Play a pair of 3s.": "invalid",  # named by count in words: the pair (not in the hand), never the 3
     "Keeping the pair of 3s, I pass.": "invalid",  # a count word makes no card; pass is illegal when leading
     # what is not our play: the other side's reply, cards kept, what happens if
     "Play the single 3; the opponent must answer with 5.": "correct",

@@ -37,6 +37,8 @@ def test_one_drawing_is_read_in_any_prose_and_fence(before, after, fence):
             "Another version:",
             "Or you could use this simpler one:",
             "If you prefer a darker look:",
+            "If you want a circle instead:",
+            "If you'd like it outlined:",
             "A variant with a border:",
         ]
     ),

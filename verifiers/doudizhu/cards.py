@@ -157,7 +157,7 @@ _JOKER_WORDS = [
         (r"(?:small|black|little)[\s_-]*joker|小王|\bBJ\b", "B"),
     )
 ]
-_SEPARATORS = frozenset(" \t\r\n,;.[](){}'\"-/|+:*`、，。；：")
+_SEPARATORS = frozenset(" \t\r\n,;.[](){}'\"-/|+:*`、，。；：♠♥♦♣♤♡♢♧\ufe0f")  # suits: no rank of their own
 MAX_CARD_TEXT = 200
 
 

@@ -90,8 +90,9 @@ def _reads_as_play(text: str) -> bool:
 # card tokens the last line names. Card tokens are case-sensitive (`A`, `J`; never the article "a"), and
 # a number with letters attached (`3s`, in `pair of 3s`) is no card: a name that counts cards refuses.
 _TOKEN = re.compile(r"[A-Za-z0-9]+|\w|[^\s\w]")  # letters and digits run together are one token: `H8`, `3s`
-_CARD_TOKEN = re.compile(r"(?:10|[2-9JQKA])+")
-_RUN_GAP = re.compile(r"[\s,+/、，-]*")  # between the cards of one play: `3 3`, `3-4-5-6-7`, `3, 3`
+_CARD_TOKEN = re.compile(r"(?:10|[2-9JQKA])+|BJ|RJ")  # the jokers as `with_counts_written_out` names them
+# between the cards of one play: `3 3`, `3-4-5-6-7`, `3, 3`, and a trio's kicker: `2 2 2 with K K`, `222带K`
+_RUN_GAP = re.compile(r"[\s,+/、，-]*(?:(?<![^\s\d])with(?![^\s\d])|带)?[\s,+/、，-]*", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?;。！？；]")
 _PASS_IN_SENTENCE = re.compile(r"\bpass\b|不要|不出|要不起", re.IGNORECASE)
 _REJECTED = re.compile(r"(?:\bnot|n't|\bnever|\bavoid|\binstead of|\brather than)\b[\w ]{0,12}$", re.IGNORECASE)
@@ -145,7 +146,7 @@ def sentence_play(text: str) -> Found:
     lines = [line for line in text.split("\n") if line.strip()]
     if not lines or len(lines[-1]) > MAX_SENTENCE:
         return Found(None)
-    line = ASIDE.sub(" ", lines[-1])
+    line = with_counts_written_out(ASIDE.sub(" ", lines[-1]))
     found = _play_in(line)
     if found.play is None and found.why:
         own = _own_clauses(line)
@@ -185,6 +186,44 @@ def _play_in(line: str) -> Found:
     return Found(next(iter(answering.values()))) if len(answering) == 1 else Found(None, TWO_PLAYS)
 
 
+# cards named by their count and rank in words (`a pair of 3s`, `three kings`, `bomb of 5s`, `the black
+# joker`): the cards themselves, so that the play they name is read, never a single of that rank
+_RANK_WORDS = {
+    "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10",
+    "jack": "J", "queen": "Q", "king": "K", "ace": "A", "two": "2",
+}  # fmt: skip
+_RANK = r"(10|[2-9JQKA]|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace|two)"
+_COUNTED = re.compile(
+    rf"(?<![A-Za-z])(?:(?:a|an|the)\s+)?(?:(?P<name>pair|trio|triple|bomb)\s+of\s+{_RANK}(?:'?s|es)?"
+    rf"|(?P<count>two|three|four)\s+{_RANK}(?:'?s|es))(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_COUNTS = {"pair": 2, "trio": 3, "triple": 3, "bomb": 4, "two": 2, "three": 3, "four": 4}
+_JOKERS = re.compile(r"\b(?P<colour>black|small|little|red|big|large)[\s_-]*joker\b|小王|大王", re.IGNORECASE)
+_SUITS = re.compile(r"[♠♥♦♣♤♡♢♧]\ufe0f?")
+
+
+def with_counts_written_out(text: str) -> str:
+    """`text` with cards named in words written as the cards (`a pair of 3s` is `3 3`, `three kings`
+    `K K K`, `the black joker` `BJ`) and suits dropped (`3♠ 3♥` is `3 3`: a suit has no rank)."""
+    if "joker" in text.lower() or "王" in text:
+        text = _JOKERS.sub(
+            lambda m: (
+                " BJ "
+                if m.group() == "小王" or (m.group("colour") or "").lower() in ("black", "small", "little")
+                else " RJ "
+            ),
+            text,
+        )
+
+    def cards(m: re.Match[str]) -> str:
+        word = m.group(2) or m.group(4)
+        rank = _RANK_WORDS.get(word.lower(), word.upper())
+        return " ".join([rank] * _COUNTS[(m.group("name") or m.group("count")).lower()])
+
+    return _SUITS.sub("", _COUNTED.sub(cards, text))
+
+
 # what a play's text may say beside its cards, tried only where the text does not read as cards as
 # written: an aside in parentheses (`3 (a single)`) and the word "single" (`single 3`). Names that
 # count cards (`pair of 5s`, `bomb`) are never dropped: without them the cards would say another play
@@ -201,7 +240,7 @@ def read_play(raw: str) -> tuple[int, ...] | None:
     try:
         cards = parse_cards(raw)
     except ValueError:
-        plain = _SINGLE.sub(" ", ASIDE.sub(" ", raw))
+        plain = _SINGLE.sub(" ", ASIDE.sub(" ", with_counts_written_out(raw)))
         if plain == raw:
             raise
         cards = parse_cards(plain)

@@ -24,6 +24,7 @@ _COLUMN_ROW = re.compile(
     r"|\brow\s*(\d{1,2})\s*,?\s*(?:and\s+)?(?:col|column)\s*([A-Za-z])\b",
     re.IGNORECASE,
 )
+_LETTER_PAIR = re.compile(r"\(\s*([A-Za-z])\s*,\s*(\d{1,2})\s*\)")  # `(I, 5)`: the letter is the column
 _ROW_COL = re.compile(r"row\s*(\d{1,2})\s*,?\s*(?:col|column)\s*(\d{1,2})", re.IGNORECASE)
 MOVE_FORMATS = ("tag", "algebraic", "pair", "row_col")
 
@@ -83,7 +84,7 @@ def answer_move(
     tags = list(_TAG.finditer(text)) if "tag" in formats else []
     if tags:  # in a tag, a move spaced or hyphenated (`I 5`, `I-5`) is still one move
         tags = not_shown_as_mistakes(tags, text, re.Match.start)  # `Don't play <move>A1</move>`
-        scopes = [(t.start(), t.end(), _SPACED.sub(r"\1\2", t.group(1))) for t in tags]
+        scopes = [(t.start(), t.end(), _SPACED.sub(r"\1\2", _written_out(t.group(1)))) for t in tags]
     else:
         text = _written_out(text)
         scopes = _labelled_scopes(text, size, formats) or _line_scopes(text, size, formats)
@@ -101,9 +102,11 @@ def answer_move(
 
 
 def _written_out(text: str) -> str:
-    """`text` with moves written out (`I-5`, `column I, row 5`) in the plain notation (`I5`)."""
+    """`text` with moves written out (`I-5`, `(I, 5)`, `column I, row 5`) in the plain notation (`I5`)."""
     if "-" in text:
         text = _HYPHENATED.sub(r"\1\2", text)
+    if "," in text:
+        text = _LETTER_PAIR.sub(r"\1\2", text)
     if "ol" in text:  # col, column
         text = _COLUMN_ROW.sub(lambda m: f"{m.group(1) or m.group(4)}{m.group(2) or m.group(3)}", text)
     return text
