@@ -47,7 +47,7 @@ _EMPHASIS_BEFORE = re.compile(r"(?<![^\s(])(?:\*{1,3}|_{1,2}|`)$")  # emphasis t
 # words that offer a second answer beside the first: two answers are one too many (docs/answers.md);
 # every verifier's reader refuses them from this one list
 HEDGE_WORDS = (
-    r"alternatively|alternative|otherwise|another (?:way|approach|solution|version|option|implementation|one|answer)"
+    r"alternatively|alternatives?|otherwise|another (?:way|approach|solution|version|option|implementation|one|answer)"
     r"|or you could|you could also|simpler (?:one|version|solution|way|approach)|also works|other (?:options?|solutions?)"
     r"|option \d|approach \d|if you(?: would|'d)? (?:prefer|like|want)|variant\b"
 )
@@ -69,6 +69,22 @@ def offers(between: str) -> bool:
     if OFFERS.search(between) is not None:
         return True
     return len(between) <= SIDE_BY_SIDE and "\n" not in between and _OR.search(between) is not None
+
+
+# a line that opens with a label or a key (`Alternative: A1`, `"alternatives": ["A1"]`)
+_KEY_LINE = re.compile(r"^[ \t>*_\-•]*[\"']?(?P<key>[^\W\d][\w ]{0,30}?)[\"']?[ \t*_]*[:：][^\n]*", re.MULTILINE)
+
+
+def offered_after(text: str, end: int) -> list[str]:
+    """The fields after an answer that ends at `end` which offer something beside it: the rest of
+    its line where that offers (a JSON object's `"alternatives": ["A1"]` after its `"move"`), and
+    each later line whose label or key offers (`Alternative: A1`, `"other options": [...]`). A
+    verifier refuses where one names an answer other than its own (rule 5: one answer too many)."""
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    pieces = [m.group() for m in _KEY_LINE.finditer(text, line_end) if offers(m.group("key"))]
+    rest = text[end:line_end]
+    return [rest, *pieces] if offers(rest) else pieces
 
 
 # a line after the answer that says no answer exists (`There is no solution.`, `No valid solution
@@ -347,6 +363,7 @@ __all__ = [
     "json_fields",
     "labelled",
     "not_shown_as_mistakes",
+    "offered_after",
     "offers",
     "rank",
     "sentences",

@@ -115,6 +115,8 @@ GAME24_FORMS = {
     '{{"answer": "{r}", "explanation": "2 times 12"}}': "correct",  # a JSON object's fields share a line
     '```json\n{{"expression": "{r}", "result": 24}}\n```': "correct",  # a value after the answer defers to it
     '{{"expression": "(6 - 4) * (4 + 4)", "result": 24}}': "incorrect",
+    '{{"answer": "{r}", "alternatives": ["(8 + 4) * (6 - 4)"]}}': "invalid",  # a field that offers another
+    '{{"answer": "{r}", "alternatives": []}}': "correct",
     "| answer | {r} |": "correct",
     "\\boxed{{\\text{{{r}}}}}": "correct",
     "{r}": "correct",
@@ -222,6 +224,12 @@ GOMOKU_FORMS = {
     "I play (I, 5).": "correct",  # a letter and a number in a pair: column and row, as the prompt says
     "<move>(I, 5)</move>": "correct",
     "<move>column I, row 5</move>": "correct",
+    # a JSON object: its answer's field, whatever the other fields say; a field that offers another, refused
+    '{{"reasoning": "X has four on row 5 (E5-H5); A1 is irrelevant.", "move": "{b}"}}': "correct",
+    '{{"move": "{b}", "alternatives": ["A1"]}}': "invalid",
+    '```json\n{{\n  "move": "{b}",\n  "alternatives": ["A1", "B2"]\n}}\n```': "invalid",
+    '{{"move": "{b}", "alternatives": []}}': "correct",
+    "Move: {b}\n- **Other options**: A1, B2": "invalid",
     "Move: A1\nAlternatively, Move: {b}": "invalid",  # a hedge in the label: two moves offered
     "<move>A1</move> or <move>{b}</move>": "invalid",
     "Play <move>{b}</move>. A common mistake is <move>A1</move>.": "correct",  # a move shown as a mistake
@@ -306,6 +314,8 @@ DOUDIZHU_FORMS = {
     "I play 3 and J.": "invalid",  # two plays named in one answering sentence
     "Play 3. Then the opponent plays 5, and I answer with A.": "correct",
     "<move>3♦</move>": "correct",  # a suit has no rank
+    '{"move": "3", "alternatives": ["6"]}': "invalid",  # a field that offers another play
+    '{"move": "3", "reason": "A and 2 win later"}': "correct",
     "Play a pair of 3s.": "invalid",  # named by count in words: the pair (not in the hand), never the 3
     "Keeping the pair of 3s, I pass.": "invalid",  # a count word makes no card; pass is illegal when leading
     # what is not our play: the other side's reply, cards kept, what happens if

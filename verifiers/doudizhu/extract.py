@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..locate import ANSWER_WORDS, ASIDE, not_shown_as_mistakes, offers, tag_cut_off
+from ..locate import ANSWER_WORDS, ASIDE, not_shown_as_mistakes, offered_after, offers, tag_cut_off
 from .cards import parse_cards
 
 PASS_WORDS = frozenset({"pass", "不要", "不出", "要不起", "过"})
@@ -61,6 +61,8 @@ def find_play(text: str, formats: tuple[str, ...]) -> Found:
     if "line" in formats:
         lines = list(_LINE.finditer(text))
         if lines:
+            if any(_TOKEN_RUN.search(piece) for piece in offered_after(text, lines[-1].end(1))):
+                return Found(None, TWO_PLAYS)  # `{"move": "3", "alternatives": ["6"]}`
             return _as_play(_last_of(lines, text))
     if "bare" in formats:
         stripped = text.strip()
@@ -90,6 +92,8 @@ def _reads_as_play(text: str) -> bool:
 # card tokens the last line names. Card tokens are case-sensitive (`A`, `J`; never the article "a"), and
 # a number with letters attached (`3s`, in `pair of 3s`) is no card: a name that counts cards refuses.
 _TOKEN = re.compile(r"[A-Za-z0-9]+|\w|[^\s\w]")  # letters and digits run together are one token: `H8`, `3s`
+# a play named anywhere (cards, case-sensitive as in sentences, or a pass)
+_TOKEN_RUN = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9JQKA])+(?![A-Za-z0-9])|\b(?:[Pp]ass|PASS|BJ|RJ)\b|不要")
 _CARD_TOKEN = re.compile(r"(?:10|[2-9JQKA])+|BJ|RJ")  # the jokers as `with_counts_written_out` names them
 # between the cards of one play: `3 3`, `3-4-5-6-7`, `3, 3`, and a trio's kicker: `2 2 2 with K K`, `222带K`
 _RUN_GAP = re.compile(r"[\s,+/、，-]*(?:(?<![^\s\d])with(?![^\s\d])|带)?[\s,+/、，-]*", re.IGNORECASE)

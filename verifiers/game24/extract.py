@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable
 
-from ..locate import denies, not_shown_as_mistakes, offers
+from ..locate import denies, not_shown_as_mistakes, offered_after, offers
 from .answer import with_word_operators_as_symbols
 from .expression import strip_emphasis
 
@@ -210,6 +210,8 @@ def offers_another(text: str, answer: str, formats: Iterable[str] = ("answer_lin
     at = text.rfind(answer)
     if at < 0:
         return False
+    if any(_DIGIT.search(piece) for piece in offered_after(text, at + len(answer))):
+        return True  # `{"answer": "…", "alternatives": ["…"]}`: a field after it offers another
     line_after = text.find("\n", at)  # an answer of many lines (the whole text) has its own later lines
     if line_after >= 0:
         for line in text[line_after:].split("\n"):

@@ -9,7 +9,17 @@ from __future__ import annotations
 import re
 from typing import Collection
 
-from ..locate import ANSWER_WORDS, ASIDE, labelled, not_shown_as_mistakes, offers, rank, tag_cut_off
+from ..locate import (
+    ANSWER_WORDS,
+    ASIDE,
+    json_fields,
+    labelled,
+    not_shown_as_mistakes,
+    offered_after,
+    offers,
+    rank,
+    tag_cut_off,
+)
 from .board import LETTERS
 
 _TAG = re.compile(r"<move>(.*?)</move>", re.IGNORECASE | re.DOTALL)
@@ -87,11 +97,14 @@ def answer_move(
         scopes = [(t.start(), t.end(), _SPACED.sub(r"\1\2", _written_out(t.group(1)))) for t in tags]
     else:
         text = _written_out(text)
-        scopes = _labelled_scopes(text, size, formats) or _line_scopes(text, size, formats)
+        labels = _labelled_scopes(text, size, formats)
+        scopes = labels or _line_scopes(text, size, formats)
         if not scopes:
             return None, "no move found (write it like <move>H8</move>)"
-    start, _end, scope = scopes[-1]
+    start, end, scope = scopes[-1]
     cell, why = _move_in(scope, size, formats, occupied)
+    if not tags and labels and cell is not None and _offered_after(text, end, cell, size, formats, occupied):
+        return None, "two different moves offered: one answer too many"
     for _start, earlier_end, earlier in reversed(scopes[:-1]):  # the nearest earlier, different move
         if cell is None or _move_in(earlier, size, formats, occupied)[0] in (None, cell):
             continue
@@ -116,7 +129,8 @@ def _labelled_scopes(text: str, size: int, formats: tuple[str, ...]) -> list[tup
     """Lines whose label is an answer's (`Move:`, `Best move:`, `Answer:`, `落子：`; `locate.rank`)
     and names a move: (start, end, what follows the label). Lines after them explain the move."""
     found: dict[int, tuple[int, int, str]] = {}
-    for span in labelled(text):
+    fields = json_fields(text) if "{" in text else []  # `{"reasoning": "…", "move": "I5"}`
+    for span in labelled(text) + fields:
         if rank(span) < 2:
             continue
         answer = span.text
@@ -125,8 +139,23 @@ def _labelled_scopes(text: str, size: int, formats: tuple[str, ...]) -> list[tup
         if find_moves(answer, size, _plain(formats)):
             end = text.find("\n", span.start)
             at = text.find(span.text, span.start)  # the scope starts where its move does: a hedge in
+            if span in fields:
+                end = at + len(span.text)  # a field of a JSON object: the object goes on after it
             found[span.start] = (at, len(text) if end < 0 else end, answer)  # the label is between
     return sorted(found.values())
+
+
+def _offered_after(
+    text: str, end: int, cell: int, size: int, formats: tuple[str, ...], occupied: Collection[int]
+) -> bool:
+    """Does a field after the answer's own offer another move beside it: the rest of its line (a
+    JSON object's `"alternatives": ["A1"]`), or a later line whose label or key offers
+    (`Alternative: A1`, `"alternatives": ["A1", "B2"]`)?
+    A stone on the board named there is the position, no move."""
+    return any(
+        {c for _, c in _named(piece, size, formats)} - {None, cell} - set(occupied)
+        for piece in offered_after(text, end)
+    )
 
 
 def _line_scopes(text: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, int, str]]:
