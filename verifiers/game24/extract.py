@@ -210,9 +210,10 @@ def offers_another(text: str, answer: str, formats: Iterable[str] = ("answer_lin
     at = text.rfind(answer)
     if at < 0:
         return False
-    if any(_DIGIT.search(piece) for piece in offered_after(text, at + len(answer))):
-        return True  # `{"answer": "…", "alternatives": ["…"]}`: a field after it offers another
     line_after = text.find("\n", at)  # an answer of many lines (the whole text) has its own later lines
+    rest = text[at + len(answer) : len(text) if line_after < 0 else line_after]
+    if '"' in rest and any(_DIGIT.search(piece) for piece in offered_after(text, at + len(answer))):
+        return True  # `{"answer": "…", "alternatives": ["…"]}`: a field after it offers another
     if line_after >= 0:
         for line in text[line_after:].split("\n"):
             if (offers(line) and _DIGIT.search(line)) or denies(line):

@@ -56,11 +56,8 @@ def _shown_as_a_mistake(completion: str, at: int) -> bool:
     """Is the final answer, whose marker starts at `at`, introduced as a mistake or a comparison (`A
     common mistake is:`) where an earlier answer stands? Read only where another answer marker comes
     before it (three searches of the text before it, not a scan of every marker)."""
-    if (
-        completion.find("nswer", 0, at) < 0
-        and completion.find("boxed", 0, at) < 0
-        and completion.find("NSWER", 0, at) < 0
-    ):
+    before = completion[:at]  # one copy searched three times: cheaper than three bounded searches
+    if "nswer" not in before and "boxed" not in before and "NSWER" not in before:
         return False
     return introduced_as_mistake(completion, at)
 
