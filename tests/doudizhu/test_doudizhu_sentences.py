@@ -27,6 +27,7 @@ RANK_NAMES = dict(
     zip(RANK_TEXTS, "threes fours fives sixes sevens eights nines tens jacks queens kings aces twos".split())
 )
 COUNT_NAMES = {2: ("a pair of {}", "two {}"), 3: ("three {}", "a trio of {}"), 4: ("a bomb of {}", "four {}")}
+CN_COUNT_NAMES = {2: ("一对{}", "对{}", "两张{}"), 3: ("三个{}", "三张{}"), 4: ("四个{}",)}  # the rank as its card
 SUITS = "♠♥♦♣"
 
 
@@ -34,10 +35,12 @@ SUITS = "♠♥♦♣"
 def plays(draw: st.DrawFn) -> str:
     """A play as people write it: one rank repeated (a single, pair, trio, bomb) or a straight,
     its cards spaced, dashed, run together or with suits (`3♠ 3♥`), or a rank repeated named by
-    its count in words (`a pair of 3s`, `three kings`)."""
+    its count in words (`a pair of 3s`, `three kings`, `一对3`)."""
     if draw(st.booleans()):
         rank, count = draw(st.sampled_from(RANK_TEXTS)), draw(st.integers(1, 4))
         if count > 1 and draw(st.integers(0, 2)) == 0:
+            if draw(st.booleans()):
+                return draw(st.sampled_from(CN_COUNT_NAMES[count])).format(rank)
             named = draw(st.sampled_from((RANK_NAMES[rank], rank + "s", rank + "'s")))
             return draw(st.sampled_from(COUNT_NAMES[count])).format(named)
         if draw(st.integers(0, 3)) == 0:

@@ -203,13 +203,18 @@ _COUNTED = re.compile(
     re.IGNORECASE,
 )
 _COUNTS = {"pair": 2, "trio": 3, "triple": 3, "bomb": 4, "two": 2, "three": 3, "four": 4}
+# and in Chinese: `一对3`, `对K`, `三个K`, `三张5`, `两个2`, a rank as a numeral (`对三`), the rocket `王炸`
+_CN_RANKS = {"三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": "8", "九": "9", "十": "10", "二": "2"}
+_CN_COUNTED = re.compile(r"(?:一?对|(?P<count>两|三|四)[个张])(?P<rank>10|[2-9JQKA]|[三四五六七八九十二])")
+_CN_COUNTS = {None: 2, "两": 2, "三": 3, "四": 4}
 _JOKERS = re.compile(r"\b(?P<colour>black|small|little|red|big|large)[\s_-]*joker\b|小王|大王", re.IGNORECASE)
 _SUITS = re.compile(r"[♠♥♦♣♤♡♢♧]\ufe0f?")
 
 
 def with_counts_written_out(text: str) -> str:
     """`text` with cards named in words written as the cards (`a pair of 3s` is `3 3`, `three kings`
-    `K K K`, `the black joker` `BJ`) and suits dropped (`3♠ 3♥` is `3 3`: a suit has no rank)."""
+    `K K K`, `the black joker` `BJ`, `一对3` `3 3`, `王炸` `BJ RJ`) and suits dropped (`3♠ 3♥` is `3 3`:
+    a suit has no rank)."""
     if "joker" in text.lower() or "王" in text:
         text = _JOKERS.sub(
             lambda m: (
@@ -225,6 +230,13 @@ def with_counts_written_out(text: str) -> str:
         rank = _RANK_WORDS.get(word.lower(), word.upper())
         return " ".join([rank] * _COUNTS[(m.group("name") or m.group("count")).lower()])
 
+    if not text.isascii():
+        text = _CN_COUNTED.sub(
+            lambda m: (
+                " " + " ".join([_CN_RANKS.get(m.group("rank"), m.group("rank"))] * _CN_COUNTS[m.group("count")]) + " "
+            ),
+            text.replace("王炸", " BJ RJ "),
+        )
     return _SUITS.sub("", _COUNTED.sub(cards, text))
 
 
