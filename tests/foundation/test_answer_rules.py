@@ -165,6 +165,11 @@ GAME24_FORMS = {
     "{r} is not right. Answer: 6*4*(8-4)/4 ... hmm I'm unsure": "invalid",
     "I think {r} = 24 is the answer, not (6+4)*(4+8).": "correct",
     "- Subtract 4 from 6: 2\n- Add 4 and 8: 12\n- Multiply: 2 × 12 = 24": "correct",  # a verb's result after a colon
+    # steps in any order, or written result first: a step waits for the steps that make its operands
+    "2 × 12 = 24\n6 − 4 = 2\n4 + 8 = 12": "correct",
+    "24 = 2 × 12\n2 = 6 - 4\n12 = 4 + 8": "correct",
+    "Answer: 2 × 12 = 24, where 2 = 6 − 4 and 12 = 4 + 8": "correct",
+    "Answer: 2 × 12 = 24, where 2 = 6 − 4 and 12 = 4 + 9": "incorrect",  # a false step derives nothing
     "The answer is 24: {r}.": "correct",  # the value stated first, before a colon
     "Yes! {r} = 24.": "correct",
     # a final answer cut off: an earlier one never stands in
@@ -193,6 +198,65 @@ SENTENCE_STARTS = {
 def test_an_expression_in_a_sentence_starts_where_nothing_would_change_it(form):
     score = verifiers.get("game24").score(form, {"numbers": [14, 17], "target": 31})
     assert score.verdict.value == SENTENCE_STARTS[form], score.reason
+
+
+def _steps_of_solution(expression: str) -> list[tuple[int, str, int, int]] | None:
+    """The steps (a, op, b, value) that build `expression` bottom-up, or None where a value along the
+    way is not a whole number of at least 0 (a step such as `3 - 8/3` would need a fraction)."""
+    import ast
+    import operator
+
+    ops = {
+        ast.Add: ("+", operator.add),
+        ast.Sub: ("-", operator.sub),
+        ast.Mult: ("*", operator.mul),
+        ast.Div: ("/", None),
+    }
+    steps: list[tuple[int, str, int, int]] = []
+
+    def value(node: ast.expr) -> int | None:
+        if isinstance(node, ast.Constant):
+            return node.value
+        a, b = value(node.left), value(node.right)
+        if a is None or b is None:
+            return None
+        symbol, apply = ops[type(node.op)]
+        if apply is None and (b == 0 or a % b):
+            return None
+        result = a // b if apply is None else apply(a, b)
+        if result < 0:
+            return None
+        steps.append((a, symbol, b, result))
+        return result
+
+    return steps if value(ast.parse(expression, mode="eval").body) is not None else None
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=__import__("hypothesis").strategies.data())
+def test_steps_in_any_order_and_either_direction_derive_the_answer(data):
+    """Any test puzzle's solution written as steps, shuffled, each `a op b = c` or `c = a op b`, on
+    lines or in one sentence, is read as the expression they build; one false result, never."""
+    from hypothesis import strategies as st
+
+    from verifiers.game24.solver import solutions
+
+    v = verifiers.get("game24")
+    task = data.draw(st.sampled_from(v.tasks("test")))
+    steps = next((s for e in solutions(task["numbers"], task.get("target", 24)) if (s := _steps_of_solution(e))), None)
+    if steps is None:
+        return
+    order = data.draw(st.permutations(range(len(steps))))
+    written = []
+    for i in order:
+        a, op, b, c = steps[i]
+        written.append(f"{c} = {a} {op} {b}" if data.draw(st.booleans()) else f"{a} {op} {b} = {c}")
+    joiner = data.draw(st.sampled_from(["\n", ", ", "; "]))
+    assert v.score(joiner.join(written), task).verdict.value == "correct", written
+    wrong = data.draw(st.integers(0, len(written) - 1))
+    a, op, b, c = steps[order[wrong]]
+    written[wrong] = f"{a} {op} {b} = {c + 1}"
+    assert v.score(joiner.join(written), task).verdict.value != "correct", written
 
 
 @pytest.mark.parametrize("form", sorted(GAME24_FORMS))

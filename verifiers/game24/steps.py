@@ -203,6 +203,12 @@ def _plain_arithmetic_ok(a: Shown, b: Shown, c: Shown, apply) -> bool:
 # the puzzle's numbers; a block that combines them all into one value is a derivation, and its
 # expression, built by substitution, is the answer the judge checks like any other.
 
+# a step written result first (`24 = 2 × 12`, `where 2 = 6 − 4 and 12 = 4 + 8`), read as `a op b = c`;
+# never a link of a longer chain (an operator or `=` on either side)
+_REVERSED_STEP = re.compile(
+    rf"(?<![\d.)=*/+-])(?<![\d.)=*/+-]\s)(?P<c>{_NUM})\s*=\s*\(?\s*(?P<a>{_NUM})\s*(?P<op>[-+*/])\s*(?P<b>{_NUM})\s*\)?"
+    r"(?!\s*[-+*/=(]|[\w./])"
+)
 _STEP_LABEL = re.compile(r"^[^\n:：=]{0,24}?[:：]\s*|^\s*\d{1,2}[.)]\s+")  # `Step 1:`, `Schritt 2：`, `3.`
 _SEGMENTS = re.compile(r"[,;]\s+|\s*[→⇒]\s*")
 MAX_STEP_LINES = 64  # lines of one block replayed at most (a derivation of 4 numbers has 3)
@@ -226,7 +232,7 @@ def _steps_of(line: str) -> list[re.Match[str]] | None:
     found = []
     for segment in _SEGMENTS.split(body):
         try:
-            match = STEP_LINE.match(normalise(segment)) if segment.strip() else None
+            match = STEP_LINE.match(_forward(normalise(segment))) if segment.strip() else None
         except ExpressionError:
             return None
         if match is None or _DIGIT.search(match.string, match.end()):  # `6 - 4 = 2 and 4 + 8 = 12`: more steps
@@ -247,12 +253,17 @@ def _steps_in_sentences(body: str) -> list[re.Match[str]] | None:
     """The steps of a line written as sentences, where every number on it is in a step (or numbers
     a list item): a line that mentions any other number is reasoning about it, not a derivation."""
     try:
-        plain = normalise(body)
+        plain = _forward(normalise(body))
     except ExpressionError:
         return None
     found = list(_STEP_IN_SENTENCE.finditer(plain))
     rest = _LIST_NUMBER.sub(" ", _STEP_IN_SENTENCE.sub(" ", plain))
     return found if found and not _DIGIT.search(rest) else None
+
+
+def _forward(plain: str) -> str:
+    """`plain` (normalised) with steps written result first as `a op b = c`."""
+    return _REVERSED_STEP.sub(r"\g<a> \g<op> \g<b> = \g<c>", plain) if "=" in plain else plain
 
 
 def _blocks(text: str) -> list[tuple[int, int, list[re.Match[str]]]]:
@@ -277,25 +288,71 @@ def _blocks(text: str) -> list[tuple[int, int, list[re.Match[str]]]]:
 
 def _replay(steps: list[re.Match[str]], numbers: list[int]) -> str | None:
     """The expression a block of steps builds from `numbers`, where it uses each exactly once and
-    every stated result is the true one; None otherwise."""
-    items: list[tuple[Exact, str]] = [(n, str(n)) for n in numbers]
-    for match in steps[:MAX_STEP_LINES]:
-        try:
-            a, b, c = (Shown.parse(match.group(k)) for k in "abc")
-        except (ValueError, ZeroDivisionError):
-            return None
-        operands = []
-        for shown in (a, b):
-            at = next((i for i in range(len(items) - 1, -1, -1) if shown.matches(items[i][0])), None)
-            if at is None:
+    every stated result is the true one; None otherwise. The steps may come in any order (`2 × 12 =
+    24, where 2 = 6 − 4 and 12 = 4 + 8`): a block of up to MOST_STEPS_ORDERED is tried in every order
+    its operands allow (written order first), a longer one in the order written."""
+    try:
+        parsed = [tuple(Shown.parse(m.group(k)) for k in "abc") + (m.group("op"),) for m in steps[:MAX_STEP_LINES]]
+    except (ValueError, ZeroDivisionError):
+        return None
+    items = [(n, str(n)) for n in numbers]
+    if len(parsed) > MOST_STEPS_ORDERED:
+        for step in parsed:
+            if not _apply(step, items):
                 return None
-            operands.append(items.pop(at))
-        (x, ex), (y, ey) = operands
-        value = _APPLY[match.group("op")](x, y)
-        if value is None or not c.matches(value):
-            return None  # a step that states a false result derives nothing
-        items.append((value, f"({ex} {match.group('op')} {ey})"))
-    return items[0][1][1:-1] if len(items) == 1 and steps else None
+        return items[0][1][1:-1] if len(items) == 1 and parsed else None
+    if not parsed or any(_false(step) for step in parsed):
+        return None  # a step that states a false result derives nothing, in any order
+    return _in_some_order(parsed, items, frozenset(range(len(parsed))), set())
+
+
+MOST_STEPS_ORDERED = 7  # a derivation of 8 numbers has 7 steps
+MOST_ORDERS_TRIED = 512  # states of one block tried at most: the search stays bounded on any text
+
+
+def _false(step: tuple) -> bool:
+    """Does `step` state a false result whatever its operands' exact values (shown exactly)?"""
+    a, b, c, op = step
+    if a.tolerance or b.tolerance:
+        return False  # a rounded operand: only the exact value it stands for decides
+    value = _APPLY[op](a.value, b.value)
+    return value is None or not c.matches(value)
+
+
+def _in_some_order(parsed: list, items: list[tuple[Exact, str]], left: frozenset[int], tried: set) -> str | None:
+    """The expression the steps `left` build from `items` applied in some order, or None."""
+    if not left:
+        return items[0][1][1:-1] if len(items) == 1 else None
+    key = (left, tuple(sorted(value for value, _ in items)))
+    if key in tried or len(tried) >= MOST_ORDERS_TRIED:
+        return None
+    tried.add(key)
+    for i in sorted(left):  # written order first
+        after = list(items)
+        if _apply(parsed[i], after):
+            found = _in_some_order(parsed, after, left - {i}, tried)
+            if found is not None:
+                return found
+    return None
+
+
+def _apply(step: tuple, items: list[tuple[Exact, str]]) -> bool:
+    """Apply `step` (a, b, c as shown, op) to `items` (values, with the expressions that make them)
+    where both its operands are there and its result is the true one; False otherwise (items as
+    they were)."""
+    a, b, c, op = step
+    first = next((i for i in range(len(items) - 1, -1, -1) if a.matches(items[i][0])), None)
+    second = next((i for i in range(len(items) - 1, -1, -1) if i != first and b.matches(items[i][0])), None)
+    if first is None or second is None:
+        return False
+    (x, ex), (y, ey) = items[first], items[second]
+    value = _APPLY[op](x, y)
+    if value is None or not c.matches(value):
+        return False  # a step that states a false result derives nothing
+    for at in sorted((first, second), reverse=True):
+        items.pop(at)
+    items.append((value, f"({ex} {op} {ey})"))
+    return True
 
 
 def derivation(text: str, numbers: list[int], offers: Callable[[str], bool]) -> Derivation:

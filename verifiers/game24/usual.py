@@ -7,7 +7,9 @@ The general reader (`extract.final_answers`, then `answer.read_chain`) finds eve
 text, lets the last one win, normalises, cuts commentary and splits the chain; for these endings
 all of that is known in advance: what ends the text is the last answer (plain arithmetic holds no
 marker, and another marker after its start would lie inside it), an expression with an operator
-never defers to an earlier answer, and plain ASCII arithmetic needs no normalising. So this reader
+never defers to an earlier answer, plain ASCII arithmetic needs no normalising, and where no other
+answer marker comes before it (this reader declines otherwise), no other answer is offered beside
+it or shown as a mistake beside it, so the verifier skips that check too. So this reader
 gives exactly the general reader's answer and links, at about half its cost, or None whenever
 anything is less plain, and the general reader decides. `tests/game24/test_game24_usual.py` holds
 the two equal on generated completions, so that a change to one that the other does not follow
@@ -19,7 +21,6 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from ..locate import introduced_as_mistake
 from .answer import Link, literal_link
 from .expression import ExpressionError, parse_plain
 
@@ -37,8 +38,8 @@ def read_usual_answer(completion: str, max_chars: int, formats: Iterable[str]) -
     if found is None:
         return None
     raw, match, at = found
-    if _shown_as_a_mistake(completion, at):
-        return None  # the general reader takes an earlier answer
+    if _marked_before(completion, at):
+        return None  # another answer before it: the general reader weighs the two (a mistake shown, a hedge)
     if len(raw) > max_chars or "  " in raw:
         return None  # too long (the general reader says so) or spaced as it would fold
     expr, stated = match.group("expr", "stated")
@@ -52,14 +53,13 @@ def read_usual_answer(completion: str, max_chars: int, formats: Iterable[str]) -
     return raw, links if stated is None else [*links, literal_link(stated)]
 
 
-def _shown_as_a_mistake(completion: str, at: int) -> bool:
-    """Is the final answer, whose marker starts at `at`, introduced as a mistake or a comparison (`A
-    common mistake is:`) where an earlier answer stands? Read only where another answer marker comes
-    before it (three searches of the text before it, not a scan of every marker)."""
-    before = completion[:at]  # one copy searched three times: cheaper than three bounded searches
-    if "nswer" not in before and "boxed" not in before and "NSWER" not in before:
-        return False
-    return introduced_as_mistake(completion, at)
+def _marked_before(completion: str, at: int) -> bool:
+    """Is there another answer marker before the final answer's, which starts at `at`? Where there
+    is none (most completions), the usual answer stands alone: nothing before it can be an answer it
+    defers to, replaces, is offered beside or is shown as a mistake beside, and nothing follows it.
+    One copy of the text before it, searched three times: cheaper than three bounded searches."""
+    before = completion[:at]
+    return "nswer" in before or "boxed" in before or "NSWER" in before
 
 
 def _usual_ending(completion: str, formats: Iterable[str]) -> tuple[str, re.Match[str], int] | None:

@@ -261,7 +261,7 @@ class Game24Verifier(Verifier):
         r_l = 0.0  # paid only with a final expression (see the module docstring)
         if raw is not None and usual is None and cut_off(turn.text):  # a usual ending is a whole answer
             raw, turn = None, turn._replace(unfinished="the final answer was cut off (the text stops mid-answer)")
-        if raw is not None and offers_another(turn.text, raw, cfg.answer_formats):
+        if raw is not None and usual is None and offers_another(turn.text, raw, cfg.answer_formats):
             raw, turn = (
                 None,
                 turn._replace(
@@ -271,8 +271,14 @@ class Game24Verifier(Verifier):
         if raw is None:
             verdict, r_oc, reason = Verdict.INVALID, 0.0, turn.unfinished or "no final answer found"
         else:
-            if links is None and cfg.steps_answer and _steps_only(raw, cfg.max_expression_chars):
-                # a labelled answer written as steps (`Answer: 8 + 4 = 12, 6 - 4 = 2, 12 * 2 = 24`)
+            if (
+                links is None
+                and cfg.steps_answer
+                and raw.count("=") >= 2
+                and (_steps_only(raw, cfg.max_expression_chars) or not self._answers_puzzle(raw, wanted, target))
+            ):
+                # a labelled answer written as steps (`Answer: 8 + 4 = 12, 6 - 4 = 2, 12 * 2 = 24`, `Answer:
+                # 2 × 12 = 24, where 2 = 6 − 4 and 12 = 4 + 8`): the expression its steps build
                 raw = derivation(raw, list(wanted), offers).expression or raw
             info["expression"] = raw[:200]
             try:
