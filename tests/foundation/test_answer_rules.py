@@ -170,6 +170,12 @@ GAME24_FORMS = {
     "24 = 2 × 12\n2 = 6 - 4\n12 = 4 + 8": "correct",
     "Answer: 2 × 12 = 24, where 2 = 6 − 4 and 12 = 4 + 8": "correct",
     "Answer: 2 × 12 = 24, where 2 = 6 − 4 and 12 = 4 + 9": "incorrect",  # a false step derives nothing
+    "Answer: 2 * 12 = 24 (since 6 - 4 = 2 and 4 + 8 = 12)": "correct",  # steps in an aside are steps
+    "Answer:\n6 - 4 = 2\n4 + 8 = 12\n2 * 12 = 24": "correct",  # a label over its steps
+    "Answer:\n6 - 4 = 2\n4 + 8 = 12\n2 * 12 = 25": "incorrect",
+    "Answer: 4 * 6 = 24\nCheck: 6 - 4 = 2, 4 + 8 = 12, 2 * 12 = 24": "incorrect",  # a check of another derives nothing
+    "Answer: {r} = 24 (2 × 12)": "correct",  # an aside that restates the value is a link, checked
+    "Answer: {r} = 24 (2 × 13)": "incorrect",
     "The answer is 24: {r}.": "correct",  # the value stated first, before a colon
     "Yes! {r} = 24.": "correct",
     # a final answer cut off: an earlier one never stands in

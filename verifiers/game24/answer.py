@@ -42,6 +42,7 @@ from .expression import Evaluated, ExpressionError, normalise, parse_plain, stri
 
 _TIMES = re.compile(r"(?<=[0-9)])\s*[xX]\s*(?=[0-9(])")
 _RATIO = re.compile(r"(?<=[0-9)])\s*:\s*(?=[0-9(])")
+_ASIDE_LINK = re.compile(r"(=\s*[0-9]+(?:\.[0-9]+)?)\s*\(\s*([0-9][0-9+\-*/ .]*[0-9])\s*\)$")
 _STATED_FIRST = re.compile(r"^[ \t]*([0-9]+):[ \t]+(?=[0-9(])")
 # an operator written as a word between two operands (`(6 minus 4) times (4 plus 8)`, `(6-4)
 # multiplied by (4+8)`): the operator itself, so the answer is judged by the value it writes
@@ -143,6 +144,8 @@ def literal_link(digits: str) -> Link:
 def without_commentary(plain: str) -> str:
     """`plain` up to where words or symbols that are not arithmetic begin (see the module
     docstring); a clause there that states a value (`, which is 25`) stays, as the link `= 25`."""
+    if plain.endswith(")") and "=" in plain:  # `… = 24 (2 * 12)`: the aside restates the value, a link
+        plain = _ASIDE_LINK.sub(r"\1 = \2", plain)
     if _ARITHMETIC.fullmatch(plain):  # most answers: nothing to cut
         return plain
     leading = _LEADING_WORDS.match(plain) if plain[:1].isalpha() else None

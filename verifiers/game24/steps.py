@@ -244,8 +244,8 @@ def _steps_of(line: str) -> list[re.Match[str]] | None:
 # a step inside a sentence (`First 6 - 4 = 2. Then 4 + 8 = 12, and finally 2 × 12 = 24.`), with an
 # aside right after it (`(left: 2 4 8)`, `(using 6 and 4)`)
 _STEP_IN_SENTENCE = re.compile(
-    rf"(?<![\w.])\(?(?P<a>{_NUM})\s*(?P<op>[-+*/])\s*(?P<b>{_NUM})\s*\)?\s*=\s*(?P<c>{_NUM})(?![\w/]|\.\d)(?:\s*\([^()\n]*\))?"
-)
+    rf"(?<![\w.])\(?(?P<a>{_NUM})\s*(?P<op>[-+*/])\s*(?P<b>{_NUM})\s*\)?\s*=\s*(?P<c>{_NUM})(?![\w/]|\.\d)(?:\s*\([^()\n=]*\))?"
+)  # an aside holds no step of its own: `2 * 12 = 24 (since 6 - 4 = 2 and 4 + 8 = 12)` is three steps
 _LIST_NUMBER = re.compile(r"(?<![\w.])\d{1,2}[.)](?=\s)")  # `1. 6 - 4 = 2; 2. 4 + 8 = 12`
 
 
@@ -353,6 +353,15 @@ def _apply(step: tuple, items: list[tuple[Exact, str]]) -> bool:
         items.pop(at)
     items.append((value, f"({ex} {op} {ey})"))
     return True
+
+
+def derivation_at(text: str, numbers: list[int]) -> str | None:
+    """The expression the block of steps that begins on `text`'s first line builds from every
+    number (an answer whose label stands over its steps: `Answer:` then `6 - 4 = 2`, `4 + 8 = 12`,
+    `2 * 12 = 24`), or None. Every step of that block must take part, so that an answer followed by
+    a check of another (`Answer: 4 * 6 = 24`, `Check: 6 - 4 = 2, …`) derives nothing."""
+    blocks = _blocks(text)
+    return _replay(blocks[0][2], numbers) if blocks and blocks[0][0] == 0 else None
 
 
 def derivation(text: str, numbers: list[int], offers: Callable[[str], bool]) -> Derivation:

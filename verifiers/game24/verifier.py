@@ -46,7 +46,7 @@ from .answer import Link, read_chain
 from .countdown import TASK_SETS
 from .expression import Evaluated, ExpressionError
 from .extract import EXTRACTORS, cut_off, final_answers, located_answer, offers_another, with_verbs_written_out
-from .steps import check_steps, derivation
+from .steps import check_steps, derivation, derivation_at
 from .tasks import load_tasks, prompt_text
 from .usual import read_usual_answer
 
@@ -280,6 +280,15 @@ class Game24Verifier(Verifier):
                 # a labelled answer written as steps (`Answer: 8 + 4 = 12, 6 - 4 = 2, 12 * 2 = 24`, `Answer:
                 # 2 × 12 = 24, where 2 = 6 − 4 and 12 = 4 + 8`): the expression its steps build
                 raw = derivation(raw, list(wanted), offers).expression or raw
+            if (
+                links is None
+                and cfg.steps_answer
+                and "=" in raw
+                and self._is_expression(raw)  # one refused as written keeps its reason (`14.0 + 17`)
+                and not self._answers_puzzle(raw, wanted, target)
+            ):  # a label over the steps (`Answer:` then `6 - 4 = 2` …): the block that begins on its line
+                line_start = turn.text.rfind("\n", 0, max(0, turn.text.rfind(raw))) + 1
+                raw = derivation_at(turn.text[line_start:], list(wanted)) or raw
             info["expression"] = raw[:200]
             try:
                 if links is None:
