@@ -55,6 +55,8 @@ SCRIPTS = (
 )
 COLONS = (":", "：", " :", "\u00a0:")
 CHAT_ENDS = ("<|im_end|>", "<|eot_id|>", "</s>", "<|endoftext|>", "<end_of_turn>")
+# the model's own turn header, decoded with the completion by some trainers: not text of the turn
+OWN_HEADERS = ("<|im_start|>assistant\n", "<|start_header_id|>assistant<|end_header_id|>\n\n")
 TALK = ("", "\nThis runs in linear time.", "\nHope this helps!", "\n\nThe idea is to handle each case once.")
 REASONING = ("Let me think about the edge cases first.\nThe empty input needs care.\n\n",)
 HEDGES = (
@@ -170,12 +172,12 @@ def code_presentations(draw: st.DrawFn, program: str, other: str, usage: str = "
 def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation:
     """A whole answer as its verifier's own format writes it (`answer`, e.g. `Answer: (6-4)*(4+8)`
     or `<move>H8</move>`), presented over the axes every verifier shares (`verifiers.turn`,
-    docs/answers.md): chat tokens and junk after the turn, a think block or a draft the text rejects
-    before it, CRLF and no-break spaces; traps (a hedge offering `other` too, `other` begun after the
-    answer and cut off, the answer only after the turn ended, inside a reasoning block never closed,
-    the answer rejected for `other`, the answer only inside a quoted format example) never pay; `other`
-    shown after the answer as a mistake or for comparison leaves it the answer. `other`: a different
-    answer in the same format."""
+    docs/answers.md): the turn's own header before it, chat tokens and junk after the turn, a think
+    block or a draft the text rejects before it, CRLF and no-break spaces; traps (a hedge offering
+    `other` too, `other` begun after the answer and cut off, the answer only after the turn ended,
+    inside a reasoning block never closed, the answer rejected for `other`, the answer only inside a
+    quoted format example) never pay; `other` shown after the answer as a mistake or for comparison
+    leaves it the answer. `other`: a different answer in the same format."""
     axes = []
     before = draw(
         st.sampled_from(
@@ -212,6 +214,9 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
         text = before + answer + draw(st.sampled_from(REJECTIONS)) + other + after
     elif trap == "quoted example":  # the answer only inside a quoted format example; the answer is `other`
         text = before + draw(st.sampled_from(EXAMPLES)).format(answer) + other + after
+    if draw(st.integers(0, 3)) == 0:  # the turn's own header, decoded with it: not text of the turn
+        header = draw(st.sampled_from(OWN_HEADERS))
+        text, _ = header + text, axes.append(f"own header {header.strip()!r}")
     if draw(st.booleans()):
         text, _ = text.replace("\n", "\r\n"), axes.append("CRLF")
     return Presentation(text, trap == "none", tuple(axes))

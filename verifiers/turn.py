@@ -10,6 +10,8 @@ same for every verifier (docs/answers.md), and come before any verifier reads an
   and `<reasoning>`), the answer is read after its end; a template that opens the block in the
   prompt leaves only the closing tag, which counts the same. A block opened and never closed was cut
   off before its conclusion: there is no answer, and nothing inside it stands in for one.
+- **The turn's own header is not text of the turn**: a completion that opens with its role header
+  (`<|im_start|>assistant`, `<|start_header_id|>assistant<|end_header_id|>`) starts after it.
 - **Line ends and spaces are one kind each**: CRLF and CR are LF; no-break and other Unicode spaces
   are spaces (French `Réponse : …` puts one before the colon).
 
@@ -25,6 +27,12 @@ from typing import NamedTuple
 _TURN_END = re.compile(
     r"<\|(?:im_end|eot_id|endoftext|end|eos|end_of_text|im_start|start_header_id|user|assistant|system)\|>"
     r"|<｜end▁of▁sentence｜>|<｜(?:User|Assistant)｜>|</s>|<eos>|<end_of_turn>|<start_of_turn>|<eot>"
+)
+# the model's own turn opened at the very start (a trainer that decodes the template's last header
+# with the completion): a header, not a next turn
+_OWN_HEADER = re.compile(
+    r"\s*(?:<\|im_start\|>assistant|<\|start_header_id\|>assistant<\|end_header_id\|>|<\|assistant\|>"
+    r"|<｜Assistant｜>|<start_of_turn>model)[ \t]*\n?"
 )
 # a next turn written by the model: a line that opens with a speaker's label
 _NEXT_TURN = re.compile(
@@ -60,6 +68,8 @@ def model_turn(completion: str, invented_turns: bool = True) -> Turn:
     text = normalised(completion)
     dropped: tuple[str, ...] = ()
     tagged = "<" in text
+    if tagged and (header := _OWN_HEADER.match(text)) is not None:
+        text = text[header.end() :]
     if tagged and ("<|" in text or "<｜" in text or "</s>" in text or "<e" in text or "<start_of_turn>" in text):
         end = _TURN_END.search(text)
         if end is not None:

@@ -164,6 +164,17 @@ FORMS = {
         TASK,
         "correct",
     ),
+    "a second block whose opening comment shows it as what not to do": (
+        "```python\ndef add_one(x):\n    return x + 1\n```\n\n```python\n# Wrong approach (don't use):\n"
+        "def add_one(x):\n    return x\n```",
+        TASK,
+        "correct",
+    ),
+    "the model's own turn header before its answer": (
+        "<|im_start|>assistant\n```python\ndef add_one(x):\n    return x + 1\n```<|im_end|>",
+        TASK,
+        "correct",
+    ),
     "a whole program, then a block that tests a function it defines": (
         "```python\ndef add_one(x):\n    return x + 1\n\n\nprint(add_one(int(input())))\n```\n\nTest:\n"
         "```python\nassert add_one(1) == 2\n```",

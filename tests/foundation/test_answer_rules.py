@@ -66,6 +66,9 @@ def test_the_turn_rules_hold_for_every_verifier(name, answer, other, data):
         ("a</think>b<think>c", "", True),  # a second block never closed
         ("A\r\nB", "A\nB", False),
         ("Réponse\u00a0: 5", "Réponse : 5", False),
+        ("<|im_start|>assistant\nA<|im_end|>", "A", False),  # the turn's own header opens it
+        ("<|start_header_id|>assistant<|end_header_id|>\n\nA<|eot_id|>B", "\nA", False),
+        ("A<|im_start|>assistant\nB", "A", False),  # a header after text opens a next turn
     ],
 )
 def test_the_model_turn(text, turn_text, unfinished):

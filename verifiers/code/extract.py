@@ -402,7 +402,7 @@ def _from_blocks(blocks: list[Block], wanted: set[str], prompt: str, script: boo
         if continuation is not None:
             return Program(continuation, "a function body continuing the prompt")
         return Program(valid[-1][0].code, "the final code block (it defines no function under test)")
-    solutions = [(b, t) for b, t in solutions if not counter_example(b.before)] or solutions  # `Don't do this:`
+    solutions = [(b, t) for b, t in solutions if not _shown_as_mistake(b)] or solutions  # `Don't do this:`
     final, tree = solutions[0]
     for later, later_tree in solutions[1:]:
         between = later.before
@@ -423,6 +423,17 @@ def _from_blocks(blocks: list[Block], wanted: set[str], prompt: str, script: boo
     return Program(
         helpers + code, "the final solution" + (" with the helpers it uses from other blocks" if helpers else "")
     )
+
+
+def _shown_as_mistake(block: Block) -> bool:
+    """Does the sentence before the block, or the comment that opens it (`# Wrong approach (don't
+    use):`), show it as what not to do, a mistake or a comparison?"""
+    opening = []
+    for line in block.code.lstrip("\n").split("\n"):
+        if not line.lstrip().startswith("#"):
+            break
+        opening.append(line.lstrip().lstrip("#").strip())
+    return counter_example(block.before) or (bool(opening) and counter_example(" ".join(opening)))
 
 
 def _without_tests(programs: list[tuple[Block, ast.Module]]) -> list[tuple[Block, ast.Module]]:
