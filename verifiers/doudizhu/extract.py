@@ -216,28 +216,28 @@ def with_counts_written_out(text: str) -> str:
     `K K K`, `the black joker` `BJ`, `一对3` `3 3`, `王炸` `BJ RJ`) and suits dropped (`3♠ 3♥` is `3 3`:
     a suit has no rank)."""
     if "joker" in text.lower() or "王" in text:
-        text = _JOKERS.sub(
-            lambda m: (
-                " BJ "
-                if m.group() == "小王" or (m.group("colour") or "").lower() in ("black", "small", "little")
-                else " RJ "
-            ),
-            text,
-        )
-
-    def cards(m: re.Match[str]) -> str:
-        word = m.group(2) or m.group(4)
-        rank = _RANK_WORDS.get(word.lower(), word.upper())
-        return " ".join([rank] * _COUNTS[(m.group("name") or m.group("count")).lower()])
-
+        text = _JOKERS.sub(_joker, text.replace("王炸", " BJ RJ "))
     if not text.isascii():
-        text = _CN_COUNTED.sub(
-            lambda m: (
-                " " + " ".join([_CN_RANKS.get(m.group("rank"), m.group("rank"))] * _CN_COUNTS[m.group("count")]) + " "
-            ),
-            text.replace("王炸", " BJ RJ "),
-        )
-    return _SUITS.sub("", _COUNTED.sub(cards, text))
+        text = _CN_COUNTED.sub(_counted_in_chinese, text)
+    return _SUITS.sub("", _COUNTED.sub(_counted, text))
+
+
+def _joker(m: re.Match[str]) -> str:
+    black = m.group() == "小王" or (m.group("colour") or "").lower() in ("black", "small", "little")
+    return " BJ " if black else " RJ "
+
+
+def _counted(m: re.Match[str]) -> str:
+    """`a pair of 3s`, `three kings`: the rank, as many times as the words count."""
+    word = m.group(2) or m.group(4)
+    rank = _RANK_WORDS.get(word.lower(), word.upper())
+    return " ".join([rank] * _COUNTS[(m.group("name") or m.group("count")).lower()])
+
+
+def _counted_in_chinese(m: re.Match[str]) -> str:
+    """`一对3`, `三个K`: the rank, as many times as the words count."""
+    rank = _CN_RANKS.get(m.group("rank"), m.group("rank"))
+    return " " + " ".join([rank] * _CN_COUNTS[m.group("count")]) + " "
 
 
 # what a play's text may say beside its cards, tried only where the text does not read as cards as

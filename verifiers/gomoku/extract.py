@@ -148,10 +148,9 @@ def _labelled_scopes(text: str, size: int, formats: tuple[str, ...]) -> list[tup
 def _offered_after(
     text: str, end: int, cell: int, size: int, formats: tuple[str, ...], occupied: Collection[int]
 ) -> bool:
-    """Does a field after the answer's own offer another move beside it: the rest of its line (a
-    JSON object's `"alternatives": ["A1"]`), or a later line whose label or key offers
-    (`Alternative: A1`, `"alternatives": ["A1", "B2"]`)?
-    A stone on the board named there is the position, no move."""
+    """Does a field after the answer's own (`locate.offered_after`: `"alternatives": ["A1"]`,
+    `Other options: A1`) offer another move beside it? A stone on the board named there is the
+    position, no move."""
     return any(
         {c for _, c in _named(piece, size, formats)} - {None, cell} - set(occupied)
         for piece in offered_after(text, end)
