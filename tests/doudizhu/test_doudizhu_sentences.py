@@ -84,3 +84,20 @@ def test_letters_and_digits_run_together_are_no_cards():
     for text in ("<move>H8</move>", "I play H8.", "Keep the 3s.", "I play 3s"):
         assert sentence_play(text).play is None, text
     assert sentence_play("I play 10JQKA.").play == "10JQKA"  # ranks run together are a straight
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    play=plays(),
+    table=plays(),
+    frame=st.sampled_from(
+        ("To beat the {t}, play {p}.", "Beat {t} with {p}.", "I answer their {t} with {p}.", "对方出{t}，我出{p}")
+    ),
+)
+def test_the_play_on_the_table_named_beside_the_answer_is_not_the_answer(play, table, frame):
+    """Where the model must beat a play, a sentence that names that play beside its own answer
+    (`To beat the 8, play K.`) plays the answer: no play beats its equal."""
+    if read_play(play) == read_play(table):
+        return
+    found = sentence_play(frame.format(t=table, p=play), on_table=read_play(table))
+    assert found.play is not None and read_play(found.play) == read_play(play), (frame, table, play, found)

@@ -9,7 +9,7 @@ import re
 from typing import NamedTuple
 
 from ..locate import ANSWER_WORDS, ASIDE, not_shown_as_mistakes, offered_after, offers, tag_cut_off
-from .cards import parse_cards
+from .cards import Hand, parse_cards
 
 PASS_WORDS = frozenset({"pass", "不要", "不出", "要不起", "过"})
 _PASS_STRIP = " \t\r\n.!。！*`'\"()[]"
@@ -45,7 +45,7 @@ def _last_of(plays: list[re.Match[str]], text: str) -> Found:
     return Found(last.group(1).strip(" \t*_`"))
 
 
-def find_play(text: str, formats: tuple[str, ...]) -> Found:
+def find_play(text: str, formats: tuple[str, ...], on_table: Hand | None = None) -> Found:
     """The last play written in the completion (raw text), trying the configured formats in
     order: the last complete <move>...</move> (none where the text ends inside a tag: cut off),
     else the last `Move: ...` line, else the whole (short) completion or its last line's sentences;
@@ -57,26 +57,26 @@ def find_play(text: str, formats: tuple[str, ...]) -> Found:
         tags = list(_TAG.finditer(text))
         tags = not_shown_as_mistakes(tags, text, re.Match.start)  # `Don't play <move>2</move>`
         if tags:
-            return _as_play(_last_of(tags, text))
+            return _as_play(_last_of(tags, text), on_table)
     if "line" in formats:
         lines = list(_LINE.finditer(text))
         if lines:
             if any(_TOKEN_RUN.search(piece) for piece in offered_after(text, lines[-1].end(1))):
                 return Found(None, TWO_PLAYS)  # `{"move": "3", "alternatives": ["6"]}`
-            return _as_play(_last_of(lines, text))
+            return _as_play(_last_of(lines, text), on_table)
     if "bare" in formats:
         stripped = text.strip()
-        return _as_play(Found(stripped)) if len(stripped) <= BARE_LIMIT else sentence_play(text)
+        return _as_play(Found(stripped), on_table) if len(stripped) <= BARE_LIMIT else sentence_play(text, on_table)
     return Found(None)
 
 
-def _as_play(found: Found) -> Found:
+def _as_play(found: Found, on_table: Hand | None = None) -> Found:
     """`found`, or where its text does not read as cards, the play its sentence names (`Move: I lead
     the 3.`, `<move>play 3</move>`, `I play 3.`); as found where the sentence names none (read_play
     then says why it is no play)."""
     if found.play is None or _reads_as_play(found.play):
         return found
-    in_sentence = sentence_play(found.play)
+    in_sentence = sentence_play(found.play, on_table)
     return in_sentence if in_sentence.play is not None or in_sentence.why else found
 
 
@@ -96,6 +96,7 @@ _TOKEN = re.compile(r"[A-Za-z0-9]+|\w|[^\s\w]")  # letters and digits run togeth
 _TOKEN_RUN = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9JQKA])+(?![A-Za-z0-9])|\b(?:[Pp]ass|PASS|BJ|RJ)\b|不要")
 _CARD_TOKEN = re.compile(r"(?:10|[2-9JQKA])+|BJ|RJ")  # the jokers as `with_counts_written_out` names them
 # between the cards of one play: `3 3`, `3-4-5-6-7`, `3, 3`, and a trio's kicker: `2 2 2 with K K`, `222带K`
+_KICKER_JOIN = re.compile(r"with|带", re.IGNORECASE)
 _RUN_GAP = re.compile(r"[\s,+/、，-]*(?:(?<![^\s\d])with(?![^\s\d])|带)?[\s,+/、，-]*", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?;。！？；]")
 _PASS_IN_SENTENCE = re.compile(r"\bpass\b|不要|不出|要不起", re.IGNORECASE)
@@ -140,27 +141,28 @@ def _own_clauses(line: str) -> str:
     return " ".join(kept)
 
 
-def sentence_play(text: str) -> Found:
+def sentence_play(text: str, on_table: Hand | None = None) -> Found:
     """The play the last non-empty line names in its sentences: its one run of cards (runs the
     text rejects, `not 3`, left out), PASS where it names no card and says pass; where it names
     different plays, the one in the sentences that say what they answer (`locate.ANSWER_WORDS`), or
     none. A second play offered (`3 or J`), or cards beside a pass, are one answer too many. Where
     the line names several, what is not our play (the other side's reply, cards kept, what happens
-    if) is left out first: `Play the single 3; the opponent must answer with 5.` plays 3."""
+    if) is left out first: `Play the single 3; the opponent must answer with 5.` plays 3; so is the
+    play `on_table` that this one must beat (`To beat the 8, play K.` plays K: no play beats its equal)."""
     lines = [line for line in text.split("\n") if line.strip()]
     if not lines or len(lines[-1]) > MAX_SENTENCE:
         return Found(None)
     line = with_counts_written_out(ASIDE.sub(" ", lines[-1]))
-    found = _play_in(line)
+    found = _play_in(line, on_table)
     if found.play is None and found.why:
         own = _own_clauses(line)
         if own != line:
-            mine = _play_in(own)
+            mine = _play_in(own, on_table)
             return mine if mine.play is not None else found
     return found
 
 
-def _play_in(line: str) -> Found:
+def _play_in(line: str, on_table: Hand | None = None) -> Found:
     """The play `line` names (see `sentence_play`)."""
     found: list[tuple[int, int, list[str]]] = []  # (sentence, where the run starts, its cards)
     sentence = end = 0
@@ -169,10 +171,13 @@ def _play_in(line: str) -> Found:
         if _RUN_GAP.fullmatch(token):
             continue  # a separator: the gap to the next token holds it
         if _CARD_TOKEN.fullmatch(token):
-            if found and found[-1][2] and found[-1][0] == sentence and _RUN_GAP.fullmatch(line, end, m.start()):
-                found[-1][2].append(token)  # the run goes on
-            else:
-                found.append((sentence, m.start(), [token]))
+            gap = line[end : m.start()]
+            if found and found[-1][2] and found[-1][0] == sentence and _RUN_GAP.fullmatch(gap):
+                if not _KICKER_JOIN.search(gap) or _trio_and_kicker(found[-1][2], line, m.start(), on_table):
+                    found[-1][2].append(token)  # the run goes on
+                    end = m.end()
+                    continue
+            found.append((sentence, m.start(), [token]))
         else:
             found.append((sentence, m.start(), []))  # a word ends the run
             sentence += bool(_SENTENCE_END.fullmatch(token))
@@ -183,11 +188,28 @@ def _play_in(line: str) -> Found:
         return Found("PASS") if passes else Found(None)
     if passes or offers(line):
         return Found(None, TWO_PLAYS)
+    if len({parse_cards(cards) for _, cards in runs}) > 1 and on_table is not None:
+        runs = [(at, cards) for at, cards in runs if parse_cards(cards) != on_table] or runs  # `To beat the 8, play K.`
     if len({parse_cards(cards) for _, cards in runs}) == 1:
         return Found(runs[-1][1])
     sentences = _SENTENCE_END.split(line)
     answering = {parse_cards(cards): cards for at, cards in runs if ANSWER_WORDS.search(sentences[at])}
     return Found(next(iter(answering.values()))) if len(answering) == 1 else Found(None, TWO_PLAYS)
+
+
+def _trio_and_kicker(cards: list[str], line: str, at: int, on_table: Hand | None) -> bool:
+    """Do the cards before a "with"/带 and the run that starts at `at` make a trio or four with its
+    kickers (`2 2 2 with K K`, `K K with 2 2 2`), rather than two plays (`beat 8 with K`, `beat 3 3 3
+    with 5 5 5`, the first being the play on the table)?"""
+    after = _RUN_AFTER.match(line, at)
+    try:
+        before, kicker = parse_cards(" ".join(cards)), parse_cards(after.group() if after else "")
+    except ValueError:
+        return False
+    return before != on_table and kicker != on_table and (max(before) >= 3 or max(kicker) >= 3)
+
+
+_RUN_AFTER = re.compile(r"(?:(?:10|[2-9JQKA])+|BJ|RJ)(?:[\s,+/、，-]+(?:(?:10|[2-9JQKA])+|BJ|RJ)(?![A-Za-z0-9]))*")
 
 
 # cards named by their count and rank in words (`a pair of 3s`, `three kings`, `bomb of 5s`, `the black
