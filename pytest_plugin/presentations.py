@@ -7,8 +7,9 @@ words in random scripts: a label is recognised by its shape, a short phrase endi
 position (alone, after reasoning, after a think block, after a draft the text rejects) x decoration
 (CRLF, no-break spaces, full-width colons) x noise (a chat token and junk after the turn, trailing
 talk, a usage or test block, a driver `main()` that reads stdin called after the program) x traps
-(a hedge with a second answer, the answer only after the turn ended, a reasoning block never closed, a final answer cut off after a draft, the answer rejected for
-another, the answer only in a quoted format example): a trap never pays.
+(a hedge with a second answer, the answer only after the turn ended, a reasoning block never closed,
+a final answer cut off after a draft, the answer rejected for another, the answer only in a quoted
+format example): a trap never pays.
 
     from pytest_plugin.presentations import code_presentations
 

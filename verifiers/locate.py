@@ -39,8 +39,9 @@ _ROW = re.compile(r"^[ \t]*\|(?P<cells>[^\n]*)\|[ \t]*$", re.MULTILINE)
 _GAP = r"[\s\u200b-\u200d\u2060\ufeff\ufe00-\ufe0f]*"  # spaces and invisible characters (a reader drops them)
 _EXPRESSION_START = re.compile(r"[(\[0-9$]|\\(?:[A-Za-z]+|[(\[])")  # `$…$`, `\(…\)` and `\Big(` open one too
 # what an expression's start never follows: a word it would be inside (or a factorial's `!`), or,
-# spaces and invisible characters apart, a number, an operator it would drop (`√14`, `2^14`, `2 * 14`), a bracket that closes
-# one (`2 (14 + 17)`, an implicit product); a `*` after no operand is emphasis (`So **(14 + 17)**`)
+# spaces and invisible characters apart, a number, an operator it would drop (`√14`, `2^14`, `2 * 14`),
+# a bracket that closes one (`2 (14 + 17)`, an implicit product); a `*` after no operand is emphasis
+# (`So **(14 + 17)**`)
 _NOT_A_START_AFTER = re.compile(rf"[A-Za-z.!]$|[A-Za-z0-9]_$|(?:[0-9^√∛∜−+/×÷·⋅\\)\]}}-]|[0-9)\]}}][ \t]*\*){_GAP}$")
 _BEFORE_A_START = 8  # characters before a start read for what it follows
 _EMPHASIS_BEFORE = re.compile(r"(?<![^\s(])(?:\*{1,3}|_{1,2}|`)$")  # emphasis that opens at an expression

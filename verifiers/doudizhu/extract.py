@@ -92,9 +92,10 @@ def _reads_as_play(text: str) -> bool:
 # card tokens the last line names. Card tokens are case-sensitive (`A`, `J`; never the article "a"), and
 # a number with letters attached (`3s`, in `pair of 3s`) is no card: a name that counts cards refuses.
 _TOKEN = re.compile(r"[A-Za-z0-9]+|\w|[^\s\w]")  # letters and digits run together are one token: `H8`, `3s`
+_CARD = r"(?:(?:10|[2-9JQKA])+|BJ|RJ)"  # a card token; the jokers as `with_counts_written_out` names them
 # a play named anywhere (cards, case-sensitive as in sentences, or a pass)
-_TOKEN_RUN = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9JQKA])+(?![A-Za-z0-9])|\b(?:[Pp]ass|PASS|BJ|RJ)\b|不要")
-_CARD_TOKEN = re.compile(r"(?:10|[2-9JQKA])+|BJ|RJ")  # the jokers as `with_counts_written_out` names them
+_TOKEN_RUN = re.compile(rf"(?<![A-Za-z0-9]){_CARD}(?![A-Za-z0-9])|\b(?:[Pp]ass|PASS)\b|不要")
+_CARD_TOKEN = re.compile(_CARD)
 # between the cards of one play: `3 3`, `3-4-5-6-7`, `3, 3`, and a trio's kicker: `2 2 2 with K K`, `222带K`
 _KICKER_JOIN = re.compile(r"with|带", re.IGNORECASE)
 _RUN_GAP = re.compile(r"[\s,+/、，-]*(?:(?<![^\s\d])with(?![^\s\d])|带)?[\s,+/、，-]*", re.IGNORECASE)
@@ -209,7 +210,7 @@ def _trio_and_kicker(cards: list[str], line: str, at: int, on_table: Hand | None
     return before != on_table and kicker != on_table and (max(before) >= 3 or max(kicker) >= 3)
 
 
-_RUN_AFTER = re.compile(r"(?:(?:10|[2-9JQKA])+|BJ|RJ)(?:[\s,+/、，-]+(?:(?:10|[2-9JQKA])+|BJ|RJ)(?![A-Za-z0-9]))*")
+_RUN_AFTER = re.compile(rf"{_CARD}(?:[\s,+/、，-]+{_CARD}(?![A-Za-z0-9]))*")  # the run a kicker may be
 
 
 # cards named by their count and rank in words (`a pair of 3s`, `three kings`, `bomb of 5s`, `the black

@@ -50,9 +50,7 @@ from .cards import (
     BAN_ADJACENT_TRIO_WINGS,
     DOUZERO_AIRPLANES,
     RANKS,
-    Hand,
     normalise_banned,
-    parse_cards,
 )
 from .engine import SearchLimit, python_uniform, rollout_plies, rules_for
 from .extract import MOVE_FORMATS, find_play, read_play
@@ -106,16 +104,6 @@ class DoudizhuConfig:
         unknown = set(self.move_formats) - set(MOVE_FORMATS)
         if unknown:
             raise ValueError(f"unknown move formats {sorted(unknown)}; known: {MOVE_FORMATS}")
-
-
-def _on_table(task: Mapping[str, Any]) -> Hand | None:
-    """The cards of the play the model must beat (`to_beat`), where the task names one that reads
-    as cards; the reader leaves that play out where a sentence names it beside the answer."""
-    to_beat = task.get("to_beat")
-    try:
-        return parse_cards(to_beat) if isinstance(to_beat, str) and to_beat.strip() else None
-    except ValueError:
-        return None
 
 
 @register("doudizhu")
@@ -189,7 +177,8 @@ class DoudizhuVerifier(Verifier):
         turn = model_turn(completion)  # the model's own turn (docs/answers.md)
         if turn.unfinished:
             return Score.invalid(turn.unfinished)
-        raw, why = find_play(turn.text, self.config.move_formats, _on_table(task))
+        on_table = state.to_beat.cards if state.to_beat is not None else None  # the play to beat
+        raw, why = find_play(turn.text, self.config.move_formats, on_table)
         if raw is None:
             return Score.invalid(why or "no play found (write it like <move>3 3</move> or <move>PASS</move>)")
         try:

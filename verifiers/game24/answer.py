@@ -42,7 +42,9 @@ from .expression import Evaluated, ExpressionError, normalise, parse_plain, stri
 
 _TIMES = re.compile(r"(?<=[0-9)])\s*[xX]\s*(?=[0-9(])")
 _RATIO = re.compile(r"(?<=[0-9)])\s*:\s*(?=[0-9(])")
+# an aside after the stated value that restates it (`= 24 (2 * 12)`): a link, checked like any other
 _ASIDE_LINK = re.compile(r"(=\s*[0-9]+(?:\.[0-9]+)?)\s*\(\s*([0-9][0-9+\-*/ .]*[0-9])\s*\)$")
+# the value stated first and a colon (`24: (6-4)*(4+8)`): `24 = …`, never a ratio
 _STATED_FIRST = re.compile(r"^[ \t]*([0-9]+):[ \t]+(?=[0-9(])")
 # an operator written as a word between two operands (`(6 minus 4) times (4 plus 8)`, `(6-4)
 # multiplied by (4+8)`): the operator itself, so the answer is judged by the value it writes

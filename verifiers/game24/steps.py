@@ -292,7 +292,7 @@ def _replay(steps: list[re.Match[str]], numbers: list[int]) -> str | None:
     24, where 2 = 6 − 4 and 12 = 4 + 8`): a block of up to MOST_STEPS_ORDERED is tried in every order
     its operands allow (written order first), a longer one in the order written."""
     try:
-        parsed = [tuple(Shown.parse(m.group(k)) for k in "abc") + (m.group("op"),) for m in steps[:MAX_STEP_LINES]]
+        parsed = [_Step(*(Shown.parse(m.group(k)) for k in "abc"), m.group("op")) for m in steps[:MAX_STEP_LINES]]
     except (ValueError, ZeroDivisionError):
         return None
     items = [(n, str(n)) for n in numbers]
@@ -306,11 +306,20 @@ def _replay(steps: list[re.Match[str]], numbers: list[int]) -> str | None:
     return _in_some_order(parsed, items, frozenset(range(len(parsed))), set())
 
 
+class _Step(NamedTuple):
+    """One step `a op b = c`, its numbers as shown."""
+
+    a: Shown
+    b: Shown
+    c: Shown
+    op: str
+
+
 MOST_STEPS_ORDERED = 7  # a derivation of 8 numbers has 7 steps
 MOST_ORDERS_TRIED = 512  # states of one block tried at most: the search stays bounded on any text
 
 
-def _false(step: tuple) -> bool:
+def _false(step: _Step) -> bool:
     """Does `step` state a false result whatever its operands' exact values (shown exactly)?"""
     a, b, c, op = step
     if a.tolerance or b.tolerance:
@@ -319,7 +328,9 @@ def _false(step: tuple) -> bool:
     return value is None or not c.matches(value)
 
 
-def _in_some_order(parsed: list, items: list[tuple[Exact, str]], left: frozenset[int], tried: set) -> str | None:
+def _in_some_order(
+    parsed: list[_Step], items: list[tuple[Exact, str]], left: frozenset[int], tried: set[tuple]
+) -> str | None:
     """The expression the steps `left` build from `items` applied in some order, or None."""
     if not left:
         return items[0][1][1:-1] if len(items) == 1 else None
@@ -336,8 +347,8 @@ def _in_some_order(parsed: list, items: list[tuple[Exact, str]], left: frozenset
     return None
 
 
-def _apply(step: tuple, items: list[tuple[Exact, str]]) -> bool:
-    """Apply `step` (a, b, c as shown, op) to `items` (values, with the expressions that make them)
+def _apply(step: _Step, items: list[tuple[Exact, str]]) -> bool:
+    """Apply `step` to `items` (values, with the expressions that make them)
     where both its operands are there and its result is the true one; False otherwise (items as
     they were)."""
     a, b, c, op = step

@@ -109,17 +109,6 @@ MAX_TARGET = 10**60  # past any value 8 numbers up to 1e6 can make (1e48); far b
 _INT_ONLY = {int}
 
 
-def _steps_only(raw: str, max_chars: int) -> bool:
-    """Is `raw` no expression but may be steps (several `=` in parts split by commas or `;`)?"""
-    if raw.count("=") < 2:
-        return False
-    try:
-        read_chain(raw, max_chars)
-    except ExpressionError:
-        return True
-    return False
-
-
 def _task_numbers(task: Mapping[str, Any]) -> tuple[list[int], tuple[int, ...], int]:
     """The task's numbers (as given, and sorted: what an answer must use) and its target, or
     TaskError naming the field that is wrong."""
@@ -246,17 +235,12 @@ class Game24Verifier(Verifier):
             if raw is None and cfg.steps_answer:  # no expression anywhere: steps combining every number
                 raw, why = derivation(turn.text, list(wanted), offers)
                 turn = turn._replace(unfinished=why) if why else turn
-        # `Answer: 24` after steps that combine every number: the steps are the answer it states (a
-        # usual answer always combines numbers: never a bare target)
-        if (
-            usual is None
-            and raw is not None
-            and cfg.steps_answer
-            and _states_only(raw, target, cfg.max_expression_chars)
-        ):
-            raw = derivation(turn.text, list(wanted), offers).expression or raw
+        # the target alone restates an answer before it (a usual answer always combines numbers: never
+        # a bare target): steps that combine every number (`Answer: 24` after them), else the
+        # expression computed before it (`… = 24.` then `\\boxed{24}`)
         if usual is None and raw is not None and _states_only(raw, target, cfg.max_expression_chars):
-            raw = self._computed_before(turn.text, raw, wanted, target) or raw  # `… = 24.` then `\\boxed{24}`
+            derived = derivation(turn.text, list(wanted), offers).expression if cfg.steps_answer else None
+            raw = derived or self._computed_before(turn.text, raw, wanted, target) or raw
         answer = None
         r_l = 0.0  # paid only with a final expression (see the module docstring)
         if raw is not None and usual is None and cut_off(turn.text):  # a usual ending is a whole answer
@@ -271,24 +255,8 @@ class Game24Verifier(Verifier):
         if raw is None:
             verdict, r_oc, reason = Verdict.INVALID, 0.0, turn.unfinished or "no final answer found"
         else:
-            if (
-                links is None
-                and cfg.steps_answer
-                and raw.count("=") >= 2
-                and (_steps_only(raw, cfg.max_expression_chars) or not self._answers_puzzle(raw, wanted, target))
-            ):
-                # a labelled answer written as steps (`Answer: 8 + 4 = 12, 6 - 4 = 2, 12 * 2 = 24`, `Answer:
-                # 2 × 12 = 24, where 2 = 6 − 4 and 12 = 4 + 8`): the expression its steps build
-                raw = derivation(raw, list(wanted), offers).expression or raw
-            if (
-                links is None
-                and cfg.steps_answer
-                and "=" in raw
-                and self._is_expression(raw)  # one refused as written keeps its reason (`14.0 + 17`)
-                and not self._answers_puzzle(raw, wanted, target)
-            ):  # a label over the steps (`Answer:` then `6 - 4 = 2` …): the block that begins on its line
-                line_start = turn.text.rfind("\n", 0, max(0, turn.text.rfind(raw))) + 1
-                raw = derivation_at(turn.text[line_start:], list(wanted)) or raw
+            if links is None and cfg.steps_answer:
+                raw = self._answer_from_steps(raw, turn.text, wanted, target)
             info["expression"] = raw[:200]
             try:
                 if links is None:
@@ -330,6 +298,21 @@ class Game24Verifier(Verifier):
             return answers[-1]
         right = ev is not None and ev.uses_exactly(wanted) and ev.equals(target)
         return answers[-2] if right else answers[-1]
+
+    def _answer_from_steps(self, raw: str, text: str, wanted: tuple[int, ...], target: int) -> str:
+        """`raw`, or where it is no expression over the puzzle's numbers, the expression its steps
+        build: a labelled answer written as steps (`Answer: 8 + 4 = 12, 6 - 4 = 2, 12 * 2 = 24`,
+        `Answer: 2 × 12 = 24, where 2 = 6 − 4 and 12 = 4 + 8`), or a label over its steps (`Answer:`
+        then `6 - 4 = 2` …: the block that begins on its line, every step taking part). An answer
+        refused as written keeps its reason (`14.0 + 17`)."""
+        if "=" not in raw or self._answers_puzzle(raw, wanted, target):
+            return raw
+        if raw.count("=") >= 2 and (derived := derivation(raw, list(wanted), offers).expression):
+            return derived
+        if not self._is_expression(raw):
+            return raw
+        line_start = text.rfind("\n", 0, max(0, text.rfind(raw))) + 1
+        return derivation_at(text[line_start:], list(wanted)) or raw
 
     def _computed_before(self, text: str, stated: str, wanted: tuple[int, ...], target: int) -> str | None:
         """The expression that the bare target `stated` last in `text` restates: where the text's
