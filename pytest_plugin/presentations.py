@@ -8,8 +8,8 @@ position (alone, after reasoning, after a think block, after a draft the text re
 (CRLF, no-break spaces, full-width colons) x noise (a chat token and junk after the turn, trailing
 talk, a usage or test block, a driver `main()` that reads stdin called after the program) x traps
 (a hedge with a second answer, the answer only after the turn ended, a reasoning block never closed,
-a final answer cut off after a draft, the answer rejected for another, the answer only in a quoted
-format example): a trap never pays.
+a final answer cut off after a draft, the answer rejected for another, the answer called wrong, the
+answer only in a quoted format example): a trap never pays.
 
     from pytest_plugin.presentations import code_presentations
 
@@ -68,6 +68,8 @@ HEDGES = (
 )  # what puts a second answer beside the first
 
 REJECTIONS = ("\nWait, that is wrong. Corrected:\n", "\nNo, that fails. Let me redo it.\n\n")  # a later answer stands
+# words after the final answer that take it back, in its own sentence or on a line of their own: no answer
+CALLED_WRONG = (" is wrong.", " would be a mistake.", " doesn't work.", "\nThat's wrong.", "\nNo, this is incorrect.")
 # another answer shown after the answer as what not to do or for comparison: the answer still stands
 SHOWN_AS_MISTAKES = ("\nA common mistake is:\n", "\nFor comparison, a weaker one would be:\n", "\nDon't write this:\n")
 EXAMPLES = (
@@ -176,8 +178,8 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
     docs/answers.md): the turn's own header before it, chat tokens and junk after the turn, a think
     block or a draft the text rejects before it, CRLF and no-break spaces; traps (a hedge offering
     `other` too, `other` begun after the answer and cut off, the answer only after the turn ended,
-    inside a reasoning block never closed, the answer rejected for `other`, the answer only inside a
-    quoted format example) never pay; `other` shown after the answer as a mistake or for comparison
+    inside a reasoning block never closed, the answer rejected for `other`, the answer called wrong
+    with no answer after it, the answer only inside a quoted format example) never pay; `other` shown after the answer as a mistake or for comparison
     leaves it the answer. `other`: a different answer in the same format."""
     axes = []
     before = draw(
@@ -196,6 +198,7 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
         after += draw(st.sampled_from(CHAT_ENDS)) + "\nUser: and now?\n" + other
         axes.append("text after the turn end")
     traps = ("hedge", "cut off", "after the turn ended", "reasoning never closed", "rejected", "quoted example")
+    traps += ("called wrong",)
     trap = draw(st.sampled_from(("none",) * 4 + traps))
     axes.append(f"trap={trap}")
     text = before + answer + after
@@ -213,6 +216,8 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
         text = "<think>\n" + REASONING[0] + answer
     elif trap == "rejected":  # the answer, then the text rejects it for another
         text = before + answer + draw(st.sampled_from(REJECTIONS)) + other + after
+    elif trap == "called wrong":  # the answer, then words that take it back
+        text = before + answer + draw(st.sampled_from(CALLED_WRONG)) + after
     elif trap == "quoted example":  # the answer only inside a quoted format example; the answer is `other`
         text = before + draw(st.sampled_from(EXAMPLES)).format(answer) + other + after
     if draw(st.integers(0, 3)) == 0:  # the turn's own header, decoded with it: not text of the turn
@@ -224,6 +229,7 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
 
 
 __all__ = [
+    "CALLED_WRONG",
     "CONTAINERS",
     "EXAMPLES",
     "HEDGES",

@@ -285,13 +285,52 @@ def conclusion(text: str) -> tuple[int, int]:
 
 
 _NON_EMPTY_LINE = re.compile(r"[^\n]*[^\s][^\n]*")
-# a sentence whose answer is called wrong right after it (`(6-4)*(4+8) = 24 is wrong.`, `8 / (3 - 8/3)
-# doesn't work`): the predicate follows the answer's last digit or bracket, in the same sentence
-_REJECTED_IN_ITS_SENTENCE = re.compile(
-    r"^[^.!?。\n]*?[\d)\]}][ \t]*(?:=[ \t]*\d+[ \t]*)?(?:is|was|'s|are)[ \t]+(?:(?:actually|clearly|also|still)[ \t]+)?"
-    r"(?:wrong|incorrect|invalid|not\b)|^[^.!?。\n]*?[\d)\]}][ \t]*(?:does(?:n't| not)|won't|will not|fails)\b",
+# words right after an answer, in its own sentence, that call it wrong (`(6-4)*(4+8) = 24 is wrong.`,
+# `<move>I5</move> would lose.`, `8 / (3 - 8/3) doesn't work`): the text rejects that answer. Closing
+# markup may stand between (`</answer>`, `}`, `**`, a quote), and a stated value (`= 24`)
+_CLOSING = r"(?:</\w+>|[*_`~$'\"”’)\]}]|\n[ \t]*(?=[`~]))*+"  # a fence's closing line too; possessive: linear
+_CALLED_WRONG = re.compile(
+    r"(?:\b(?:is|was|are|would be|will be|seems|looks)|'s)[ \t]+(?:(?:actually|clearly|also|still|probably|definitely)[ \t]+)?"
+    r"(?:wrong|incorrect|invalid|illegal|a mistake|a blunder|losing|not[ \t]+(?:right|correct|valid|legal|allowed"
+    r"|possible|good|best|optimal|enough|it|equal|\d+|(?:a|an|the)[ \t]+(?:(?:good|valid|legal|winning|correct|right"
+    r"|best|final)[ \t]+)?(?:answer|solution|move|play)))\b"
+    r"|\b(?:does(?:n't| not)|won't|will not|would(?:n't| not)|can(?:'t|not))[ \t]+(?:work|equal|make|reach|get|win)\b"
+    r"|\bfails\b|\b(?:would |will )?loses?\b",
     re.IGNORECASE,
 )
+_BEFORE_THE_WORDS = rf"{_CLOSING}[ \t]*(?:=[ \t]*\d+[ \t]*)?"  # between the answer's end and the words
+_CALLED_WRONG_AFTER = re.compile(rf"{_BEFORE_THE_WORDS}(?:{_CALLED_WRONG.pattern})", re.IGNORECASE)
+# what ends an answer just before the words, where the answer's own text runs on into them (a
+# labelled line, a sentence): its last digit or bracket
+_ANSWER_ENDS_BEFORE = re.compile(rf"[\d)\]}}]{_BEFORE_THE_WORDS}$")
+CALLED_WRONG_CHARS = 40  # how far before the words an answer may end (closing markup, `= 24`)
+_SENTENCE_END = re.compile(r"[.!?。\n]")
+
+
+def called_wrong(text: str, end: int) -> bool:
+    """Do the words right after the answer that ends at `end` call it wrong, in its own sentence?
+    Such an answer is none (rule 6, docs/answers.md)."""
+    return _CALLED_WRONG_AFTER.match(text, end, end + 2 * CALLED_WRONG_CHARS) is not None
+
+
+def rejected_in_its_sentence(answer: str) -> bool:
+    """Does this answer's own text (a labelled line, a sentence: `(6-4)*(4+8) is not right.`) call it
+    wrong in its first sentence, right after an expression's last digit or bracket? Linear: the
+    words are searched for, then what ends just before them is read."""
+    stop = _SENTENCE_END.search(answer)
+    sentence = answer if stop is None else answer[: stop.start()]
+    for words in _CALLED_WRONG.finditer(sentence):
+        at = words.start()
+        if _ANSWER_ENDS_BEFORE.search(sentence, max(0, at - CALLED_WRONG_CHARS), at):
+            return True
+    return False
+
+
+def taken_back(text: str, end: int) -> bool:
+    """Does the text take back its last answer, which ends at `end`: words right after it that call
+    it wrong (`called_wrong`), or a line after it that says it is wrong or that no answer exists
+    (`denies`: `That's wrong.`, `There is no solution.`)?"""
+    return called_wrong(text, end) or any(denies(line) for line in text[end:].split("\n"))
 
 
 def sentences(text: str) -> list[Span]:
@@ -306,7 +345,7 @@ def sentences(text: str) -> list[Span]:
         opening = _EMPHASIS_BEFORE.search(text, max(start, m.start() - 3), m.start())  # `*14 + 17*`: its pair
         at = opening.start() if opening else m.start()
         stretch = text[at:end].strip()
-        if _REJECTED_IN_ITS_SENTENCE.match(stretch) is None:
+        if not rejected_in_its_sentence(stretch):
             found.append(Span(stretch, "sentence", at))
         if len(found) == MOST_SENTENCE_STARTS:
             break
@@ -343,12 +382,13 @@ def candidates(text: str) -> list[Span]:
     line and the whole text."""
     fields = json_fields(text) if "{" in text else []
     marked = sorted(labelled(text) + cells(text) + fields, key=lambda s: s.start, reverse=True)
+    marked = [span for span in marked if not rejected_in_its_sentence(span.text)]  # `Answer: … is wrong.`
     lines = [line for line in text.split("\n") if line.strip()]
     tail = [Span(lines[-1].strip(), "line", len(text))] if lines else []
-    if tail and _REJECTED_IN_ITS_SENTENCE.match(tail[0].text):
+    if tail and rejected_in_its_sentence(tail[0].text):
         tail = []  # `(6-4)*(4+8) is not right.`
     whole = [Span(text.strip(), "whole", 0)] if text.strip() and "\n" in text.strip() else []
-    if whole and (any(TAKES_BACK.search(line) for line in lines[1:]) or _REJECTED_IN_ITS_SENTENCE.match(whole[0].text)):
+    if whole and (any(TAKES_BACK.search(line) for line in lines[1:]) or rejected_in_its_sentence(whole[0].text)):
         whole = []  # the text is not its answer in full: a later line takes back or doubts the first
     return marked + sentences(text) + tail + whole
 
@@ -357,6 +397,7 @@ __all__ = [
     "ASIDE",
     "HEDGE_WORDS",
     "Span",
+    "called_wrong",
     "candidates",
     "cells",
     "counter_example",
@@ -367,6 +408,8 @@ __all__ = [
     "offered_after",
     "offers",
     "rank",
+    "rejected_in_its_sentence",
     "sentences",
     "tag_cut_off",
+    "taken_back",
 ]

@@ -47,10 +47,32 @@ class Strategies:
         return cls(tasks=tasks, **builders)
 
 
-def move_game_probes() -> list[Probe]:
-    """Probes for verifiers that read one move (gomoku, Dou Dizhu)."""
-    return [
+TwoMoves = Callable[[Any, Task], "tuple[str, str]"]  # (verifier, task) -> (the best move known, another legal one)
+
+
+def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
+    """Probes for verifiers that read one move (gomoku, Dou Dizhu). With `two_moves`, also the
+    reading traps of docs/answers.md: the task's best move where it offers a second, sits after the
+    turn's end or inside unfinished reasoning, or is called wrong; each must earn nothing."""
+    probes = [
         Probe("off-board move", lambda v, t: "<move>Z99</move>"),
         Probe("no move", lambda v, t: "I think the position is balanced."),
         Probe("many moves", lambda v, t: "A1 B2 C3 D4 E5 PASS 3 3 3"),
+    ]
+    if two_moves is None:
+        return probes
+
+    def trap(name: str, shape: str) -> Probe:
+        return Probe(name, lambda v, t: shape.format(*two_moves(v, t)))
+
+    return probes + [
+        trap("best move or another", "My move: {0} or {1}"),
+        trap("best move then an alternative", "<move>{0}</move>\nAlternatively, <move>{1}</move>."),
+        trap("alternatives in a JSON field", '{{"move": "{0}", "alternatives": ["{1}"]}}'),
+        trap("other options after the answer", "Move: {0}\nOther options: {1}"),
+        trap("candidates listed", "Candidate moves: {0}, {1}. Both look good."),
+        trap("best move after the turn ended", "I am not sure.<|im_end|>\n<move>{0}</move>"),
+        trap("best move inside reasoning never closed", "<think>\nMaybe <move>{0}</move>"),
+        trap("best move called wrong", "<move>{0}</move> is wrong."),
+        trap("best move cut off", "Move: <move>{0}"),
     ]

@@ -1,7 +1,7 @@
 """A play written in a sentence (verifiers/doudizhu/extract.py `sentence_play`), proven on generated
 sentences: any play in any frame, its cards written in any way people write them (named by count
-in words, with suits), reads as its cards; a second, different play offered beside it, a
-pass beside it, or a play the sentence rejects is never read as the answer."""
+in words, with suits, the 10 as T), reads as its cards; a second, different play offered beside it, a
+pass beside it, or a play the text rejects or calls wrong is never read as the answer."""
 
 from __future__ import annotations
 
@@ -49,6 +49,8 @@ def plays(draw: st.DrawFn) -> str:
     else:
         start = draw(st.integers(0, 7))
         cards = list(RANK_TEXTS[start : start + draw(st.integers(5, 12 - start))])
+    if "10" in cards and draw(st.booleans()):
+        cards = ["T" if card == "10" else card for card in cards]  # the prompt's notation for the 10
     return draw(st.sampled_from((" ", "-", ", ", ""))).join(cards) if len(cards) > 1 else cards[0]
 
 
@@ -76,6 +78,31 @@ def test_a_rejected_play_is_not_the_answer_and_a_pass_beside_cards_is_refused(pl
     assert found.play is not None and read_play(found.play) == read_play(play)
     assert sentence_play(f"I play {play} and pass.") == (None, TWO_PLAYS)
     assert read_play(sentence_play(f"I play {play}, then pass.").play) == read_play(play)  # a later turn's
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    play=plays(),
+    frame=st.sampled_from(FRAMES),
+    words=st.sampled_from((" That is wrong.", " No, that's wrong.", " This is not right.")),
+)
+def test_a_play_the_text_calls_wrong_is_none(play, frame, words):
+    """A sentence after the play that takes it back, or words right after it that call it wrong
+    (docs/answers.md, rule 6), leave no answer."""
+    sentence = frame.format(play)
+    assert sentence_play(sentence + ("" if sentence[-1] in ".!" else ".") + words).play is None, sentence
+    assert sentence_play(f"Playing {play} would lose.").play is None
+
+
+def test_the_jokers_and_the_ten_in_the_prompts_notation_are_cards():
+    for text, cards in (
+        ("I play B R.", "B R"),
+        ("I lead the B.", "B"),
+        ("I play T T.", "T T"),
+        ("Move: 9 T J Q K", "9 T J Q K"),
+    ):
+        found = sentence_play(text)
+        assert found.play is not None and read_play(found.play) == read_play(cards), (text, found)
 
 
 def test_letters_and_digits_run_together_are_no_cards():

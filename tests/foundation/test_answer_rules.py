@@ -167,6 +167,14 @@ GAME24_FORMS = {
     "{r} doesn't work.": "invalid",
     "{r} is not right. Answer: 6*4*(8-4)/4 ... hmm I'm unsure": "invalid",
     "I think {r} = 24 is the answer, not (6+4)*(4+8).": "correct",
+    # in any container: words right after it (closing markup between) call it wrong
+    "<answer>{r}</answer> is wrong.": "invalid",
+    "Answer: {r} would be wrong.": "invalid",
+    "\\boxed{{{r}}} is not correct.": "invalid",
+    "**{r}** doesn't work.": "invalid",
+    "Answer: {r} = 24 is not a valid solution.": "invalid",
+    "Answer: {r}\nAnswer: (6+4)*(4+8) is wrong.": "correct",  # a rejected answer is none: the earlier stands
+    "Answer: {r} is not only right but also short.": "correct",
     "- Subtract 4 from 6: 2\n- Add 4 and 8: 12\n- Multiply: 2 × 12 = 24": "correct",  # a verb's result after a colon
     # steps in any order, or written result first: a step waits for the steps that make its operands
     "2 × 12 = 24\n6 − 4 = 2\n4 + 8 = 12": "correct",
@@ -318,6 +326,16 @@ GOMOKU_FORMS = {
     "Play {b} or E5.": "invalid",  # offered beside it, even where the other is taken
     "Both A1 and {b} look possible, so I choose {b}.": "correct",  # the concluding clause's choice
     "Both A1 and {b} look possible, so I choose A1.": "incorrect",
+    "[4, 8]": "invalid",  # a pair in brackets: as ambiguous as in parentheses
+    # a move the text calls wrong is none; a line that takes the last one back leaves no answer
+    "<move>{b}</move> is wrong.": "invalid",
+    "<move>{b}</move> would lose.": "invalid",
+    "Move: {b} is a mistake.": "invalid",
+    "**{b}** doesn't work.": "invalid",
+    "<move>{b}</move>\nThat's wrong.": "invalid",
+    "<move>{b}</move> wins. <move>A1</move> loses.": "correct",  # the move called losing is none
+    "<move>{b}</move> is not blocked, so it wins.": "correct",
+    "{b} can't be blocked.": "correct",
 }
 
 
@@ -385,6 +403,12 @@ DOUDIZHU_FORMS = {
     "I play 3 or J.": "invalid",  # two plays offered
     "I play 3, then J.": "correct",  # a later turn's play is a plan: the play now is 3
     "I play 3 and J.": "invalid",  # two plays named in one answering sentence
+    # a play the text calls wrong is none; a sentence that takes the last one back leaves no answer
+    "<move>3</move> is wrong.": "invalid",
+    "Play 3 would lose.": "invalid",
+    "I play 3. That is wrong.": "invalid",
+    "<move>J</move> loses. <move>3</move> wins.": "correct",
+    '{"move": "3", "alternatives": ["T"]}': "invalid",
     "Play 3. Then the opponent plays 5, and I answer with A.": "correct",
     "<move>3♦</move>": "correct",  # a suit has no rank
     '{"move": "3", "alternatives": ["6"]}': "invalid",  # a field that offers another play

@@ -50,6 +50,21 @@ def test_two_drawings_offered_are_refused_whichever_is_right(before, offer, righ
 
 
 @settings(max_examples=40, deadline=None)
+@given(
+    before=PROSE,
+    fence=FENCES,
+    words=st.sampled_from([" is wrong.", " doesn't work.", "\nThat's wrong.", "\nNo, this is incorrect."]),
+)
+def test_a_drawing_the_text_calls_wrong_is_none(before, fence, words):
+    """Words right after the final drawing (past its fence) that call it wrong, or a line after it
+    that takes it back, leave no answer; a drawing called wrong before a later one is none."""
+    open_, close = fence
+    assert extract_svg(f"{before}\n{open_}{RIGHT}{close}{words}") == (None, "svg_called_wrong")
+    if not words.startswith("\n"):
+        assert extract_svg(f"{before}\n{open_}{OTHER}{close}{words} Here:\n{RIGHT}") == (RIGHT, "")
+
+
+@settings(max_examples=40, deadline=None)
 @given(before=PROSE, replace=st.sampled_from(["Let me refine it:", "Improved version:", "Final drawing:", ""]))
 def test_a_later_drawing_replaces_an_earlier_one(before, replace):
     assert extract_svg(f"{before}\n{OTHER}\n{replace}\n{RIGHT}") == (RIGHT, "")

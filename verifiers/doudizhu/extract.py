@@ -8,7 +8,16 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..locate import ANSWER_WORDS, ASIDE, not_shown_as_mistakes, offered_after, offers, tag_cut_off
+from ..locate import (
+    ANSWER_WORDS,
+    ASIDE,
+    called_wrong,
+    not_shown_as_mistakes,
+    offered_after,
+    offers,
+    tag_cut_off,
+    taken_back,
+)
 from .cards import Hand, parse_cards
 
 PASS_WORDS = frozenset({"pass", "不要", "不出", "要不起", "过"})
@@ -24,6 +33,7 @@ BARE_LIMIT = 40
 _TAG = re.compile(r"<move>([^<]*(?:<(?!/?move>)[^<]*)*)</move>", re.IGNORECASE)  # stops at the next tag: linear
 TWO_PLAYS = "two different plays are offered as the answer: one answer too many"
 CUT_OFF = "the final play was cut off (a <move> tag never closed): no answer"
+CALLED_WRONG = "the text calls its play wrong: no answer"
 
 
 class Found(NamedTuple):
@@ -55,14 +65,21 @@ def find_play(text: str, formats: tuple[str, ...], on_table: Hand | None = None)
         if tag_cut_off(text, "move"):
             return Found(None, CUT_OFF)
         tags = list(_TAG.finditer(text))
+        if tags and all(called_wrong(text, t.end()) for t in tags):
+            return Found(None, CALLED_WRONG)
+        tags = [t for t in tags if not called_wrong(text, t.end())]  # `<move>3</move> would lose.`
         tags = not_shown_as_mistakes(tags, text, re.Match.start)  # `Don't play <move>2</move>`
         if tags:
+            if taken_back(text, tags[-1].end()):
+                return Found(None, CALLED_WRONG)
             return _as_play(_last_of(tags, text), on_table)
     if "line" in formats:
         lines = list(_LINE.finditer(text))
         if lines:
             if any(_TOKEN_RUN.search(piece) for piece in offered_after(text, lines[-1].end(1))):
                 return Found(None, TWO_PLAYS)  # `{"move": "3", "alternatives": ["6"]}`
+            if taken_back(text, lines[-1].end()):
+                return Found(None, CALLED_WRONG)
             return _as_play(_last_of(lines, text), on_table)
     if "bare" in formats:
         stripped = text.strip()
@@ -92,7 +109,7 @@ def _reads_as_play(text: str) -> bool:
 # card tokens the last line names. Card tokens are case-sensitive (`A`, `J`; never the article "a"), and
 # a number with letters attached (`3s`, in `pair of 3s`) is no card: a name that counts cards refuses.
 _TOKEN = re.compile(r"[A-Za-z0-9]+|\w|[^\s\w]")  # letters and digits run together are one token: `H8`, `3s`
-_CARD = r"(?:(?:10|[2-9JQKA])+|BJ|RJ)"  # a card token; the jokers as `with_counts_written_out` names them
+_CARD = r"(?:(?:10|[2-9TJQKA])+|BJ|RJ|B|R)"  # a card token; the jokers as the prompt and `with_counts_written_out` name them
 # a play named anywhere (cards, case-sensitive as in sentences, or a pass)
 _TOKEN_RUN = re.compile(rf"(?<![A-Za-z0-9]){_CARD}(?![A-Za-z0-9])|\b(?:[Pp]ass|PASS)\b|不要")
 _CARD_TOKEN = re.compile(_CARD)
@@ -163,9 +180,18 @@ def sentence_play(text: str, on_table: Hand | None = None) -> Found:
     return found
 
 
+class _Run(NamedTuple):
+    """Card tokens in a row in a line: one play, as far as the words go."""
+
+    sentence: int  # which sentence of the line it is in
+    start: int
+    end: int
+    cards: list[str]
+
+
 def _play_in(line: str, on_table: Hand | None = None) -> Found:
     """The play `line` names (see `sentence_play`)."""
-    found: list[tuple[int, int, list[str]]] = []  # (sentence, where the run starts, its cards)
+    found: list[_Run] = []
     sentence = end = 0
     for m in _TOKEN.finditer(line):
         token = m.group()
@@ -173,17 +199,21 @@ def _play_in(line: str, on_table: Hand | None = None) -> Found:
             continue  # a separator: the gap to the next token holds it
         if _CARD_TOKEN.fullmatch(token):
             gap = line[end : m.start()]
-            if found and found[-1][2] and found[-1][0] == sentence and _RUN_GAP.fullmatch(gap):
-                if not _KICKER_JOIN.search(gap) or _trio_and_kicker(found[-1][2], line, m.start(), on_table):
-                    found[-1][2].append(token)  # the run goes on
+            if found and found[-1].cards and found[-1].sentence == sentence and _RUN_GAP.fullmatch(gap):
+                if not _KICKER_JOIN.search(gap) or _trio_and_kicker(found[-1].cards, line, m.start(), on_table):
+                    found[-1].cards.append(token)  # the run goes on
+                    found[-1] = found[-1]._replace(end=m.end())
                     end = m.end()
                     continue
-            found.append((sentence, m.start(), [token]))
+            found.append(_Run(sentence, m.start(), m.end(), [token]))
         else:
-            found.append((sentence, m.start(), []))  # a word ends the run
+            found.append(_Run(sentence, m.start(), m.end(), []))  # a word ends the run
             sentence += bool(_SENTENCE_END.fullmatch(token))
         end = m.end()
-    runs = [(at, " ".join(cards)) for at, start, cards in found if cards and not _REJECTED.search(line, 0, start)]
+    named = [run for run in found if run.cards and not _REJECTED.search(line, 0, run.start)]
+    if named and taken_back(line, named[-1].end):  # `I play 3. That's wrong.`
+        return Found(None, CALLED_WRONG)
+    runs = [(run.sentence, " ".join(run.cards)) for run in named if not called_wrong(line, run.end)]
     passes = bool(_PASS_IN_SENTENCE.search(line))
     if not runs:
         return Found("PASS") if passes else Found(None)

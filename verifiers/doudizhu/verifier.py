@@ -50,6 +50,7 @@ from .cards import (
     BAN_ADJACENT_TRIO_WINGS,
     DOUZERO_AIRPLANES,
     RANKS,
+    legal_moves,
     normalise_banned,
 )
 from .engine import SearchLimit, python_uniform, rollout_plies, rules_for
@@ -255,7 +256,7 @@ class DoudizhuVerifier(Verifier):
 
     # ------------------------------------------------------------------ tasks
     def probes(self) -> list[Probe]:
-        return move_game_probes() + [Probe("pass when leading", lambda v, t: "PASS")]
+        return move_game_probes(_two_plays) + [Probe("an illegal pass or equal", lambda v, t: _illegal_play(t))]
 
     def prompt(self, task: Mapping[str, Any]) -> str:
         state, banned = self._position(task)
@@ -266,3 +267,17 @@ class DoudizhuVerifier(Verifier):
         5- and 8-card deals, and positions reached by random play from 8- and 10-card deals
         (leading and following); seeded 80/20 split."""
         return select(load_all(), split, limit=limit, seed=seed)
+
+
+def _two_plays(verifier: "DoudizhuVerifier", task: Mapping[str, Any]) -> tuple[str, str]:
+    """The task's first winning play (any legal play without one) and another legal play."""
+    state, banned = verifier._position(task)
+    plays = ["PASS" if m is None else m.text() for m in legal_moves(state.me, state.to_beat, banned)]
+    best = [p for p in task.get("winning_moves") or () if p in plays] or plays
+    return best[0], next(p for p in plays if p != best[0])
+
+
+def _illegal_play(task: Mapping[str, Any]) -> str:
+    """PASS when the model leads (it must play); when it follows, the play on the table again, which
+    never beats its equal."""
+    return f"<move>{task['to_beat']}</move>" if task.get("to_beat") else "PASS"

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable
 
-from ..locate import denies, not_shown_as_mistakes, offered_after, offers
+from ..locate import called_wrong, denies, not_shown_as_mistakes, offered_after, offers, rejected_in_its_sentence
 from .answer import with_word_operators_as_symbols
 from .expression import strip_emphasis
 
@@ -182,11 +182,21 @@ def final_answers(text: str, formats: Iterable[str] = ("answer_line", "answer_ta
     found: list[tuple[int, str]] = []
     for name in formats:
         found += EXTRACTORS[name](text)
+    found = [(at, answer) for at, answer in found if not _called_wrong(text, at, answer)]
     if len(found) > 1:
         found.sort()  # and an answer shown as a mistake (`A common mistake is:`) is none where another is
         found = not_shown_as_mistakes(found, text, lambda answer: answer[0])
     answers = (_unquoted(answer.strip().strip("`").strip()) for _, answer in found)
     return [a for a in answers if a]
+
+
+def _called_wrong(text: str, at: int, answer: str) -> bool:
+    """Does the answer's own sentence call it wrong (`Answer: (6-4)*(4+8) is wrong.`, `<answer>…</answer>
+    doesn't work`)? Such an answer is none (docs/answers.md, rule 6)."""
+    if rejected_in_its_sentence(answer):
+        return True
+    start = text.find(answer, at)  # the answer itself, after its marker (absent where lines were joined)
+    return start >= 0 and called_wrong(text, start + len(answer))
 
 
 def _unquoted(answer: str) -> str:

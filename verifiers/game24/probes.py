@@ -76,6 +76,27 @@ PROBES = [
         lambda v, t: f"Answer: {_wrong_sum(t)}<|im_end|>\nAnswer: {_right_or_wrong_sum(t)}",
     ),
     Probe("answer inside reasoning never closed", lambda v, t: f"<think>\nAnswer: {_right_or_wrong_sum(t)}"),
+    # the reader's wrong-answer classes (docs/answers.md): an answer the text calls wrong, an expression
+    # read from the middle of a sentence's, an operation closing an emphasis, a field offering another
+    Probe("answer called wrong", lambda v, t: f"Answer: {_right_or_wrong_sum(t)} is wrong."),
+    Probe(
+        "called wrong, then the target alone",
+        lambda v, t: f"{_right_or_wrong_sum(t)} = {_target(t)} is wrong.\n\\boxed{{{_target(t)}}}",
+    ),
+    Probe("implicit product with an extra number", lambda v, t: f"So 2 ({_right_or_wrong_sum(t)}) = {2 * _target(t)}."),
+    Probe("root before the expression", lambda v, t: f"So √({_right_or_wrong_sum(t)}) is the answer."),
+    Probe(
+        "operation closing an emphasis",
+        lambda v, t: f"_({_right_or_wrong_sum(t)}) squared_\n\\boxed{{{_target(t)}}}",
+    ),
+    Probe(
+        "alternatives in a JSON field",
+        lambda v, t: f'{{"answer": "{_right_or_wrong_sum(t)}", "alternatives": ["{_wrong_sum(t)}"]}}',
+    ),
+    Probe(
+        "other options after the answer",
+        lambda v, t: f"Answer: {_right_or_wrong_sum(t)}\nOther options: {_wrong_sum(t)}",
+    ),
     # a stall: a scan quadratic in the number of lines once took minutes here, past the batch's timeout
     Probe(
         "a flood of blank lines before a wrong answer",

@@ -12,6 +12,7 @@ from typing import Collection
 from ..locate import (
     ANSWER_WORDS,
     ASIDE,
+    called_wrong,
     json_fields,
     labelled,
     not_shown_as_mistakes,
@@ -19,12 +20,13 @@ from ..locate import (
     offers,
     rank,
     tag_cut_off,
+    taken_back,
 )
 from .board import LETTERS
 
 _TAG = re.compile(r"<move>(.*?)</move>", re.IGNORECASE | re.DOTALL)
 _ALGEBRAIC = re.compile(r"(?<![A-Za-z0-9])([A-Za-z])(\d{1,2})(?![A-Za-z0-9])")
-_PAIR = re.compile(r"\(\s*(\d{1,2})\s*,\s*(\d{1,2})\s*\)")
+_PAIR = re.compile(r"[([]\s*(\d{1,2})\s*,\s*(\d{1,2})\s*[)\]]")  # `(7, 7)`, `[7,7]`
 _SPACED = re.compile(r"(?<![A-Za-z])([A-Za-z])[ \t-]+(\d{1,2})(?!\d)")  # `I 5`, `I-5` (inside a tag)
 # a move written out in the letter-and-number notation: hyphenated (`I-5`; never a range `E5-H5`) or
 # as its column letter and row (`column I, row 5`, `row 5, column I`)
@@ -37,6 +39,8 @@ _COLUMN_ROW = re.compile(
 _LETTER_PAIR = re.compile(r"\(\s*([A-Za-z])\s*,\s*(\d{1,2})\s*\)")  # `(I, 5)`: the letter is the column
 _ROW_COL = re.compile(r"row\s*(\d{1,2})\s*,?\s*(?:col|column)\s*(\d{1,2})", re.IGNORECASE)
 MOVE_FORMATS = ("tag", "algebraic", "pair", "row_col")
+_MOVE_TOKEN = re.compile("|".join(p.pattern for p in (_ALGEBRAIC, _PAIR, _ROW_COL)), re.IGNORECASE)
+CALLED_WRONG = "the text calls its move wrong: no answer"
 
 
 def parse_move(text: str, size: int) -> int | None:
@@ -88,11 +92,15 @@ def answer_move(
     where `formats` leave out the letter-and-number notation the prompt asks for; beside a move in
     that notation they restate it, and alone they are ambiguous. Where a line names several moves,
     the `occupied` cells among them describe the position (`O wins by playing I8: E4, F5, G6, H7,
-    I8.`): a stone already on the board is no move. Returns (cell, None), or (None, why)."""
+    I8.`): a stone already on the board is no move, where the move stands apart from them (first or
+    last). Returns (cell, None), or (None, why)."""
     if "tag" in formats and tag_cut_off(text, "move"):
         return None, "the final move was cut off (a <move> tag never closed): no answer"
     tags = list(_TAG.finditer(text)) if "tag" in formats else []
     if tags:  # in a tag, a move spaced or hyphenated (`I 5`, `I-5`) is still one move
+        tags = [t for t in tags if not called_wrong(text, t.end())]  # `<move>A1</move> would lose.`
+        if not tags:
+            return None, CALLED_WRONG
         tags = not_shown_as_mistakes(tags, text, re.Match.start)  # `Don't play <move>A1</move>`
         scopes = [(t.start(), t.end(), _SPACED.sub(r"\1\2", _written_out(t.group(1)))) for t in tags]
     else:
@@ -102,6 +110,8 @@ def answer_move(
         if not scopes:
             return None, "no move found (write it like <move>H8</move>)"
     start, end, scope = scopes[-1]
+    if taken_back(text, end):  # `That's wrong.` after it
+        return None, CALLED_WRONG
     cell, why = _move_in(scope, size, formats, occupied)
     if not tags and labels and cell is not None and _offered_after(text, end, cell, size, formats, occupied):
         return None, "two different moves offered: one answer too many"
@@ -131,8 +141,8 @@ def _labelled_scopes(text: str, size: int, formats: tuple[str, ...]) -> list[tup
     found: dict[int, tuple[int, int, str]] = {}
     fields = json_fields(text) if "{" in text else []  # `{"reasoning": "…", "move": "I5"}`
     for span in labelled(text) + fields:
-        if rank(span) < 2:
-            continue
+        if rank(span) < 2 or _named(span.label, size, formats):
+            continue  # a "label" that names a move is a sentence's clause: `I play I5: E4, F5, …`
         answer = span.text
         if not find_moves(answer, size, _plain(formats)):  # spaced or hyphenated after its label: one move
             answer = _SPACED.sub(r"\1\2", answer)
@@ -191,14 +201,22 @@ def _move_in(
         named = pairs
     if not named:
         return None, "no move found (write it like <move>H8</move>)"
-    if len({cell for _, cell in named}) > 1 and occupied and not offers(scope):
-        named = [(pos, cell) for pos, cell in named if cell not in occupied] or named
+    if len({cell for _, cell in named}) > 1 and occupied and not offers(scope) and _apart(named, occupied):
+        named = [(pos, cell) for pos, cell in named if cell not in occupied]
     if len({cell for _, cell in named}) > 1:
         answered = _answering_sentence(scope, size, formats)
         if answered is None:
             return None, "two different moves offered: one answer too many"
         return answered, None
     return named[-1][1], None
+
+
+def _apart(named: list[tuple[int, int | None]], occupied: Collection[int]) -> bool:
+    """Is the move named apart from the stones on the board beside it: first or last of the cells
+    the line names (`I play I8: E4, F5, G6, H7, I8.`, `With E4 and F5 on the board, I8 wins.`)? An
+    empty cell amid stones (`A1 B2 C3`, B2 empty) is one of a list, not the answer."""
+    ends = {named[0][1], named[-1][1]}
+    return any(cell is not None and cell not in occupied for cell in ends)
 
 
 # where a sentence or a concluding clause ends (`Both D3 and I8 win, so I choose D3.`)
@@ -242,4 +260,8 @@ def _pairs(scope: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, i
 
 
 def _rejected(scope: str, pos: int) -> bool:
-    return bool(_REJECTED.search(scope[max(0, pos - REJECTION_CHARS) : pos]))
+    """Do the words before the move at `pos` (`not J10`) or right after it (`J10 would lose`) reject it?"""
+    if _REJECTED.search(scope[max(0, pos - REJECTION_CHARS) : pos]):
+        return True
+    move = _MOVE_TOKEN.match(scope, pos)
+    return move is not None and called_wrong(scope, move.end())

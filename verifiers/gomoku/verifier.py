@@ -221,7 +221,7 @@ class GomokuVerifier(Verifier):
         return super().task_from_shorthand(value)
 
     def probes(self) -> list[Probe]:
-        return move_game_probes()
+        return move_game_probes(_two_moves)
 
     def prompt(self, task: Mapping[str, Any]) -> str:
         try:
@@ -239,3 +239,11 @@ class GomokuVerifier(Verifier):
     def tasks(self, split: str = "test", *, limit: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
         """Decision positions on 9x9 and 15x15 (100 each), seeded 80/20 split."""
         return select(load_all(), split, limit=limit, seed=seed)
+
+
+def _two_moves(_verifier: Any, task: Mapping[str, Any]) -> tuple[str, str]:
+    """The task's first key move (any empty cell without a key) and another empty cell."""
+    position = from_task(dict(task))
+    empty = [position.name(c) for c, s in enumerate(position.stones) if s == EMPTY]
+    best = [m for m in task.get("best_moves") or () if m in empty] or empty
+    return best[0], next(m for m in empty if m != best[0])

@@ -14,7 +14,7 @@ import html
 import json
 import re
 
-from ..locate import not_shown_as_mistakes, offers
+from ..locate import called_wrong, not_shown_as_mistakes, offers, taken_back
 
 _TAG = re.compile(r"<(/?)svg\b[^<>]*?(/?)>", re.IGNORECASE)  # [^<>]: each try stops at the next "<" (linear)
 PICKS = ("final", "last", "first", "only")
@@ -25,6 +25,7 @@ READ_FAILURES = {
     "several_svgs": "several <svg> documents, and pick 'only' takes exactly one",
     "svg_cut_off": "the final <svg> drawing was cut off (never closed): no answer",
     "svgs_offered": "two different drawings are offered as the answer: one answer too many",
+    "svg_called_wrong": "the text calls its drawing wrong: no answer",
 }
 
 
@@ -102,11 +103,16 @@ def _cut_off(text: str, open_at: int | None, spans: list[tuple[int, int]]) -> bo
 
 
 def _final(text: str, spans: list[tuple[int, int]]) -> tuple[str | None, str]:
-    """The final drawing by the shared rules: counter-examples are not candidates (where another
-    drawing is); a later different drawing replaces an earlier one, unless the words between offer
+    """The final drawing by the shared rules: a drawing the text calls wrong is none, counter-examples
+    are not candidates (where another drawing is); a later different drawing replaces an earlier one, unless the words between offer
     it beside it."""
-    kept = not_shown_as_mistakes(spans, text, lambda span: span[0])
+    kept = [span for span in spans if not called_wrong(text, span[1])]  # `<svg>…</svg> is wrong.`
+    if not kept:
+        return None, "svg_called_wrong"
+    kept = not_shown_as_mistakes(kept, text, lambda span: span[0])
     final_start, final_end = kept[-1]
+    if taken_back(text, final_end):  # `That's wrong.` after it
+        return None, "svg_called_wrong"
     final = " ".join(text[final_start:final_end].split())
     for a, b in reversed(kept[:-1]):
         if " ".join(text[a:b].split()) == final:
