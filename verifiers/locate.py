@@ -183,6 +183,8 @@ class Span(NamedTuple):
 ANSWER_WORDS = re.compile(
     r"answer|solution|result|final|expression|formula|equation|lösung|antwort|réponse|respuesta|resposta|risposta"
     r"|ответ|решение|答|解|정답|답|الجواب|الإجابة|cevap|odpowied|jibu|उत्तर|antwoord|svar|vastaus"
+    r"|jawaban|javob|odgovor|válasz|odpověď|trả lời|คำตอบ|תשובה|απάντηση|відповідь|pasuxi"
+    r"|decision|choice|\bpick\b|conclusion|verdict"
     r"|\bmove\b|\bplay(?:s|ing)?\b|\bzug\b|\bcoup\b|jugada|jogada|mossa|着手|落子|出牌"  # a turn's answer: its move
     r"|\bI(?:'ll| will)? (?:choose|pick|select|go with)\b",  # or the choice the model says it makes
     re.IGNORECASE,
@@ -194,8 +196,18 @@ OTHER_WORDS = re.compile(
 )
 
 
+# words that name the other player (`Opponent's move:`, `Their reply:`, `对手出牌：`): what follows is
+# their move, never the model's answer
+OTHER_SIDE = re.compile(
+    r"\b(?:opponents?|opponent's|enemy|rival|they|them|their|he|she|his|her)\b|对手|对方", re.IGNORECASE
+)
+
+
 def rank(span: Span) -> int:
-    """2 for an answer's label, 1 for any other label, 0 for one that introduces something else."""
+    """2 for an answer's label, 1 for any other label, 0 for one that introduces something else
+    (a question, a step, the other player's move)."""
+    if OTHER_SIDE.search(span.label):
+        return 0
     if ANSWER_WORDS.search(span.label):
         return 2
     return 0 if OTHER_WORDS.search(span.label) else 1
@@ -396,6 +408,7 @@ def candidates(text: str) -> list[Span]:
 __all__ = [
     "ASIDE",
     "HEDGE_WORDS",
+    "OTHER_SIDE",
     "Span",
     "called_wrong",
     "candidates",

@@ -429,3 +429,29 @@ def test_doudizhu_reads_its_play_by_the_shared_rules(form):
     v, task = _task("doudizhu")
     score = v.score(form, task)
     assert score.verdict.value == DOUDIZHU_FORMS[form], score.reason
+
+
+MOVES = {"gomoku": ("I5", "A1"), "doudizhu": ("3", "5")}  # each first test task's winning move, and another
+EXPLANATIONS = ("", "\nThis wins the race.", "\n这样可以赢。", "\nEsta jugada gana.", "\n\n(It keeps the initiative.)")
+THEIR_MOVE = ("Opponent's move: {}", "Their reply: {}", "对手出牌：{}", "The opponent's best move: {}")
+
+
+@pytest.mark.parametrize("name", sorted(MOVES))
+@settings(max_examples=150, deadline=None)
+@given(data=__import__("hypothesis").strategies.data())
+def test_a_move_after_any_label_is_read_and_the_other_players_is_not(name, data):
+    """A move after a label of any language, script or typography (the presentations' `labels`:
+    a lexicon and random words), explained on the lines after it, is read; a line after it that
+    gives the other player's move under a label (`Opponent's move: A1`) is never the answer."""
+    from hypothesis import strategies as st
+
+    from pytest_plugin.presentations import labels
+
+    v, task = _task(name)
+    best, other = MOVES[name]
+    text = "Let me look at the position.\n\n" + data.draw(labels()) + " " + best
+    text += data.draw(st.sampled_from(EXPLANATIONS))
+    if data.draw(st.booleans()):
+        text += "\n" + data.draw(st.sampled_from(THEIR_MOVE)).format(other)
+    score = v.score(text, task)
+    assert score.verdict.value == "correct", (text, score.reason)

@@ -11,10 +11,13 @@ from typing import NamedTuple
 from ..locate import (
     ANSWER_WORDS,
     ASIDE,
+    OTHER_SIDE,
     called_wrong,
+    labelled,
     not_shown_as_mistakes,
     offered_after,
     offers,
+    rank,
     tag_cut_off,
     taken_back,
 )
@@ -22,9 +25,11 @@ from .cards import Hand, parse_cards
 
 PASS_WORDS = frozenset({"pass", "不要", "不出", "要不起", "过"})
 _PASS_STRIP = " \t\r\n.!。！*`'\"()[]"
-# a `Move:` label, after at most a few lead words ("Alternatively, Move: 4 4" is a second play)
+# an answer's label (`Move:`, `Respuesta:`, `出牌：`; `locate.ANSWER_WORDS`), after at most a few lead
+# words ("Alternatively, Move: 4 4" is a second play; "Putting it together, the **Solution:** 3")
 _LINE = re.compile(
-    r"^[^\n]{0,40}?\b(?:move|play|answer|出牌)[\"']?\s*[:：]\s*[\"']?(\[[^\]\n]{0,200}\][^\n]{0,200}|[^\n\"']{0,200})",
+    rf"^[^\n]{{0,40}}?(?:{ANSWER_WORDS.pattern})[^\W\d_]{{0,8}}[\"'*_]*\s*[:：]\s*[\"']?"
+    r"(\[[^\]\n]{0,200}\][^\n]{0,200}|[^\n\"']{0,200})",
     re.IGNORECASE | re.MULTILINE,
 )  # also a JSON or YAML key (`{"move": "3 3"}`), its value a list too (`["3", "3"]`, read with the rest of
 # its line: `[3] or [4]` offers two plays)
@@ -43,42 +48,77 @@ class Found(NamedTuple):
     why: str = ""
 
 
-def _last_of(plays: list[re.Match[str]], text: str) -> Found:
+class _Written(NamedTuple):
+    """A play as written in a tag or after a label: where its text starts and ends, and the text."""
+
+    start: int
+    end: int
+    text: str
+
+
+def _last_of(plays: list[_Written], text: str) -> Found:
     """The last of `plays`, refused where the text between it and an earlier, different play offers it."""
     last = plays[-1]
     for earlier in reversed(plays[:-1]):
-        if " ".join(earlier.group(1).split()).lower() == " ".join(last.group(1).split()).lower():
+        if " ".join(earlier.text.split()).lower() == " ".join(last.text.split()).lower():
             continue
-        if offers(text[earlier.end(1) : last.start(1)]):
+        if offers(text[earlier.end : last.start]):
             return Found(None, TWO_PLAYS)
         break
-    return Found(last.group(1).strip(" \t*_`"))
+    return Found(last.text.strip(" \t*_`"))
+
+
+def _labelled_plays(text: str) -> list[_Written]:
+    """What follows each label of a play, in order: a `Move:` line (`_LINE`, JSON keys and lists too)
+    and any label whose words are an answer's in any language (`locate.rank`: `Respuesta:`, `答案：`,
+    `Lösung:`); never a label that names the other player (`Opponent's move:`). Where there is none,
+    a label in words no lexicon holds whose whole text is cards, where every such label names the
+    same play (a hand restated under another label, `Mano: 3 6 J`, refuses)."""
+    found = {
+        m.start(1): _Written(m.start(1), m.end(1), m.group(1))
+        for m in _LINE.finditer(text)
+        if not OTHER_SIDE.search(text, m.start(), m.start(1))
+    }
+    others = []  # labels in words no lexicon holds (`Xyzzy:`, `Keputusan:`)
+    for span in labelled(text):
+        at = text.find(span.text, span.start)
+        if at < 0 or any(w.start <= at <= w.end for w in found.values()):
+            continue
+        if rank(span) == 2:
+            found[at] = _Written(at, at + len(span.text), span.text)
+        elif rank(span) == 1 and _reads_as_play(span.text):
+            others.append(_Written(at, at + len(span.text), span.text))
+    if not found and len({read_play(w.text) for w in others}) == 1:  # one play under such labels: the answer
+        return others[-1:]
+    return [found[at] for at in sorted(found)]
 
 
 def find_play(text: str, formats: tuple[str, ...], on_table: Hand | None = None) -> Found:
     """The last play written in the completion (raw text), trying the configured formats in
     order: the last complete <move>...</move> (none where the text ends inside a tag: cut off),
-    else the last `Move: ...` line, else the whole (short) completion or its last line's sentences;
-    a text that does not read as cards is read as a sentence (`sentence_play`). Linear in the length
-    of the text."""
+    else the last line a play's label opens (`_labelled_plays`), else the whole (short) completion
+    or its last line's sentences; a text that does not read as cards is read as a sentence
+    (`sentence_play`). A play the text calls wrong is none. Linear in the length of the text."""
     if "tag" in formats:
         if tag_cut_off(text, "move"):
             return Found(None, CUT_OFF)
-        tags = list(_TAG.finditer(text))
-        if tags and all(called_wrong(text, t.end()) for t in tags):
+        tags = [_Written(m.start(), m.end(1), m.group(1)) for m in _TAG.finditer(text)]  # from the tag's opening
+        kept = [t for t in tags if not called_wrong(text, t.end)]  # `<move>3</move> would lose.`
+        if tags and not kept:
             return Found(None, CALLED_WRONG)
-        tags = [t for t in tags if not called_wrong(text, t.end())]  # `<move>3</move> would lose.`
-        tags = not_shown_as_mistakes(tags, text, re.Match.start)  # `Don't play <move>2</move>`
-        if tags:
-            if taken_back(text, tags[-1].end()):
-                return Found(None, CALLED_WRONG)
-            return _as_play(_last_of(tags, text), on_table)
+        kept = not_shown_as_mistakes(kept, text, lambda t: t.start)  # `Don't play <move>2</move>`
+        if kept:
+            return (
+                Found(None, CALLED_WRONG)
+                if taken_back(text, kept[-1].end)
+                else _as_play(_last_of(kept, text), on_table)
+            )
     if "line" in formats:
-        lines = list(_LINE.finditer(text))
+        lines = _labelled_plays(text)
         if lines:
-            if any(_TOKEN_RUN.search(piece) for piece in offered_after(text, lines[-1].end(1))):
+            if any(_TOKEN_RUN.search(piece) for piece in offered_after(text, lines[-1].end)):
                 return Found(None, TWO_PLAYS)  # `{"move": "3", "alternatives": ["6"]}`
-            if taken_back(text, lines[-1].end()):
+            if taken_back(text, lines[-1].end):
                 return Found(None, CALLED_WRONG)
             return _as_play(_last_of(lines, text), on_table)
     if "bare" in formats:
@@ -108,10 +148,13 @@ def _reads_as_play(text: str) -> bool:
 # A play written in a sentence (`I play 3.`, `The best move is to lead 3 3.`, `我出3`): the one run of
 # card tokens the last line names. Card tokens are case-sensitive (`A`, `J`; never the article "a"), and
 # a number with letters attached (`3s`, in `pair of 3s`) is no card: a name that counts cards refuses.
-_TOKEN = re.compile(r"[A-Za-z0-9]+|\w|[^\s\w]")  # letters and digits run together are one token: `H8`, `3s`
+# letters (Latin, Greek, Cyrillic: `Réponse` is one word, never the R joker) and digits run together are
+# one token (`H8`, `3s`); any other word character (CJK) is a token of its own
+_WORD_CHARACTER = r"[A-Za-z0-9\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]"
+_TOKEN = re.compile(rf"{_WORD_CHARACTER}+|\w|[^\s\w]")
 _CARD = r"(?:(?:10|[2-9TJQKA])+|BJ|RJ|B|R)"  # a card token; the jokers as the prompt and `with_counts_written_out` name them
 # a play named anywhere (cards, case-sensitive as in sentences, or a pass)
-_TOKEN_RUN = re.compile(rf"(?<![A-Za-z0-9]){_CARD}(?![A-Za-z0-9])|\b(?:[Pp]ass|PASS)\b|不要")
+_TOKEN_RUN = re.compile(rf"(?<!{_WORD_CHARACTER}){_CARD}(?!{_WORD_CHARACTER})|\b(?:[Pp]ass|PASS)\b|不要")
 _CARD_TOKEN = re.compile(_CARD)
 # between the cards of one play: `3 3`, `3-4-5-6-7`, `3, 3`, and a trio's kicker: `2 2 2 with K K`, `222带K`
 _KICKER_JOIN = re.compile(r"with|带", re.IGNORECASE)
@@ -126,8 +169,8 @@ MAX_SENTENCE = 300  # characters of a last line read as sentences
 # (`the opponent must answer with 5`), cards kept for later (`keeping 2 and A`), or a sentence of what
 # happens if (`If the opponent plays K, I answer with A.`)
 _OTHER_SIDE = re.compile(
-    r"\b(?:opponents?|opponent's|they|them|their|he|she|his|her|landlord|farmers?|peasants?|enemy|rival)\b"
-    r"|对手|对方|地主|农民|\b(?:keep|keeping|save|saving|hold|holding)\b|留着|保留",
+    rf"{OTHER_SIDE.pattern}|\b(?:landlord|farmers?|peasants?)\b|地主|农民"
+    r"|\b(?:keep|keeping|save|saving|hold|holding)\b|留着|保留",
     re.IGNORECASE,
 )
 # a clause about a later turn (`Play the single 3, then win with 2 and A later.`): a plan, not this play

@@ -12,6 +12,7 @@ from typing import Collection
 from ..locate import (
     ANSWER_WORDS,
     ASIDE,
+    OTHER_SIDE,
     called_wrong,
     json_fields,
     labelled,
@@ -170,11 +171,12 @@ def _offered_after(
 def _line_scopes(text: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, int, str]]:
     """Every line that names a move: (start, end, the line). A line whose moves are all inside a
     parenthesis explains (`This makes five (E5, F5, G5, H5, I5).`): it counts only where no line
-    names a move outside one."""
+    names a move outside one; a line about the other player (`The opponent then plays A1.`,
+    `Opponent's move: A1`) counts only where no line is about our own."""
     scopes = [(start, start + len(line), line) for start, line in _lines(text)]
     named = [scope for scope in scopes if find_moves(scope[2], size, _plain(formats))]
-    outside = [scope for scope in named if find_moves(_without_asides(scope[2]), size, _plain(formats))]
-    return outside or named
+    outside = [scope for scope in named if find_moves(_without_asides(scope[2]), size, _plain(formats))] or named
+    return [scope for scope in outside if not OTHER_SIDE.search(scope[2])] or outside
 
 
 def _without_asides(text: str) -> str:
