@@ -3,7 +3,7 @@ list (docs/answers.md): a verifier tries them, last first, with its own parser, 
 that parses as its answer.
 
 - **labelled**: a line that opens with a label, recognised by its shape: a short phrase (at most four
-  words, no digit) ending in a colon of any width and spacing (`Lösung:`, `答え：`, `정답:`,
+  words, or eight ending in an answer's word, no digit) ending in a colon of any width and spacing (`Lösung:`, `答え：`, `정답:`,
   `Réponse :`, `**Final answer:**`), or a key of a JSON or YAML object (`"answer": "…"`); the answer is
   the rest of the line, or the next non-empty line where the label stands alone;
 - **cell**: the last cell of a table row whose first cell is such a label (`| answer | … |`), or a
@@ -62,6 +62,7 @@ OFFERS = re.compile(
 _OR = re.compile(r"\bor\b(?![ \t,]*(?:even )?(?:better|rather))|或", re.IGNORECASE)
 SIDE_BY_SIDE = 40  # characters between two answers on one line that read as one choice between them
 MOST_LABEL_WORDS = 4
+MOST_LEAD_LABEL_WORDS = 8  # a label's words with lead words before an answer's (`So, putting it together, the answer:`)
 
 
 def offers(between: str) -> bool:
@@ -214,8 +215,13 @@ def rank(span: Span) -> int:
 
 
 def _short_label(label: str) -> bool:
+    """At most four words, or a few lead words before an answer's word that ends it (`Putting it
+    together, the answer:`, `Donc, la réponse finale :`)."""
     words = label.replace("*", " ").replace("_", " ").split()
-    return 0 < len(words) <= MOST_LABEL_WORDS
+    if 0 < len(words) <= MOST_LABEL_WORDS:
+        return True
+    ending = " ".join(words[-2:])
+    return len(words) <= MOST_LEAD_LABEL_WORDS and bool(ANSWER_WORDS.search(ending)) and not OTHER_WORDS.search(label)
 
 
 def labelled(text: str) -> list[Span]:

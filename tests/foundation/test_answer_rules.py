@@ -175,6 +175,9 @@ GAME24_FORMS = {
     "Answer: {r} = 24 is not a valid solution.": "invalid",
     "Answer: {r}\nAnswer: (6+4)*(4+8) is wrong.": "correct",  # a rejected answer is none: the earlier stands
     "Answer: {r} is not only right but also short.": "correct",
+    # lead words before an answer's label: still its label, whatever follows it
+    "Putting it together, the answer: {r}\n\nVerification: 2 × 12 = 24 ✓": "correct",
+    "Donc, en fin de compte, la réponse finale : {r}\nTous les nombres sont utilisés.": "correct",
     "- Subtract 4 from 6: 2\n- Add 4 and 8: 12\n- Multiply: 2 × 12 = 24": "correct",  # a verb's result after a colon
     # steps in any order, or written result first: a step waits for the steps that make its operands
     "2 × 12 = 24\n6 − 4 = 2\n4 + 8 = 12": "correct",
