@@ -54,6 +54,7 @@ SCRIPTS = (
     st.characters(min_codepoint=0x4E00, max_codepoint=0x4FFF),
     st.characters(min_codepoint=0x3B1, max_codepoint=0x3C9),
 )
+TURN_ROLES = frozenset({"USER", "HUMAN"})  # random label words that would open a next turn instead
 COLONS = (":", "：", " :", "\u00a0:")
 CHAT_ENDS = ("<|im_end|>", "<|eot_id|>", "</s>", "<|endoftext|>", "<end_of_turn>")
 # the model's own turn header, decoded with the completion by some trainers: not text of the turn
@@ -95,6 +96,8 @@ def labels(draw: st.DrawFn) -> str:
         return draw(st.sampled_from(LEAD_WORDS)) + draw(st.sampled_from(LABELS))
     script = draw(st.sampled_from(SCRIPTS))
     words = draw(st.lists(st.text(script, min_size=2, max_size=7), min_size=1, max_size=2))
+    if words[0] in TURN_ROLES:  # `HUMAN:` opens a next turn (docs/answers.md, rule 1): no label
+        words[0] += "X"
     return " ".join(words) + draw(st.sampled_from(COLONS))
 
 

@@ -145,6 +145,23 @@ def introduced_as_mistake(text: str, start: int) -> bool:
     return counter_example(text[max(0, start - INTRODUCTION_CHARS) : start])
 
 
+# words in an answer's sentence, before it, that present it as the form to write rather than as the
+# answer (`answer with a tag like <move>E5</move>`, `the format <move>E5</move>`, `e.g. <move>3 3</move>`)
+_AS_THE_FORM = re.compile(
+    r"(?:\be\.g\.|\bfor (?:example|instance)\b|\bsuch as\b|\b(?:looks?|something|write it|written|tags?|formatted)\s+like\b"
+    r"|\bformat\b|\bin the form\b|\btemplate\b|\bexample\b)[^.!?\n]{0,40}$",
+    re.IGNORECASE,
+)
+FORM_CHARS = 80  # prose before an answer read for words that present it as the form to write
+
+
+def introduced_as_the_form(text: str, start: int) -> bool:
+    """Do the words just before the answer at `start`, in its sentence, present it as the form to
+    write (the prompt's format example, quoted)? A reader drops such an answer where the prompt's
+    example is what it names and the text answers elsewhere (docs/answers.md, rule 6)."""
+    return _AS_THE_FORM.search(text, max(0, start - FORM_CHARS), start) is not None
+
+
 def not_shown_as_mistakes(found: list[T], text: str, start: Callable[[T], int]) -> list[T]:
     """`found` (answers in `text`, each starting at `start(answer)`) without those introduced as a
     mistake or a comparison, unless that leaves none (rule 6: such an answer is none where another is)."""
@@ -344,11 +361,34 @@ def rejected_in_its_sentence(answer: str) -> bool:
     return False
 
 
+_LEADING_NO = re.compile(r"^[^\w\n]*(?:no|nope)\b[,.!]?", re.IGNORECASE)
+# a question whether the answer itself is right (`Is this correct?`, `Does it work?`): a "No" after it
+# takes the answer back
+_DOUBTS_THE_ANSWER = re.compile(
+    r"\b(?:this|that|it|the answer|my answer)\b[^?\n]*\b(?:right|correct|work|works|valid|true|ok|okay)\b[^?\n]*\?\s*$",
+    re.IGNORECASE,
+)
+
+
+def lines_deny(after: str) -> bool:
+    """Does a line of `after` (the text after an answer) say it is wrong or that no answer exists
+    (`denies`)? A "No" that answers another question on the line before (`Is there another way?`
+    then `No, this is the only one.`) is that question's answer: the rest of its line is read alone;
+    after a question whether the answer is right (`Is this correct?`) it takes the answer back."""
+    previous = ""
+    for line in after.split("\n"):
+        answers_a_question = previous.rstrip().endswith("?") and not _DOUBTS_THE_ANSWER.search(previous)
+        if denies(_LEADING_NO.sub("", line, count=1) if answers_a_question else line):
+            return True
+        previous = line if line.strip() else previous
+    return False
+
+
 def taken_back(text: str, end: int) -> bool:
     """Does the text take back its last answer, which ends at `end`: words right after it that call
     it wrong (`called_wrong`), or a line after it that says it is wrong or that no answer exists
-    (`denies`: `That's wrong.`, `There is no solution.`)?"""
-    return called_wrong(text, end) or any(denies(line) for line in text[end:].split("\n"))
+    (`lines_deny`: `That's wrong.`, `There is no solution.`)?"""
+    return called_wrong(text, end) or lines_deny(text[end:])
 
 
 def sentences(text: str) -> list[Span]:
@@ -421,8 +461,10 @@ __all__ = [
     "cells",
     "counter_example",
     "introduced_as_mistake",
+    "introduced_as_the_form",
     "json_fields",
     "labelled",
+    "lines_deny",
     "not_shown_as_mistakes",
     "offered_after",
     "offers",

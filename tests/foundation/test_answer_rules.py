@@ -175,6 +175,9 @@ GAME24_FORMS = {
     "Answer: {r} = 24 is not a valid solution.": "invalid",
     "Answer: {r}\nAnswer: (6+4)*(4+8) is wrong.": "correct",  # a rejected answer is none: the earlier stands
     "Answer: {r} is not only right but also short.": "correct",
+    # a "No" that answers another question after the answer is no take-back; after "Is this right?" it is
+    "Answer: {r}\nIs there another way?\nNo, this is the only one.": "correct",
+    "Answer: {r}\nIs it right?\nNo.": "invalid",
     # lead words before an answer's label: still its label, whatever follows it
     "Putting it together, the answer: {r}\n\nVerification: 2 × 12 = 24 ✓": "correct",
     "Donc, en fin de compte, la réponse finale : {r}\nTous les nombres sont utilisés.": "correct",
@@ -339,6 +342,8 @@ GOMOKU_FORMS = {
     "<move>{b}</move> wins. <move>A1</move> loses.": "correct",  # the move called losing is none
     "<move>{b}</move> is not blocked, so it wins.": "correct",
     "{b} can't be blocked.": "correct",
+    "<move>{b}</move>\nCan O block both threats?\nNo, so X wins.": "correct",
+    "<move>{b}</move>\nDoes this work?\nNo, that's wrong.": "invalid",
 }
 
 
@@ -446,15 +451,48 @@ def test_a_move_after_any_label_is_read_and_the_other_players_is_not(name, data)
     """A move after a label of any language, script or typography (the presentations' `labels`:
     a lexicon and random words), explained on the lines after it, is read; a line after it that
     gives the other player's move under a label (`Opponent's move: A1`) is never the answer."""
+    from hypothesis import assume
     from hypothesis import strategies as st
 
     from pytest_plugin.presentations import labels
+    from verifiers.locate import OTHER_WORDS
 
     v, task = _task(name)
     best, other = MOVES[name]
-    text = "Let me look at the position.\n\n" + data.draw(labels()) + " " + best
+    label = data.draw(labels())
+    assume(not OTHER_WORDS.search(label))  # a random word such as STEP introduces something else
+    assume(name != "doudizhu" or not set(label.split()[0]) <= set("AJQKTBR23456789"))  # `AA:` reads as two aces
+    text = "Let me look at the position.\n\n" + label + " " + best
     text += data.draw(st.sampled_from(EXPLANATIONS))
     if data.draw(st.booleans()):
         text += "\n" + data.draw(st.sampled_from(THEIR_MOVE)).format(other)
+    score = v.score(text, task)
+    assert score.verdict.value == "correct", (text, score.reason)
+
+
+FORM_INTRODUCTIONS = (
+    "The prompt wants a tag like {}. ",
+    "I need to answer in the format {}.\n\n",
+    "Answer format: {}\n\n",
+    "I should answer with a tag, e.g. {}.\n\n",
+    '(Format: "{}")\n',
+    "Following the format `{}`, ",
+)
+UNTAGGED_ANSWERS = ("my answer is {}.", "My move is {}.", "**Move: {}**", "I play {}.")
+
+
+@pytest.mark.parametrize("name", sorted(MOVES))
+@settings(max_examples=100, deadline=None)
+@given(data=__import__("hypothesis").strategies.data())
+def test_the_prompts_format_example_quoted_is_not_the_answer(name, data):
+    """The prompt's example tag (`<move>E5</move>`, `<move>3 3</move>`), quoted as the form to write,
+    is not the answer where the text gives its own without a tag."""
+    from hypothesis import strategies as st
+
+    v, task = _task(name)
+    example = "<move>E5</move>" if name == "gomoku" else "<move>3 3</move>"  # each prompt's example
+    assert example in v.prompt(task)
+    text = data.draw(st.sampled_from(FORM_INTRODUCTIONS)).format(example)
+    text += data.draw(st.sampled_from(UNTAGGED_ANSWERS)).format(MOVES[name][0])
     score = v.score(text, task)
     assert score.verdict.value == "correct", (text, score.reason)

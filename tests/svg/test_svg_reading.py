@@ -126,3 +126,13 @@ def test_every_refusal_says_why_in_words():
 )
 def test_a_tag_that_prose_mentions_is_no_drawing(text):
     assert extract_svg(text.format(d=RIGHT)) == (RIGHT, "")
+
+
+@settings(max_examples=30, deadline=None)
+@given(before=PROSE, container=st.sampled_from(['<img src="{}"/>', "![drawing]({})", "{}"]))
+def test_a_drawing_written_as_a_base64_data_uri_is_read(before, container):
+    import base64
+
+    uri = "data:image/svg+xml;base64," + base64.b64encode(RIGHT.encode()).decode()
+    assert extract_svg(f"{before}\n{container.format(uri)}") == (RIGHT, "")
+    assert extract_svg(f"{before}\ndata:image/svg+xml;base64,bm90IGFuIHN2Zw==")[0] is None  # "not an svg"

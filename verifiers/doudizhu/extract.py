@@ -13,6 +13,7 @@ from ..locate import (
     ASIDE,
     OTHER_SIDE,
     called_wrong,
+    introduced_as_the_form,
     labelled,
     not_shown_as_mistakes,
     offered_after,
@@ -93,16 +94,25 @@ def _labelled_plays(text: str) -> list[_Written]:
     return [found[at] for at in sorted(found)]
 
 
-def find_play(text: str, formats: tuple[str, ...], on_table: Hand | None = None) -> Found:
+def find_play(
+    text: str, formats: tuple[str, ...], on_table: Hand | None = None, examples: tuple[str, ...] = ()
+) -> Found:
     """The last play written in the completion (raw text), trying the configured formats in
     order: the last complete <move>...</move> (none where the text ends inside a tag: cut off),
     else the last line a play's label opens (`_labelled_plays`), else the whole (short) completion
     or its last line's sentences; a text that does not read as cards is read as a sentence
-    (`sentence_play`). A play the text calls wrong is none. Linear in the length of the text."""
+    (`sentence_play`). A play the text calls wrong is none, and a tag that quotes the prompt's
+    example (`examples`) as the form to write (`answer like <move>3 3</move>`) is none where the text
+    answers elsewhere. Linear in the length of the text."""
     if "tag" in formats:
         if tag_cut_off(text, "move"):
             return Found(None, CUT_OFF)
         tags = [_Written(m.start(), m.end(1), m.group(1)) for m in _TAG.finditer(text)]  # from the tag's opening
+        quoted = [t for t in tags if _quotes_an_example(t, text, examples)]
+        if quoted:  # the prompt's format example, quoted: the answer is elsewhere
+            elsewhere = find_play(_blanked(text, quoted), formats, on_table)
+            if elsewhere.play is not None:
+                return elsewhere
         kept = [t for t in tags if not called_wrong(text, t.end)]  # `<move>3</move> would lose.`
         if tags and not kept:
             return Found(None, CALLED_WRONG)
@@ -125,6 +135,21 @@ def find_play(text: str, formats: tuple[str, ...], on_table: Hand | None = None)
         stripped = text.strip()
         return _as_play(Found(stripped), on_table) if len(stripped) <= BARE_LIMIT else sentence_play(text, on_table)
     return Found(None)
+
+
+def _quotes_an_example(tag: _Written, text: str, examples: tuple[str, ...]) -> bool:
+    """Is this tag the prompt's example play, presented as the form to write?"""
+    if not examples or not _reads_as_play(tag.text):
+        return False
+    return read_play(tag.text) in {read_play(e) for e in examples} and introduced_as_the_form(text, tag.start)
+
+
+def _blanked(text: str, plays: list[_Written]) -> str:
+    """`text` with each play's tag (up to its closing tag) replaced by spaces."""
+    for play in plays:
+        end = text.find(">", play.end) + 1
+        text = text[: play.start] + " " * (end - play.start) + text[end:]
+    return text
 
 
 def _as_play(found: Found, on_table: Hand | None = None) -> Found:

@@ -68,7 +68,8 @@ bomb (four of a kind), rocket (both jokers). 2 and jokers never appear in straig
 same kind and length with a higher rank; a bomb beats anything but a higher bomb and the rocket. \
 After a PASS the other player leads.
 {position}
-Answer with your play in tags, e.g. <move>3 3</move> or <move>PASS</move>."""
+Answer with your play in tags, e.g. <move>{example}</move> or <move>PASS</move>."""
+PROMPT_EXAMPLES = ("3 3", "PASS")  # the plays the prompt shows as the form to write
 
 
 MODES = ("auto", "rollout", "exact")
@@ -179,7 +180,7 @@ class DoudizhuVerifier(Verifier):
         if turn.unfinished:
             return Score.invalid(turn.unfinished)
         on_table = state.to_beat.cards if state.to_beat is not None else None  # the play to beat
-        raw, why = find_play(turn.text, self.config.move_formats, on_table)
+        raw, why = find_play(turn.text, self.config.move_formats, on_table, PROMPT_EXAMPLES)
         if raw is None:
             return Score.invalid(why or "no play found (write it like <move>3 3</move> or <move>PASS</move>)")
         try:
@@ -260,7 +261,7 @@ class DoudizhuVerifier(Verifier):
 
     def prompt(self, task: Mapping[str, Any]) -> str:
         state, banned = self._position(task)
-        return PROMPT.format(position=describe(state, banned))
+        return PROMPT.format(position=describe(state, banned), example=PROMPT_EXAMPLES[0])
 
     def tasks(self, split: str = "test", *, limit: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
         """Endgames where the choice matters (a winning and a losing play by the solver): fresh

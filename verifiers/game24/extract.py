@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable
 
-from ..locate import called_wrong, denies, not_shown_as_mistakes, offered_after, offers, rejected_in_its_sentence
+from ..locate import called_wrong, lines_deny, not_shown_as_mistakes, offered_after, offers, rejected_in_its_sentence
 from .answer import with_word_operators_as_symbols
 from .expression import strip_emphasis
 
@@ -225,9 +225,10 @@ def offers_another(text: str, answer: str, formats: Iterable[str] = ("answer_lin
     if '"' in rest and any(_DIGIT.search(piece) for piece in offered_after(text, at + len(answer))):
         return True  # `{"answer": "…", "alternatives": ["…"]}`: a field after it offers another
     if line_after >= 0:
-        for line in text[line_after:].split("\n"):
-            if (offers(line) and _DIGIT.search(line)) or denies(line):
-                return True  # `Alternatively: …`, `Another solution: …`, `There is no solution.` after it
+        if lines_deny(text[line_after:]):
+            return True  # `There is no solution.`, `No, that's wrong.` after it
+        if any(offers(line) and _DIGIT.search(line) for line in text[line_after:].split("\n")):
+            return True  # `Alternatively: …`, `Another solution: …` after it
     # most texts hold no answer marker before this answer's own (its `Answer:` label or `<answer>`
     # tag): three string counts, not a scan for two answers
     if text.count("nswer", 0, at) + text.count("NSWER", 0, at) + text.count("boxed", 0, at) < 2:

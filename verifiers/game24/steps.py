@@ -14,7 +14,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Callable, Iterator, NamedTuple, Union
 
-from ..locate import denies
+from ..locate import lines_deny
 from .expression import ExpressionError, normalise
 
 _NUM = r"-?\d+(?:\.\d+)?(?:/\d+)?"
@@ -384,7 +384,7 @@ def derivation(text: str, numbers: list[int], offers: Callable[[str], bool]) -> 
     if not complete:
         return Derivation(None)
     start, end, expression = complete[-1]
-    if any(denies(line) for line in text[end:].split("\n")):
+    if lines_deny(text[end:]):
         return Derivation(None, "two different final answers (after its steps the text says there is no solution)")
     for _start, earlier_end, earlier in reversed(complete[:-1]):
         if earlier != expression:

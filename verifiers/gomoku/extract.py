@@ -14,6 +14,7 @@ from ..locate import (
     ASIDE,
     OTHER_SIDE,
     called_wrong,
+    introduced_as_the_form,
     json_fields,
     labelled,
     not_shown_as_mistakes,
@@ -81,7 +82,7 @@ REJECTION_CHARS = 24  # how far before a move its rejecting words may stand
 
 
 def answer_move(
-    text: str, size: int, formats: tuple[str, ...], occupied: Collection[int] = ()
+    text: str, size: int, formats: tuple[str, ...], occupied: Collection[int] = (), examples: Collection[int] = ()
 ) -> tuple[int | None, str | None]:
     """The move a completion answers with, read by the rules every verifier shares (docs/answers.md):
     the last `<move>` tag, else the last line with an answer's label (`Move:`, `Answer:`) that names a
@@ -94,10 +95,16 @@ def answer_move(
     that notation they restate it, and alone they are ambiguous. Where a line names several moves,
     the `occupied` cells among them describe the position (`O wins by playing I8: E4, F5, G6, H7,
     I8.`): a stone already on the board is no move, where the move stands apart from them (first or
-    last). Returns (cell, None), or (None, why)."""
+    last). A tag that quotes the prompt's example (`examples`: cells) as the form to write (`answer
+    in tags like <move>E5</move>`) is not the answer where the text names one elsewhere. Returns (cell, None), or (None, why)."""
     if "tag" in formats and tag_cut_off(text, "move"):
         return None, "the final move was cut off (a <move> tag never closed): no answer"
     tags = list(_TAG.finditer(text)) if "tag" in formats else []
+    quoted = [t for t in tags if parse_move(t.group(1), size) in examples and introduced_as_the_form(text, t.start())]
+    if quoted:  # the prompt's format example, quoted (`answer in tags like <move>E5</move>`): the answer is elsewhere
+        elsewhere = answer_move(_blanked(text, quoted), size, formats, occupied)
+        if elsewhere[0] is not None:
+            return elsewhere
     if tags:  # in a tag, a move spaced or hyphenated (`I 5`, `I-5`) is still one move
         tags = [t for t in tags if not called_wrong(text, t.end())]  # `<move>A1</move> would lose.`
         if not tags:
@@ -123,6 +130,13 @@ def answer_move(
             return None, "two different moves offered: one answer too many"
         break
     return cell, why
+
+
+def _blanked(text: str, spans: list[re.Match[str]]) -> str:
+    """`text` with each of `spans` replaced by spaces (every other position kept)."""
+    for m in spans:
+        text = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
+    return text
 
 
 def _written_out(text: str) -> str:

@@ -129,7 +129,8 @@ class GomokuVerifier(Verifier):
         if turn.unfinished:
             return Score.invalid(turn.unfinished)
         occupied = {cell for cell, stone in enumerate(position.stones) if stone != EMPTY}
-        cell, why = answer_move(turn.text[-4000:], position.size, self.config.move_formats, occupied)
+        centre = position.size // 2 * position.size + position.size // 2  # the prompt's example move
+        cell, why = answer_move(turn.text[-4000:], position.size, self.config.move_formats, occupied, {centre})
         if why is not None:
             return Score.invalid(why)
         if cell is None:

@@ -10,6 +10,7 @@ is one linear pass, so a 10 MB completion costs milliseconds.
 
 from __future__ import annotations
 
+import base64
 import html
 import json
 import re
@@ -75,12 +76,26 @@ def unescaped(svg: str) -> str:
         return svg
 
 
+_BASE64_DRAWING = re.compile(r"data:image/svg\+xml;base64,([A-Za-z0-9+/]+={0,2})", re.IGNORECASE)
+
+
+def _base64_decoded(m: re.Match[str]) -> str:
+    try:
+        return base64.b64decode(m.group(1)).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):  # not base64 of text: left as written
+        return m.group()
+
+
 def _drawings(text: str) -> tuple[list[tuple[int, int]], int | None, str]:
-    """The drawings of `text`, or of its HTML-unescaped form where it has none written plainly
-    (`&lt;svg …&gt;`): spans, where one still open starts, and the text they index."""
+    """The drawings of `text`, or where it has none written plainly, of its HTML-unescaped form
+    (`&lt;svg …&gt;`) or with its base64 data URIs decoded (`<img src="data:image/svg+xml;base64,…">`):
+    spans, where one still open starts, and the text they index."""
     spans, open_at = svg_spans(text)
     if not spans and open_at is None and "&lt;svg" in text.lower():
         text = html.unescape(text)
+        spans, open_at = svg_spans(text)
+    if not spans and open_at is None and "base64," in text:
+        text = _BASE64_DRAWING.sub(_base64_decoded, text)
         spans, open_at = svg_spans(text)
     return spans, open_at, text
 
