@@ -343,6 +343,16 @@ GOMOKU_FORMS = {
     "<move>{b}</move> is not blocked, so it wins.": "correct",
     "{b} can't be blocked.": "correct",
     "<move>{b}</move>\nCan O block both threats?\nNo, so X wins.": "correct",
+    # a line that opens with its move explains it with the cells after it; comparing or doubting, refused
+    "{b}, blocking the four and threatening H6.": "correct",
+    "{b} creates a double threat at H6 and G7.": "correct",
+    "{b} blocks; A1 and B2 are irrelevant.": "correct",
+    "Play {b} to block E5-H5; then X can't win at A1.": "correct",
+    "I choose {b} over A1.": "correct",
+    "A1 is worse than {b}.": "invalid",
+    "A1? No, {b}.": "invalid",
+    "{b}, H6 and G7 are all candidates.": "invalid",
+    "{b} or H6, both block.": "invalid",
     "<move>{b}</move>\nDoes this work?\nNo, that's wrong.": "invalid",
 }
 
@@ -417,6 +427,12 @@ DOUDIZHU_FORMS = {
     "I play 3. That is wrong.": "invalid",
     "<move>J</move> loses. <move>3</move> wins.": "correct",
     '{"move": "3", "alternatives": ["T"]}': "invalid",
+    # a reason after the play (a clause opened by "because", cards left, a labelled answer's later sentence)
+    "Play 3 because the opponent has 5 5 and 8.": "correct",
+    "I lead the 3; with A and 2 left I can't lose.": "correct",
+    "My move: 3. Reason: the 2 and A control the game.": "correct",
+    "Move: 3. Actually, J is better.": "invalid",  # the later sentence doubts: two plays
+    "Play the 3 over the 6.": "correct",  # a play after "over" is rejected
     "Play 3. Then the opponent plays 5, and I answer with A.": "correct",
     "<move>3♦</move>": "correct",  # a suit has no rank
     '{"move": "3", "alternatives": ["6"]}': "invalid",  # a field that offers another play
@@ -496,3 +512,37 @@ def test_the_prompts_format_example_quoted_is_not_the_answer(name, data):
     text += data.draw(st.sampled_from(UNTAGGED_ANSWERS)).format(MOVES[name][0])
     score = v.score(text, task)
     assert score.verdict.value == "correct", (text, score.reason)
+
+
+OPENING_FRAMES = (
+    "{b}, blocking the line and threatening {o}.",
+    "{b} creates a double threat at {o} and {p}.",
+    "**{b}** — it keeps {o} and {p} in reserve.",
+    "{b}: this covers {o}.",
+)
+NOT_ONE_FRAMES = ("{o} is worse than {b}.", "{b}, {o} and {p} are candidates.", "{o}? No, {b}.", "{b} or {o}.")
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=__import__("hypothesis").strategies.data())
+def test_a_line_that_opens_with_its_move_is_that_move_unless_it_compares(data):
+    """On any test position, a line that opens with the task's key move and names empty cells after it
+    to explain it is that move; a line that compares, doubts or lists moves is none, whichever is
+    first (docs/answers.md, gomoku)."""
+    from hypothesis import strategies as st
+
+    from verifiers.gomoku.extract import MOVE_FORMATS, answer_move
+    from verifiers.gomoku.position import from_task
+
+    v, _ = _task("gomoku")
+    task = data.draw(st.sampled_from(v.tasks("test")))
+    position = from_task(task)
+    occupied = {cell for cell, stone in enumerate(position.stones) if stone}
+    best = data.draw(st.sampled_from(list(task["best_moves"])))
+    empty = sorted(position.name(c) for c in range(position.size**2) if c not in occupied and position.name(c) != best)
+    o, p = data.draw(st.lists(st.sampled_from(empty), min_size=2, max_size=2, unique=True))
+    text = data.draw(st.sampled_from(OPENING_FRAMES)).format(b=best, o=o, p=p)
+    read = answer_move(text, position.size, MOVE_FORMATS, occupied)
+    assert read[0] is not None and position.name(read[0]) == best, (text, read)
+    text = data.draw(st.sampled_from(NOT_ONE_FRAMES)).format(b=best, o=o, p=p)
+    assert answer_move(text, position.size, MOVE_FORMATS, occupied)[0] is None, text

@@ -12,6 +12,7 @@ from ..locate import (
     ANSWER_WORDS,
     ASIDE,
     OTHER_SIDE,
+    TAKES_BACK,
     called_wrong,
     introduced_as_the_form,
     labelled,
@@ -153,11 +154,17 @@ def _blanked(text: str, plays: list[_Written]) -> str:
 
 
 def _as_play(found: Found, on_table: Hand | None = None) -> Found:
-    """`found`, or where its text does not read as cards, the play its sentence names (`Move: I lead
-    the 3.`, `<move>play 3</move>`, `I play 3.`); as found where the sentence names none (read_play
-    then says why it is no play)."""
+    """`found`, or where its text does not read as cards, its first sentence where that is cards and
+    the rest neither doubts nor offers (`Move: 3. Reason: the 2 and A control the game.`; never `Move:
+    3. Actually, J is better.`), else the play its sentence names (`Move: I
+    lead the 3.`, `<move>play 3</move>`, `I play 3.`); as found where the sentence names none
+    (read_play then says why it is no play)."""
     if found.play is None or _reads_as_play(found.play):
         return found
+    first, *rest = _SENTENCE_END.split(found.play, maxsplit=1)  # `3. Reason: the 2 …`
+    settled = not rest or not (TAKES_BACK.search(rest[0]) or offers(rest[0]))  # never `3. Actually, J.`
+    if settled and first.strip(_PASS_STRIP) and _reads_as_play(first.strip(_PASS_STRIP)):
+        return Found(first.strip(_PASS_STRIP))
     in_sentence = sentence_play(found.play, on_table)
     return in_sentence if in_sentence.play is not None or in_sentence.why else found
 
@@ -186,7 +193,7 @@ _KICKER_JOIN = re.compile(r"with|带", re.IGNORECASE)
 _RUN_GAP = re.compile(r"[\s,+/、，-]*(?:(?<![^\s\d])with(?![^\s\d])|带)?[\s,+/、，-]*", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?;。！？；]")
 _PASS_IN_SENTENCE = re.compile(r"\bpass\b|不要|不出|要不起", re.IGNORECASE)
-_REJECTED = re.compile(r"(?:\bnot|n't|\bnever|\bavoid|\binstead of|\brather than)\b[\w ]{0,12}$", re.IGNORECASE)
+_REJECTED = re.compile(r"(?:\bnot|n't|\bnever|\bavoid|\binstead of|\brather than|\bover)\b[\w ]{0,12}$", re.IGNORECASE)
 MAX_SENTENCE = 300  # characters of a last line read as sentences
 
 
@@ -195,7 +202,7 @@ MAX_SENTENCE = 300  # characters of a last line read as sentences
 # happens if (`If the opponent plays K, I answer with A.`)
 _OTHER_SIDE = re.compile(
     rf"{OTHER_SIDE.pattern}|\b(?:landlord|farmers?|peasants?)\b|地主|农民"
-    r"|\b(?:keep|keeping|save|saving|hold|holding)\b|留着|保留",
+    r"|\b(?:keep|keeping|save|saving|hold|holding|left|remaining)\b|留着|保留|剩下",
     re.IGNORECASE,
 )
 # a clause about a later turn (`Play the single 3, then win with 2 and A later.`): a plan, not this play
@@ -209,7 +216,8 @@ _CONDITIONAL = re.compile(
     r"^\W*(?:if|when|whenever|unless|after|once|should|then|next|afterwards)\b|^\W*(?:如果|若|要是|然后|之后)",
     re.IGNORECASE,
 )
-_CLAUSE_END = re.compile(r"[,，—–]|\s-\s")
+# where a clause ends: a comma or dash, or a word that opens a reason (`Play 3 because the opponent has 5 5.`)
+_CLAUSE_END = re.compile(r"[,，—–]|\s-\s|\s(?=(?:because|since|as|so that|while|whereas|which|when)\b)", re.IGNORECASE)
 
 
 def _own_clauses(line: str) -> str:

@@ -13,6 +13,7 @@ from ..locate import (
     ANSWER_WORDS,
     ASIDE,
     OTHER_SIDE,
+    TAKES_BACK,
     called_wrong,
     introduced_as_the_form,
     json_fields,
@@ -77,7 +78,7 @@ def _cell(row: int, col: int, size: int) -> int | None:
 
 
 # words just before a move that reject it (`J11, not J10`, `instead of H8`): never the answer
-_REJECTED = re.compile(r"(?:\bnot|\binstead of|\brather than|\bavoid|\bnever|\bwrong)[\s:,]*$", re.IGNORECASE)
+_REJECTED = re.compile(r"(?:\bnot|\binstead of|\brather than|\bover|\bavoid|\bnever|\bwrong)[\s:,]*$", re.IGNORECASE)
 REJECTION_CHARS = 24  # how far before a move its rejecting words may stand
 
 
@@ -220,7 +221,9 @@ def _move_in(
     if len({cell for _, cell in named}) > 1 and occupied and not offers(scope) and _apart(named, occupied):
         named = [(pos, cell) for pos, cell in named if cell not in occupied]
     if len({cell for _, cell in named}) > 1:
-        answered = _answering_sentence(scope, size, formats)
+        answered = _answering_sentence(scope, size, formats, occupied)
+        if answered is None:
+            answered = _opening_move(scope, size)
         if answered is None:
             return None, "two different moves offered: one answer too many"
         return answered, None
@@ -239,17 +242,39 @@ def _apart(named: list[tuple[int, int | None]], occupied: Collection[int]) -> bo
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？;；])\s+|,\s*(?=(?:so|thus|therefore|hence)\b)")
 
 
-def _answering_sentence(scope: str, size: int, formats: tuple[str, ...]) -> int | None:
+def _answering_sentence(scope: str, size: int, formats: tuple[str, ...], occupied: Collection[int] = ()) -> int | None:
     """Where a line names different moves in different sentences (`The answer is I5. After that,
     White might try A1.`) and offers none beside another: the one move named by the sentences
-    that say what they answer (`locate.ANSWER_WORDS`: answer, move, play, …), or None."""
+    that say what they answer (`locate.ANSWER_WORDS`: answer, move, play, …; stones already on the
+    board named beside it describe the position: `Play I5 to block E5-H5;`), or None."""
     if offers(scope):
         return None
     cells = set()
     for sentence in _SENTENCE_END.split(scope):
         if ANSWER_WORDS.search(sentence):
             cells |= {cell for pos, cell in _named(sentence, size, formats) if not _rejected(sentence, pos)}
+    cells = (cells - set(occupied)) or cells
     return cells.pop() if len(cells) == 1 else None
+
+
+# a line that opens with its move, not in a list of moves (`I5, blocking the four…`, never `I5, H6 and G7…`)
+_OPENS_WITH_MOVE = re.compile(
+    r"^[\s*_`>#•-]*(?P<move>[A-Za-z]\d{1,2})\b(?![*_`]*\s*(?:[,/&]|\band\b|\bor\b)\s*[*_`]*[A-Za-z]\d)"
+)
+_COMPARES = re.compile(
+    r"\b(?:than|over|vs|versus|better|worse|rather|instead|prefer\w*|compared)\b|[<>]", re.IGNORECASE
+)
+
+
+def _opening_move(scope: str, size: int) -> int | None:
+    """Where a line opens with its move and the rest explains it (`I5, blocking the four and
+    threatening H6.`, `I5 creates a double threat at H6 and G7.`): that move; never where the line
+    compares moves, doubts or takes back (`A1 is worse than I5`, `A1? No, I5.`; `locate.TAKES_BACK`)
+    or offers one beside another."""
+    m = _OPENS_WITH_MOVE.match(scope)
+    if m is None or offers(scope) or TAKES_BACK.search(scope) or _COMPARES.search(scope):
+        return None
+    return parse_move(m.group("move"), size)
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
