@@ -255,6 +255,17 @@ FORMS = {
         STDIO,
         "incorrect",
     ),
+    "a stub shown as the signature, then the solution": (
+        "The signature is:\n```python\ndef add_one(x):\n    ...\n```\nImplementation:\n```python\n" + RIGHT + "```",
+        TASK,
+        "correct",
+    ),
+    "a stub that raises NotImplementedError, then a wrong solution": (
+        "```python\ndef add_one(x):\n    raise NotImplementedError\n```\n\n```python\n" + WRONG + "```",
+        TASK,
+        "incorrect",
+    ),
+    "only a stub": ("```python\ndef add_one(x):\n    pass\n```", TASK, "incorrect"),
     "a wrong program in a REPL session": (
         ">>> def add_one(x):\n...     return x\n...\n>>> add_one(1)\n2",
         TASK,

@@ -403,6 +403,7 @@ def _from_blocks(blocks: list[Block], wanted: set[str], prompt: str, script: boo
             return Program(continuation, "a function body continuing the prompt")
         return Program(valid[-1][0].code, "the final code block (it defines no function under test)")
     solutions = [(b, t) for b, t in solutions if not _shown_as_mistake(b)] or solutions  # `Don't do this:`
+    solutions = [(b, t) for b, t in solutions if not _only_stubs(t, wanted)] or solutions  # `The signature is:`
     final, tree = solutions[0]
     for later, later_tree in solutions[1:]:
         between = later.before
@@ -423,6 +424,30 @@ def _from_blocks(blocks: list[Block], wanted: set[str], prompt: str, script: boo
     return Program(
         helpers + code, "the final solution" + (" with the helpers it uses from other blocks" if helpers else "")
     )
+
+
+def _only_stubs(tree: ast.Module, wanted: set[str]) -> bool:
+    """Does the block define the functions under test only as stubs (a body of `...`, `pass`, a
+    docstring or `raise NotImplementedError`): a signature shown, not a solution?"""
+    functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    tested = [f for f in functions if f.name in wanted] or functions
+    return bool(tested) and all(_is_stub(f.body) for f in tested)
+
+
+def _is_stub(body: list[ast.stmt]) -> bool:
+    statements = body[1:] if body and _is_docstring(body[0]) else body
+    return all(_stub_statement(node) for node in statements)
+
+
+def _stub_statement(node: ast.stmt) -> bool:
+    if isinstance(node, ast.Pass):
+        return True
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and node.value.value is Ellipsis:
+        return True
+    if isinstance(node, ast.Raise) and node.exc is not None:
+        raised = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+        return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
+    return False
 
 
 def _shown_as_mistake(block: Block) -> bool:
