@@ -435,6 +435,36 @@ def json_fields(text: str) -> list[Span]:
     return []
 
 
+# what stands in the answer's place where the model has none (`Final answer: none`, `Answer: N/A`,
+# `Move: I couldn't find one.`, `<answer></answer>`): its final answer is none
+_NO_ANSWER = re.compile(
+    r"^[\W_]*(?:(?:none|n/?a|null|nil|unknown|no idea|nothing|not sure|unsure|tbd)[\W_]*$"  # the value alone
+    r"|(?:i |we )?(?:could(?:n't| not)|can(?:'t|not)|(?:do|did)(?:n't| not)|(?:am|was|were) (?:not |un)able to)"
+    r"\s+(?:find|solve|know|determine|get|make)\b|(?:there is )?no (?:solution|answer|valid|possible|move|play)\b"
+    r"|(?:not |im)possible\b|unsolvable\b|cannot be (?:done|solved|made|found)\b|$)",
+    re.IGNORECASE,
+)
+_ANSWER_TAG = re.compile(r"<(answer|move)>(?P<value>[^<]{0,200})</\1>", re.IGNORECASE)
+
+
+def says_no_answer(value: str) -> bool:
+    """Does an answer's place hold no answer but say there is none (`none`, `N/A`, `?`, `I couldn't
+    find one.`, or nothing at all)? A value with a digit may hold an answer after all: never."""
+    return _NO_ANSWER.match(value.strip()) is not None and not any(c.isdigit() for c in value)
+
+
+def none_stated_at(text: str) -> int:
+    """Where the text's last answer place (a label that is an answer's, `locate.rank`, or an
+    `<answer>`/`<move>` tag) says there is none (`says_no_answer`: `Final answer: none`), or -1. After
+    an answer, it makes the model's final answer none: no earlier one stands in (rule 4)."""
+    places = [(span.start, span.text) for span in labelled(text) if rank(span) == 2]
+    places += [(m.start(), m.group("value")) for m in _ANSWER_TAG.finditer(text)]
+    if not places:
+        return -1
+    start, value = max(places)
+    return start if says_no_answer(value) else -1
+
+
 def candidates(text: str) -> list[Span]:
     """Every candidate, last first: labelled lines, cells and JSON fields, then sentences, the last
     line and the whole text."""
@@ -467,9 +497,11 @@ __all__ = [
     "lines_deny",
     "not_shown_as_mistakes",
     "offered_after",
+    "none_stated_at",
     "offers",
     "rank",
     "rejected_in_its_sentence",
+    "says_no_answer",
     "sentences",
     "tag_cut_off",
     "taken_back",

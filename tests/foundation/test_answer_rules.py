@@ -178,6 +178,11 @@ GAME24_FORMS = {
     # a "No" that answers another question after the answer is no take-back; after "Is this right?" it is
     "Answer: {r}\nIs there another way?\nNo, this is the only one.": "correct",
     "Answer: {r}\nIs it right?\nNo.": "invalid",
+    # the last answer's place says there is none: an earlier answer never stands in
+    "Answer: {r}\nFinal answer: none": "invalid",
+    "Answer: {r}\nFinal answer: I couldn't find one.": "invalid",
+    "<answer>{r}</answer>\n<answer></answer>": "invalid",
+    "Answer: {r}\nFinal answer: see above": "correct",
     # lead words before an answer's label: still its label, whatever follows it
     "Putting it together, the answer: {r}\n\nVerification: 2 × 12 = 24 ✓": "correct",
     "Donc, en fin de compte, la réponse finale : {r}\nTous les nombres sont utilisés.": "correct",
@@ -343,6 +348,8 @@ GOMOKU_FORMS = {
     "<move>{b}</move> is not blocked, so it wins.": "correct",
     "{b} can't be blocked.": "correct",
     "<move>{b}</move>\nCan O block both threats?\nNo, so X wins.": "correct",
+    "<move>{b}</move>\nFinal move: none": "invalid",  # the last answer's place says there is none
+    "<move>{b}</move>\nResult: nothing else blocks the four.": "correct",
     # a line that opens with its move explains it with the cells after it; comparing or doubting, refused
     "{b}, blocking the four and threatening H6.": "correct",
     "{b} creates a double threat at H6 and G7.": "correct",
@@ -433,6 +440,7 @@ DOUDIZHU_FORMS = {
     "My move: 3. Reason: the 2 and A control the game.": "correct",
     "Move: 3. Actually, J is better.": "invalid",  # the later sentence doubts: two plays
     "Play the 3 over the 6.": "correct",  # a play after "over" is rejected
+    "<move>3</move>\nFinal answer: none": "invalid",  # the last answer's place says there is none
     "Play 3. Then the opponent plays 5, and I answer with A.": "correct",
     "<move>3♦</move>": "correct",  # a suit has no rank
     '{"move": "3", "alternatives": ["6"]}': "invalid",  # a field that offers another play

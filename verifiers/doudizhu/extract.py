@@ -16,6 +16,7 @@ from ..locate import (
     called_wrong,
     introduced_as_the_form,
     labelled,
+    none_stated_at,
     not_shown_as_mistakes,
     offered_after,
     offers,
@@ -41,6 +42,7 @@ _TAG = re.compile(r"<move>([^<]*(?:<(?!/?move>)[^<]*)*)</move>", re.IGNORECASE) 
 TWO_PLAYS = "two different plays are offered as the answer: one answer too many"
 CUT_OFF = "the final play was cut off (a <move> tag never closed): no answer"
 CALLED_WRONG = "the text calls its play wrong: no answer"
+STATED_NONE = "the final answer says there is none (`Final answer: none`)"
 
 
 class Found(NamedTuple):
@@ -119,11 +121,11 @@ def find_play(
             return Found(None, CALLED_WRONG)
         kept = not_shown_as_mistakes(kept, text, lambda t: t.start)  # `Don't play <move>2</move>`
         if kept:
-            return (
-                Found(None, CALLED_WRONG)
-                if taken_back(text, kept[-1].end)
-                else _as_play(_last_of(kept, text), on_table)
-            )
+            if taken_back(text, kept[-1].end):
+                return Found(None, CALLED_WRONG)
+            if none_stated_at(text) > kept[-1].start:  # `Final answer: none` after it
+                return Found(None, STATED_NONE)
+            return _as_play(_last_of(kept, text), on_table)
     if "line" in formats:
         lines = _labelled_plays(text)
         if lines:

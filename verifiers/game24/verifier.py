@@ -35,7 +35,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from ..base import TaskError, Verifier, setting, shown
-from ..locate import offers
+from ..locate import none_stated_at, offers
 from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
@@ -245,6 +245,8 @@ class Game24Verifier(Verifier):
         r_l = 0.0  # paid only with a final expression (see the module docstring)
         if raw is not None and usual is None and cut_off(turn.text):  # a usual ending is a whole answer
             raw, turn = None, turn._replace(unfinished="the final answer was cut off (the text stops mid-answer)")
+        if raw is not None and usual is None and 0 <= turn.text.rfind(raw) < none_stated_at(turn.text):
+            raw, turn = None, turn._replace(unfinished="the final answer says there is none (`Final answer: none`)")
         if raw is not None and usual is None and offers_another(turn.text, raw, cfg.answer_formats):
             raw, turn = (
                 None,

@@ -18,6 +18,7 @@ from ..locate import (
     introduced_as_the_form,
     json_fields,
     labelled,
+    none_stated_at,
     not_shown_as_mistakes,
     offered_after,
     offers,
@@ -44,6 +45,7 @@ _ROW_COL = re.compile(r"row\s*(\d{1,2})\s*,?\s*(?:col|column)\s*(\d{1,2})", re.I
 MOVE_FORMATS = ("tag", "algebraic", "pair", "row_col")
 _MOVE_TOKEN = re.compile("|".join(p.pattern for p in (_ALGEBRAIC, _PAIR, _ROW_COL)), re.IGNORECASE)
 CALLED_WRONG = "the text calls its move wrong: no answer"
+STATED_NONE = "the final answer says there is none (`Final move: none`)"
 
 
 def parse_move(text: str, size: int) -> int | None:
@@ -121,6 +123,8 @@ def answer_move(
     start, end, scope = scopes[-1]
     if taken_back(text, end):  # `That's wrong.` after it
         return None, CALLED_WRONG
+    if none_stated_at(text) > start:  # `Final move: none` after it
+        return None, STATED_NONE
     cell, why = _move_in(scope, size, formats, occupied)
     if not tags and labels and cell is not None and _offered_after(text, end, cell, size, formats, occupied):
         return None, "two different moves offered: one answer too many"
