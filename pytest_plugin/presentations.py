@@ -8,8 +8,8 @@ position (alone, after reasoning, after a think block, after a draft the text re
 (CRLF, no-break spaces, full-width colons) x noise (a chat token and junk after the turn, trailing
 talk, a usage or test block, a driver `main()` that reads stdin called after the program) x traps
 (a hedge with a second answer, the answer only after the turn ended, a reasoning block never closed,
-a final answer cut off after a draft, the answer rejected for another, the answer called wrong, the
-answer only in a quoted format example): a trap never pays.
+a final answer cut off after a draft, the answer rejected for another, the answer called wrong or
+followed by `Final answer: none`, the answer only in a quoted format example): a trap never pays.
 
     from pytest_plugin.presentations import code_presentations
 
@@ -71,6 +71,8 @@ HEDGES = (
 REJECTIONS = ("\nWait, that is wrong. Corrected:\n", "\nNo, that fails. Let me redo it.\n\n")  # a later answer stands
 # words after the final answer that take it back, in its own sentence or on a line of their own: no answer
 CALLED_WRONG = (" is wrong.", " would be a mistake.", " doesn't work.", "\nThat's wrong.", "\nNo, this is incorrect.")
+# a final answer's place after the answer that says there is none: no answer, the earlier never stands in
+NONE_STATED = ("\nFinal answer: none", "\n**Answer:** N/A", "\nFinal answer: I couldn't find one.")
 # another answer shown after the answer as what not to do or for comparison: the answer still stands
 SHOWN_AS_MISTAKES = ("\nA common mistake is:\n", "\nFor comparison, a weaker one would be:\n", "\nDon't write this:\n")
 EXAMPLES = (
@@ -182,7 +184,8 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
     block or a draft the text rejects before it, CRLF and no-break spaces; traps (a hedge offering
     `other` too, `other` begun after the answer and cut off, the answer only after the turn ended,
     inside a reasoning block never closed, the answer rejected for `other`, the answer called wrong
-    with no answer after it, the answer only inside a quoted format example) never pay; `other` shown after the answer as a mistake or for comparison
+    with no answer after it or followed by a final answer's place that says there is none, the
+    answer only inside a quoted format example) never pay; `other` shown after the answer as a mistake or for comparison
     leaves it the answer. `other`: a different answer in the same format."""
     axes = []
     before = draw(
@@ -201,7 +204,7 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
         after += draw(st.sampled_from(CHAT_ENDS)) + "\nUser: and now?\n" + other
         axes.append("text after the turn end")
     traps = ("hedge", "cut off", "after the turn ended", "reasoning never closed", "rejected", "quoted example")
-    traps += ("called wrong",)
+    traps += ("called wrong", "none stated")
     trap = draw(st.sampled_from(("none",) * 4 + traps))
     axes.append(f"trap={trap}")
     text = before + answer + after
@@ -221,6 +224,8 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
         text = before + answer + draw(st.sampled_from(REJECTIONS)) + other + after
     elif trap == "called wrong":  # the answer, then words that take it back
         text = before + answer + draw(st.sampled_from(CALLED_WRONG)) + after
+    elif trap == "none stated":  # the answer, then a final answer's place that says there is none
+        text = before + answer + draw(st.sampled_from(NONE_STATED)) + after
     elif trap == "quoted example":  # the answer only inside a quoted format example; the answer is `other`
         text = before + draw(st.sampled_from(EXAMPLES)).format(answer) + other + after
     if draw(st.integers(0, 3)) == 0:  # the turn's own header, decoded with it: not text of the turn
@@ -237,6 +242,7 @@ __all__ = [
     "EXAMPLES",
     "HEDGES",
     "LABELS",
+    "NONE_STATED",
     "REJECTIONS",
     "SHOWN_AS_MISTAKES",
     "Presentation",

@@ -15,7 +15,7 @@ import html
 import json
 import re
 
-from ..locate import called_wrong, not_shown_as_mistakes, offers, taken_back
+from ..locate import called_wrong, none_stated_at, not_shown_as_mistakes, offers, taken_back
 
 _TAG = re.compile(r"<(/?)svg\b[^<>]*?(/?)>", re.IGNORECASE)  # [^<>]: each try stops at the next "<" (linear)
 PICKS = ("final", "last", "first", "only")
@@ -27,6 +27,7 @@ READ_FAILURES = {
     "svg_cut_off": "the final <svg> drawing was cut off (never closed): no answer",
     "svgs_offered": "two different drawings are offered as the answer: one answer too many",
     "svg_called_wrong": "the text calls its drawing wrong: no answer",
+    "svg_stated_none": "the final answer says there is none (`Final answer: none`)",
 }
 
 
@@ -128,6 +129,8 @@ def _final(text: str, spans: list[tuple[int, int]]) -> tuple[str | None, str]:
     final_start, final_end = kept[-1]
     if taken_back(text, final_end):  # `That's wrong.` after it
         return None, "svg_called_wrong"
+    if none_stated_at(text) > final_start:  # `Final answer: none` after it
+        return None, "svg_stated_none"
     final = " ".join(text[final_start:final_end].split())
     for a, b in reversed(kept[:-1]):
         if " ".join(text[a:b].split()) == final:
