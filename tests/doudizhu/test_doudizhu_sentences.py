@@ -94,6 +94,13 @@ def test_a_play_the_text_calls_wrong_is_none(play, frame, words):
     assert sentence_play(f"Playing {play} would lose.").play is None
 
 
+def test_the_two_jokers_named_together_are_the_rocket():
+    for text in ("I play the black joker and the red joker.", "Play both jokers.", "I play the rocket.", "我出大小王"):
+        found = sentence_play(text)
+        assert found.play is not None and read_play(found.play) == read_play("B R"), (text, found)
+    assert read_play(sentence_play("Play the black joker, then the red joker.").play) == read_play("B")  # a plan
+
+
 def test_the_jokers_and_the_ten_in_the_prompts_notation_are_cards():
     for text, cards in (
         ("I play B R.", "B R"),

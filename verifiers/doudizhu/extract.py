@@ -339,15 +339,23 @@ _CN_RANKS = {"三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": 
 _CN_COUNTED = re.compile(r"(?:一?对|(?P<count>两|三|四)[个张])(?P<rank>10|[2-9JQKA]|[三四五六七八九十二])")
 _CN_COUNTS = {None: 2, "两": 2, "三": 3, "四": 4}
 _JOKERS = re.compile(r"\b(?P<colour>black|small|little|red|big|large)[\s_-]*joker\b|小王|大王", re.IGNORECASE)
+# the two jokers named together: one play, the rocket (`the black joker and the red joker`, `both jokers`)
+_ROCKET = re.compile(
+    r"\b(?:(?:the\s+)?(?:black|small|little)[\s_-]*joker\s+(?:and|&|\+)\s+(?:the\s+)?(?:red|big|large)[\s_-]*joker"
+    r"|(?:the\s+)?(?:red|big|large)[\s_-]*joker\s+(?:and|&|\+)\s+(?:the\s+)?(?:black|small|little)[\s_-]*joker"
+    r"|both\s+jokers|the\s+two\s+jokers|(?:the|a)\s+rocket|(?:the|a)\s+joker\s+bomb)\b|大小王|王炸",
+    re.IGNORECASE,
+)
 _SUITS = re.compile(r"[♠♥♦♣♤♡♢♧]\ufe0f?")
 
 
 def with_counts_written_out(text: str) -> str:
     """`text` with cards named in words written as the cards (`a pair of 3s` is `3 3`, `three kings`
-    `K K K`, `the black joker` `BJ`, `一对3` `3 3`, `王炸` `BJ RJ`) and suits dropped (`3♠ 3♥` is `3 3`:
+    `K K K`, `the black joker` `BJ`, `一对3` `3 3`, the rocket `王炸`, `both jokers` or `the black joker
+    and the red joker` `BJ RJ`) and suits dropped (`3♠ 3♥` is `3 3`:
     a suit has no rank)."""
-    if "joker" in text.lower() or "王" in text:
-        text = _JOKERS.sub(_joker, text.replace("王炸", " BJ RJ "))
+    if "joker" in text.lower() or "王" in text or "rocket" in text.lower():
+        text = _JOKERS.sub(_joker, _ROCKET.sub(" BJ RJ ", text))
     if not text.isascii():
         text = _CN_COUNTED.sub(_counted_in_chinese, text)
     return _SUITS.sub("", _COUNTED.sub(_counted, text))
