@@ -209,7 +209,7 @@ ANSWER_WORDS = re.compile(
 )
 OTHER_WORDS = re.compile(
     r"question|problem|task|step|example|note|hint|input|given|numbers|check|verif|explanation|reasoning|thought"
-    r"|attempt|try|left|remaining|goal|target|instruction|user|human",
+    r"|attempt|try|left|remaining|goal|target|instruction|user|human|\bhand\b|\bboard\b|手牌|剩",
     re.IGNORECASE,
 )
 

@@ -441,6 +441,9 @@ DOUDIZHU_FORMS = {
     "Move: 3. Actually, J is better.": "invalid",  # the later sentence doubts: two plays
     "Play the 3 over the 6.": "correct",  # a play after "over" is rejected
     "<move>3</move>\nFinal answer: none": "invalid",  # the last answer's place says there is none
+    # lines after the play that describe the position under their label are not the play
+    "I play 3.\nRemaining hand: 6 J A 2": "correct",
+    "I lead 3.\n\nHand: 6 J A 2\nOpponent: 5 5 8 K K": "correct",
     "Play 3. Then the opponent plays 5, and I answer with A.": "correct",
     "<move>3♦</move>": "correct",  # a suit has no rank
     '{"move": "3", "alternatives": ["6"]}': "invalid",  # a field that offers another play

@@ -238,7 +238,8 @@ def _own_clauses(line: str) -> str:
 
 
 def sentence_play(text: str, on_table: Hand | None = None) -> Found:
-    """The play the last non-empty line names in its sentences: its one run of cards (runs the
+    """The play the last non-empty line (past lines after it under a label that describes: `Remaining
+    hand: 6 J A 2`) names in its sentences: its one run of cards (runs the
     text rejects, `not 3`, left out), PASS where it names no card and says pass; where it names
     different plays, the one in the sentences that say what they answer (`locate.ANSWER_WORDS`), or
     none. A second play offered (`3 or J`), or cards beside a pass, are one answer too many. Where
@@ -246,6 +247,8 @@ def sentence_play(text: str, on_table: Hand | None = None) -> Found:
     if) is left out first: `Play the single 3; the opponent must answer with 5.` plays 3; so is the
     play `on_table` that this one must beat (`To beat the 8, play K.` plays K: no play beats its equal)."""
     lines = [line for line in text.split("\n") if line.strip()]
+    while len(lines) > 1 and any(rank(span) == 0 for span in labelled(lines[-1])):
+        lines.pop()  # a line after it that describes (`Remaining hand: 6 J A 2`, `Opponent: 5 5 8`)
     if not lines or len(lines[-1]) > MAX_SENTENCE:
         return Found(None)
     line = with_counts_written_out(ASIDE.sub(" ", lines[-1]))
