@@ -344,7 +344,7 @@ _SENTENCE_END = re.compile(r"[.!?。\n]")
 
 def called_wrong(text: str, end: int) -> bool:
     """Do the words right after the answer that ends at `end` call it wrong, in its own sentence?
-    Such an answer is none (rule 6, docs/answers.md)."""
+    Such an answer is none (rule 7, docs/answers.md)."""
     return _CALLED_WRONG_AFTER.match(text, end, end + 2 * CALLED_WRONG_CHARS) is not None
 
 

@@ -88,7 +88,7 @@ def test_a_rejected_play_is_not_the_answer_and_a_pass_beside_cards_is_refused(pl
 )
 def test_a_play_the_text_calls_wrong_is_none(play, frame, words):
     """A sentence after the play that takes it back, or words right after it that call it wrong
-    (docs/answers.md, rule 6), leave no answer."""
+    (docs/answers.md, rule 7), leave no answer."""
     sentence = frame.format(play)
     assert sentence_play(sentence + ("" if sentence[-1] in ".!" else ".") + words).play is None, sentence
     assert sentence_play(f"Playing {play} would lose.").play is None

@@ -1,4 +1,4 @@
-"""Which drawing is the answer: the shared rules of docs/answers.md on SVG (rules 4-6), proven over
+"""Which drawing is the answer: the shared rules of docs/answers.md on SVG (rules 4-7), proven over
 generated prose around the drawings, not only the examples listed."""
 
 import json

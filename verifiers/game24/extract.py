@@ -192,7 +192,7 @@ def final_answers(text: str, formats: Iterable[str] = ("answer_line", "answer_ta
 
 def _called_wrong(text: str, at: int, answer: str) -> bool:
     """Does the answer's own sentence call it wrong (`Answer: (6-4)*(4+8) is wrong.`, `<answer>…</answer>
-    doesn't work`)? Such an answer is none (docs/answers.md, rule 6)."""
+    doesn't work`)? Such an answer is none (docs/answers.md, rule 7)."""
     if rejected_in_its_sentence(answer):
         return True
     start = text.find(answer, at)  # the answer itself, after its marker (absent where lines were joined)
