@@ -370,13 +370,17 @@ _DOUBTS_THE_ANSWER = re.compile(
 )
 
 
+_AFTER_A_QUESTION = re.compile(r"\n|(?<=\?)[ \t]+")  # `Is it right? No.` on one line is two lines
+
+
 def lines_deny(after: str) -> bool:
     """Does a line of `after` (the text after an answer) say it is wrong or that no answer exists
     (`denies`)? A "No" that answers another question on the line before (`Is there another way?`
-    then `No, this is the only one.`) is that question's answer: the rest of its line is read alone;
-    after a question whether the answer is right (`Is this correct?`) it takes the answer back."""
+    then `No, this is the only one.`, on one line too) is that question's answer: the rest of its
+    line is read alone; after a question whether the answer is right (`Is this correct? No.`) it
+    takes the answer back."""
     previous = ""
-    for line in after.split("\n"):
+    for line in _AFTER_A_QUESTION.split(after):  # lines, and a line's sentences after a question mark
         answers_a_question = previous.rstrip().endswith("?") and not _DOUBTS_THE_ANSWER.search(previous)
         if denies(_LEADING_NO.sub("", line, count=1) if answers_a_question else line):
             return True

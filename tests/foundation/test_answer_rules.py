@@ -178,6 +178,8 @@ GAME24_FORMS = {
     # a "No" that answers another question after the answer is no take-back; after "Is this right?" it is
     "Answer: {r}\nIs there another way?\nNo, this is the only one.": "correct",
     "Answer: {r}\nIs it right?\nNo.": "invalid",
+    "Answer: {r}\nIs it right? No.": "invalid",  # the question and its answer on one line
+    "Answer: {r}\nIs there another way? No, this is the only one.": "correct",
     # the last answer's place says there is none: an earlier answer never stands in
     "Answer: {r}\nFinal answer: none": "invalid",
     "Answer: {r}\nFinal answer: I couldn't find one.": "invalid",
