@@ -214,6 +214,10 @@ OTHER_WORDS = re.compile(
 )
 
 
+# words just before a move that make it the other side's reply to another (`A1 loses to I5`, `3 is
+# beaten by 5`): never the model's answer
+REPLY_WORDS = r"\blos(?:es?|ing) to|\brefuted by|\banswered by|\bmet by|\bbeaten by|\bfails? against|\bcountered by"
+
 # words that name the other player (`Opponent's move:`, `Their reply:`, `对手出牌：`): what follows is
 # their move, never the model's answer
 OTHER_SIDE = re.compile(
@@ -489,6 +493,7 @@ __all__ = [
     "ASIDE",
     "HEDGE_WORDS",
     "OTHER_SIDE",
+    "REPLY_WORDS",
     "Span",
     "called_wrong",
     "candidates",

@@ -351,6 +351,8 @@ GOMOKU_FORMS = {
     "{b} can't be blocked.": "correct",
     "<move>{b}</move>\nCan O block both threats?\nNo, so X wins.": "correct",
     "<move>{b}</move>\nFinal move: none": "invalid",  # the last answer's place says there is none
+    "A1 loses to {b}.": "invalid",  # the other side's reply to a move called losing is no answer
+    "{b}, since A1 loses to H6.": "correct",
     "<move>{b}</move>\nResult: nothing else blocks the four.": "correct",
     # a line that opens with its move explains it with the cells after it; comparing or doubting, refused
     "{b}, blocking the four and threatening H6.": "correct",
@@ -443,6 +445,8 @@ DOUDIZHU_FORMS = {
     "Move: 3. Actually, J is better.": "invalid",  # the later sentence doubts: two plays
     "Play the 3 over the 6.": "correct",  # a play after "over" is rejected
     "<move>3</move>\nFinal answer: none": "invalid",  # the last answer's place says there is none
+    "J loses to 2.": "invalid",  # the other side's reply to a play called losing is no answer
+    "Play 3; J is beaten by A.": "correct",
     # lines after the play that describe the position under their label are not the play
     "I play 3.\nRemaining hand: 6 J A 2": "correct",
     "I lead 3.\n\nHand: 6 J A 2\nOpponent: 5 5 8 K K": "correct",

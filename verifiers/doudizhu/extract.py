@@ -12,6 +12,7 @@ from ..locate import (
     ANSWER_WORDS,
     ASIDE,
     OTHER_SIDE,
+    REPLY_WORDS,
     TAKES_BACK,
     called_wrong,
     introduced_as_the_form,
@@ -195,7 +196,9 @@ _KICKER_JOIN = re.compile(r"with|带", re.IGNORECASE)
 _RUN_GAP = re.compile(r"[\s,+/、，-]*(?:(?<![^\s\d])with(?![^\s\d])|带)?[\s,+/、，-]*", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?;。！？；]")
 _PASS_IN_SENTENCE = re.compile(r"\bpass\b|不要|不出|要不起", re.IGNORECASE)
-_REJECTED = re.compile(r"(?:\bnot|n't|\bnever|\bavoid|\binstead of|\brather than|\bover)\b[\w ]{0,12}$", re.IGNORECASE)
+_REJECTED = re.compile(
+    rf"(?:\bnot|n't|\bnever|\bavoid|\binstead of|\brather than|\bover|{REPLY_WORDS})\b[\w ]{{0,12}}$", re.IGNORECASE
+)  # or the other side's reply: `3 loses to 5`
 MAX_SENTENCE = 300  # characters of a last line read as sentences
 
 

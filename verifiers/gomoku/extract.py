@@ -13,6 +13,7 @@ from ..locate import (
     ANSWER_WORDS,
     ASIDE,
     OTHER_SIDE,
+    REPLY_WORDS,
     TAKES_BACK,
     called_wrong,
     introduced_as_the_form,
@@ -80,7 +81,9 @@ def _cell(row: int, col: int, size: int) -> int | None:
 
 
 # words just before a move that reject it (`J11, not J10`, `instead of H8`): never the answer
-_REJECTED = re.compile(r"(?:\bnot|\binstead of|\brather than|\bover|\bavoid|\bnever|\bwrong)[\s:,]*$", re.IGNORECASE)
+_REJECTED = re.compile(
+    rf"(?:\bnot|\binstead of|\brather than|\bover|\bavoid|\bnever|\bwrong|{REPLY_WORDS})[\s:,]*$", re.IGNORECASE
+)  # or the other side's reply: `A1 loses to I5`
 REJECTION_CHARS = 24  # how far before a move its rejecting words may stand
 
 
