@@ -185,6 +185,8 @@ GAME24_FORMS = {
     "Answer: {r}\nFinal answer: I couldn't find one.": "invalid",
     "<answer>{r}</answer>\n<answer></answer>": "invalid",
     "Answer: {r}\nFinal answer: see above": "correct",
+    # an emphasis closed at the end of the answer's line is no operator joining the next line
+    "Answer: We get *(6 minus 4) times (4 plus 8)*\n\\boxed{{24}}": "correct",
     # lead words before an answer's label: still its label, whatever follows it
     "Putting it together, the answer: {r}\n\nVerification: 2 × 12 = 24 ✓": "correct",
     "Donc, en fin de compte, la réponse finale : {r}\nTous les nombres sont utilisés.": "correct",

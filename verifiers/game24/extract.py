@@ -104,9 +104,19 @@ def _goes_on(taken: str, text: str, after: int) -> bool:
     return _opens_with_operator(taken, text[after + 1 : after + 1 + 200].split("\n", 1)[0])
 
 
+# an emphasis opened inside the line and closed at its end (`We get *14 + 17*`): its closing `*` is no
+# operator (`(6-4)*(4+8)*`, its `*` after no space, is an unfinished product)
+_EMPHASIS_CLOSED_AT_END = re.compile(r"(?:^|\s)(?P<mark>\*{1,3}|_{1,2})(?=\S)[^\n]*?\S(?P=mark)$")
+EMPHASIS_READ_CHARS = 1000
+
+
 def _ends_open(taken: str) -> bool:
     """Does the expression end mid-way (an operator or an open parenthesis last)?"""
-    ends_open = not taken[-1:].isdigit() and bool(_CONTINUES.search(strip_emphasis(taken)))  # a digit: never
+    body = strip_emphasis(taken)
+    closing = body[-1:] in ("*", "_") and len(body) <= EMPHASIS_READ_CHARS  # an answer's length: bounded work
+    if closing and (closed := _EMPHASIS_CLOSED_AT_END.search(body)):
+        body = body[: len(body) - len(closed.group("mark"))]
+    ends_open = not body[-1:].isdigit() and bool(_CONTINUES.search(body))  # a digit: never
     return ends_open or taken.count("(") > taken.count(")")
 
 
