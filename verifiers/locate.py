@@ -203,7 +203,7 @@ ANSWER_WORDS = re.compile(
     r"|ответ|решение|答|解|정답|답|الجواب|الإجابة|cevap|odpowied|jibu|उत्तर|antwoord|svar|vastaus"
     r"|jawaban|javob|odgovor|válasz|odpověď|trả lời|คำตอบ|תשובה|απάντηση|відповідь|pasuxi"
     r"|decision|choice|\bpick\b|conclusion|verdict"
-    r"|\bmove\b|\bplay(?:s|ing)?\b|\bzug\b|\bcoup\b|jugada|jogada|mossa|着手|落子|出牌"  # a turn's answer: its move
+    r"|\bmove\b|\bplay(?:s|ing)?\b|\blead\b|\bzug\b|\bcoup\b|jugada|jogada|mossa|着手|落子|出牌"  # a turn's answer: its move
     r"|\bI(?:'ll| will)? (?:choose|pick|select|go with)\b",  # or the choice the model says it makes
     re.IGNORECASE,
 )

@@ -448,6 +448,8 @@ DOUDIZHU_FORMS = {
     "Play the 3 over the 6.": "correct",  # a play after "over" is rejected
     "<move>3</move>\nFinal answer: none": "invalid",  # the last answer's place says there is none
     "J loses to 2.": "invalid",  # the other side's reply to a play called losing is no answer
+    "3 first, then 6, J, A, 2.": "correct",  # a later turn's plan, its cards listed on
+    "3 is the safest lead. 2 is my strongest card.": "correct",  # the sentence that says what it leads
     "Play 3; J is beaten by A.": "correct",
     # lines after the play that describe the position under their label are not the play
     "I play 3.\nRemaining hand: 6 J A 2": "correct",

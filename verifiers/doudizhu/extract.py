@@ -87,8 +87,8 @@ def _labelled_plays(text: str) -> list[_Written]:
     others = []  # labels in words no lexicon holds (`Xyzzy:`, `Keputusan:`)
     for span in labelled(text):
         at = text.find(span.text, span.start)
-        if at < 0 or any(w.start <= at <= w.end for w in found.values()):
-            continue
+        if at < 0 or any(w.start <= at <= w.end for w in found.values()) or _NUMBER_CARD.search(span.label):
+            continue  # a "label" that names a card is a sentence's clause: `Lead 3: it forces 5`
         if rank(span) == 2:
             found[at] = _Written(at, at + len(span.text), span.text)
         elif rank(span) == 1 and _reads_as_play(span.text):
@@ -222,21 +222,24 @@ _CONDITIONAL = re.compile(
     re.IGNORECASE,
 )
 # where a clause ends: a comma or dash, or a word that opens a reason (`Play 3 because the opponent has 5 5.`)
+_NUMBER_CARD = re.compile(r"(?<!\w)(?:10|[2-9])(?!\w)")  # a card a label's words may name (never the article "A")
+_ONLY_CARDS = re.compile(rf"[\s.!?;。！？；]*(?:(?:and\s+)?{_CARD}[\s.!?;。！？；]*)+", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[,，—–]|\s-\s|\s(?=(?:because|since|as|so that|while|whereas|which|when)\b)", re.IGNORECASE)
 
 
 def _own_clauses(line: str) -> str:
     """`line` without what is not our play: the clauses about the other side, kept cards or a later
-    turn, and the sentences that say what happens if (each left as a sentence end, so runs never join across)."""
+    turn (with the bare cards that go on listing it: `3 first, then 6, J, A, 2.`), and the sentences
+    that say what happens if (each left as a sentence end, so runs never join across)."""
     kept = []
     for sentence in re.split(r"(?<=[.!?;。！？；])", line):
         if _CONDITIONAL.search(sentence):
             kept.append(". ")
             continue
-        kept += [
-            ". " if _OTHER_SIDE.search(clause) or _LATER.search(clause) else clause
-            for clause in _CLAUSE_END.split(sentence)
-        ]
+        later = False  # a later turn's clause, and the bare cards that go on listing its plan (`then 6, J, A`)
+        for clause in _CLAUSE_END.split(sentence):
+            later = bool(_LATER.search(clause)) or (later and _ONLY_CARDS.fullmatch(clause) is not None)
+            kept.append(". " if later or _OTHER_SIDE.search(clause) else clause)
     return " ".join(kept)
 
 
