@@ -17,6 +17,13 @@ HOSTILE = [
     "row 99999999999999 col 3",
     "\x00<move>\ud800</move>",
     "<move>PASS</move>" * 10_000,
+    # the reading rules' own shapes, repeated: labels that say none, questions, rejections, quoted examples
+    "Answer: none\n" * 20_000,
+    "Is it right? No, " * 10_000,
+    "I5 is wrong. 3 loses to 5. " * 8_000,
+    "e.g. <move>E5</move> like <move>3 3</move> " * 5_000,
+    "Opponent's move: A1\nLead 3: " * 8_000,
+    "3 first, then 6, J, " * 10_000,
 ]
 
 

@@ -84,10 +84,11 @@ def _labelled_plays(text: str) -> list[_Written]:
         for m in _LINE.finditer(text)
         if not OTHER_SIDE.search(text, m.start(), m.start(1))
     }
+    lines_read = {text.rfind("\n", 0, at) for at in found}  # where each line read already starts
     others = []  # labels in words no lexicon holds (`Xyzzy:`, `Keputusan:`)
     for span in labelled(text):
         at = text.find(span.text, span.start)
-        if at < 0 or any(w.start <= at <= w.end for w in found.values()) or _NUMBER_CARD.search(span.label):
+        if at < 0 or text.rfind("\n", 0, span.start + 1) in lines_read or _NUMBER_CARD.search(span.label):
             continue  # a "label" that names a card is a sentence's clause: `Lead 3: it forces 5`
         if rank(span) == 2:
             found[at] = _Written(at, at + len(span.text), span.text)
