@@ -185,6 +185,10 @@ GAME24_FORMS = {
     "Answer: {r}\nFinal answer: I couldn't find one.": "invalid",
     "<answer>{r}</answer>\n<answer></answer>": "invalid",
     "Answer: {r}\nFinal answer: see above": "correct",
+    # steps as a table's numbered rows: the rows are the steps
+    "| Step | Operation | Result |\n|---|---|---|\n| 1 | 6 - 4 | 2 |\n| 2 | 4 + 8 | 12 |\n| 3 | 2 × 12 | 24 |": "correct",
+    "| Step | Calculation |\n|---|---|\n| 1 | 6 - 4 = 2 |\n| 2 | 4 + 8 = 12 |\n| 3 | 2 × 12 = 24 |": "correct",
+    "| Step | Operation | Result |\n|---|---|---|\n| 1 | 6 - 4 | 2 |\n| 2 | 4 + 8 | 12 |\n| 3 | 2 × 12 | 25 |": "invalid",
     # an emphasis closed at the end of the answer's line is no operator joining the next line
     "Answer: We get *(6 minus 4) times (4 plus 8)*\n\\boxed{{24}}": "correct",
     # lead words before an answer's label: still its label, whatever follows it

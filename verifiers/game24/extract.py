@@ -300,8 +300,9 @@ def with_verbs_written_out(text: str) -> str:
     """`text` with arithmetic written in words as symbols: an operation written as a verb and its
     operands as the expression it names (`Multiply (6-4) by (4+8) to get 24.` reads `(6-4) * (4+8) to
     get 24.`; forms that name no operation, `divide 8 and 2`, stay as written), an operator word
-    between operands as its symbol (`6 minus 4`), and words that state an operation's result as `=`
-    (`6 - 4 to get 2`), so that steps in words are steps."""
+    between operands as its symbol (`6 minus 4`), words that state an operation's result as `=`
+    (`6 - 4 to get 2`), and a table's numbered step rows as step lines (`| 1 | 6 - 4 | 2 |` reads `6 -
+    4 = 2`), so that steps in words or in a table are steps."""
 
     def written_out(m: re.Match[str]) -> str:
         form = _VERB_FORMS.get((m.group(1).lower(), m.group(3).lower()))
@@ -310,7 +311,25 @@ def with_verbs_written_out(text: str) -> str:
         return form.format(a=m.group(2), b=m.group(4)) + (f" = {m.group(5)}" if m.group(5) else "")
 
     text = with_word_operators_as_symbols(_VERB_OPERATION.sub(written_out, text))
+    if "|" in text:
+        text = _TABLE_STEP.sub(_table_step, text)
     return _STEP_IN_WORDS.sub(r"\g<operation> = \g<result>", text)
+
+
+# a table row of a numbered step (`| 1 | 6 - 4 | 2 |`, `| Step 2 | 4 + 8 = 12 |`): the step as a line
+_TABLE_STEP = re.compile(
+    r"^[ \t]*\|[ \t]*(?:step[ \t]*)?\d{1,2}[.)]?[ \t]*\|(?P<cells>[^\n]*)\|[ \t]*$", re.IGNORECASE | re.MULTILINE
+)
+_NUMBER_CELL = re.compile(r"[\s$*=]*-?\d+(?:\.\d+)?[\s$*]*")
+
+
+def _table_step(m: re.Match[str]) -> str:
+    """A numbered step's row as its step: `operation | result` as `operation = result`, one cell as it is;
+    any other row as it is."""
+    cells = [cell.strip() for cell in m.group("cells").split("|")]
+    if len(cells) == 2 and _NUMBER_CELL.fullmatch(cells[1]):
+        return f"{cells[0]} = {cells[1].strip(' $*=')}"
+    return cells[0] if len(cells) == 1 else m.group()
 
 
 def located_answer(text: str, parses: Callable[[str], bool], answers_this: Callable[[str], bool]) -> str | None:
