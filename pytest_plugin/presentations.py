@@ -185,8 +185,8 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
     `other` too, `other` begun after the answer and cut off, the answer only after the turn ended,
     inside a reasoning block never closed, the answer rejected for `other`, the answer called wrong
     with no answer after it or followed by a final answer's place that says there is none, the
-    answer only inside a quoted format example) never pay; `other` shown after the answer as a mistake or for comparison
-    leaves it the answer. `other`: a different answer in the same format."""
+    answer only inside a quoted format example) never pay; `other` shown after the answer as a
+    mistake or for comparison leaves it the answer. `other`: a different answer in the same format."""
     axes = []
     before = draw(
         st.sampled_from(

@@ -3,8 +3,8 @@ list (docs/answers.md): a verifier tries them, last first, with its own parser, 
 that parses as its answer.
 
 - **labelled**: a line that opens with a label, recognised by its shape: a short phrase (at most four
-  words, or eight ending in an answer's word, no digit) ending in a colon of any width and spacing (`Lösung:`, `答え：`, `정답:`,
-  `Réponse :`, `**Final answer:**`), or a key of a JSON or YAML object (`"answer": "…"`); the answer is
+  words, or eight ending in an answer's word, no digit) ending in a colon of any width and spacing
+  (`Lösung:`, `答え：`, `정답:`, `Réponse :`, `**Final answer:**`), or a key of a JSON or YAML object (`"answer": "…"`); the answer is
   the rest of the line, or the next non-empty line where the label stands alone;
 - **cell**: the last cell of a table row whose first cell is such a label (`| answer | … |`), or a
   cell under a header that is an answer's label (`| Expression | Value |`);
@@ -372,8 +372,6 @@ _DOUBTS_THE_ANSWER = re.compile(
     r"\b(?:this|that|it|the answer|my answer)\b[^?\n]*\b(?:right|correct|work|works|valid|true|ok|okay)\b[^?\n]*\?\s*$",
     re.IGNORECASE,
 )
-
-
 _AFTER_A_QUESTION = re.compile(r"\n|(?<=\?)[ \t]+")  # `Is it right? No.` on one line is two lines
 
 
@@ -504,9 +502,9 @@ __all__ = [
     "json_fields",
     "labelled",
     "lines_deny",
+    "none_stated_at",
     "not_shown_as_mistakes",
     "offered_after",
-    "none_stated_at",
     "offers",
     "rank",
     "rejected_in_its_sentence",

@@ -160,15 +160,16 @@ def _blanked(text: str, plays: list[_Written]) -> str:
 def _as_play(found: Found, on_table: Hand | None = None) -> Found:
     """`found`, or where its text does not read as cards, its first sentence where that is cards and
     the rest neither doubts nor offers (`Move: 3. Reason: the 2 and A control the game.`; never `Move:
-    3. Actually, J is better.`), else the play its sentence names (`Move: I
-    lead the 3.`, `<move>play 3</move>`, `I play 3.`); as found where the sentence names none
-    (read_play then says why it is no play)."""
+    3. Actually, J is better.`), else the play its sentence names (`Move: I lead the 3.`,
+    `<move>play 3</move>`, `I play 3.`); as found where the sentence names none (read_play then says
+    why it is no play)."""
     if found.play is None or _reads_as_play(found.play):
         return found
     first, *rest = _SENTENCE_END.split(found.play, maxsplit=1)  # `3. Reason: the 2 …`
+    first = first.strip(_PASS_STRIP)
     settled = not rest or not (TAKES_BACK.search(rest[0]) or offers(rest[0]))  # never `3. Actually, J.`
-    if settled and first.strip(_PASS_STRIP) and _reads_as_play(first.strip(_PASS_STRIP)):
-        return Found(first.strip(_PASS_STRIP))
+    if settled and first and _reads_as_play(first):
+        return Found(first)
     in_sentence = sentence_play(found.play, on_table)
     return in_sentence if in_sentence.play is not None or in_sentence.why else found
 
@@ -188,7 +189,8 @@ def _reads_as_play(text: str) -> bool:
 # one token (`H8`, `3s`); any other word character (CJK) is a token of its own
 _WORD_CHARACTER = r"[A-Za-z0-9\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]"
 _TOKEN = re.compile(rf"{_WORD_CHARACTER}+|\w|[^\s\w]")
-_CARD = r"(?:(?:10|[2-9TJQKA])+|BJ|RJ|B|R)"  # a card token; the jokers as the prompt and `with_counts_written_out` name them
+# a card token; the jokers as the prompt (B, R) and `with_counts_written_out` (BJ, RJ) name them
+_CARD = r"(?:(?:10|[2-9TJQKA])+|BJ|RJ|B|R)"
 # a play named anywhere (cards, case-sensitive as in sentences, or a pass)
 _TOKEN_RUN = re.compile(rf"(?<!{_WORD_CHARACTER}){_CARD}(?!{_WORD_CHARACTER})|\b(?:[Pp]ass|PASS)\b|不要")
 _CARD_TOKEN = re.compile(_CARD)
@@ -222,9 +224,9 @@ _CONDITIONAL = re.compile(
     r"^\W*(?:if|when|whenever|unless|after|once|should|then|next|afterwards)\b|^\W*(?:如果|若|要是|然后|之后)",
     re.IGNORECASE,
 )
-# where a clause ends: a comma or dash, or a word that opens a reason (`Play 3 because the opponent has 5 5.`)
 _NUMBER_CARD = re.compile(r"(?<!\w)(?:10|[2-9])(?!\w)")  # a card a label's words may name (never the article "A")
-_ONLY_CARDS = re.compile(rf"[\s.!?;。！？；]*(?:(?:and\s+)?{_CARD}[\s.!?;。！？；]*)+", re.IGNORECASE)
+_ONLY_CARDS = re.compile(rf"[\s.!?;。！？；]*(?:(?:and\s+)?{_CARD}[\s.!?;。！？；]*)+", re.IGNORECASE)  # `6, J, A`
+# where a clause ends: a comma or dash, or a word that opens a reason (`Play 3 because the opponent has 5 5.`)
 _CLAUSE_END = re.compile(r"[,，—–]|\s-\s|\s(?=(?:because|since|as|so that|while|whereas|which|when)\b)", re.IGNORECASE)
 
 

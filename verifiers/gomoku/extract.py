@@ -102,11 +102,12 @@ def answer_move(
     the `occupied` cells among them describe the position (`O wins by playing I8: E4, F5, G6, H7,
     I8.`): a stone already on the board is no move, where the move stands apart from them (first or
     last). A tag that quotes the prompt's example (`examples`: cells) as the form to write (`answer
-    in tags like <move>E5</move>`) is not the answer where the text names one elsewhere. Returns (cell, None), or (None, why)."""
+    in tags like <move>E5</move>`) is not the answer where the text names one elsewhere. Returns
+    (cell, None), or (None, why)."""
     if "tag" in formats and tag_cut_off(text, "move"):
         return None, "the final move was cut off (a <move> tag never closed): no answer"
     tags = list(_TAG.finditer(text)) if "tag" in formats else []
-    quoted = [t for t in tags if parse_move(t.group(1), size) in examples and introduced_as_the_form(text, t.start())]
+    quoted = [t for t in tags if examples and _quotes_an_example(t, text, size, examples)]
     if quoted:  # the prompt's format example, quoted (`answer in tags like <move>E5</move>`): the answer is elsewhere
         elsewhere = answer_move(_blanked(text, quoted), size, formats, occupied)
         if elsewhere[0] is not None:
@@ -138,6 +139,11 @@ def answer_move(
             return None, "two different moves offered: one answer too many"
         break
     return cell, why
+
+
+def _quotes_an_example(tag: re.Match[str], text: str, size: int, examples: Collection[int]) -> bool:
+    """Is this tag the prompt's example move, presented as the form to write?"""
+    return parse_move(tag.group(1), size) in examples and introduced_as_the_form(text, tag.start())
 
 
 def _blanked(text: str, spans: list[re.Match[str]]) -> str:

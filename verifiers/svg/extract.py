@@ -120,8 +120,8 @@ def _cut_off(text: str, open_at: int | None, spans: list[tuple[int, int]]) -> bo
 
 def _final(text: str, spans: list[tuple[int, int]]) -> tuple[str | None, str]:
     """The final drawing by the shared rules: a drawing the text calls wrong is none, counter-examples
-    are not candidates (where another drawing is); a later different drawing replaces an earlier one, unless the words between offer
-    it beside it."""
+    are not candidates (where another drawing is); a later different drawing replaces an earlier one,
+    unless the words between offer it beside it."""
     kept = [span for span in spans if not called_wrong(text, span[1])]  # `<svg>…</svg> is wrong.`
     if not kept:
         return None, "svg_called_wrong"
