@@ -42,7 +42,11 @@ _EXPRESSION_START = re.compile(r"[(\[0-9$]|\\(?:[A-Za-z]+|[(\[])")  # `$…$`, `
 # spaces and invisible characters apart, a number, an operator it would drop (`√14`, `2^14`, `2 * 14`),
 # a bracket that closes one (`2 (14 + 17)`, an implicit product); a `*` after no operand is emphasis
 # (`So **(14 + 17)**`)
-_NOT_A_START_AFTER = re.compile(rf"[A-Za-z.!]$|[A-Za-z0-9]_$|(?:[0-9^√∛∜−+/×÷·⋅\\)\]}}-]|[0-9)\]}}][ \t]*\*){_GAP}$")
+# a character an expression never opens after: a word, an operator, a closed group, and the comma of a list of
+# numbers (`Using 4, 4, 6, 8: …`: its last number is no start)
+_NOT_A_START_AFTER = re.compile(
+    rf"[A-Za-z.!]$|[A-Za-z0-9]_$|(?:[0-9^√∛∜−+/×÷·⋅\\)\]}}-]|[0-9)\]}}][ \t]*\*|[0-9],[ \t]*){_GAP}$"
+)
 _BEFORE_A_START = 8  # characters before a start read for what it follows
 _EMPHASIS_BEFORE = re.compile(r"(?<![^\s(])(?:\*{1,3}|_{1,2}|`)$")  # emphasis that opens at an expression
 # words that offer a second answer beside the first: two answers are one too many (docs/answers.md);

@@ -97,6 +97,18 @@ GAME24_FORMS = {
     "We compute 6 - 4 = 2, then 8 + 4 = 12, then 12 * 2 = 25.": "invalid",  # a false result
     "Try 6*4=24, but then 4 and 8 are left.": "invalid",  # reasoning about other numbers
     "(6 - 4) = 2\n(4 + 8) = 12\n2 × 12 = 24": "correct",  # a step's operation in parentheses
+    "The 24 can be made as follows: 8 + 4 = 12, 6 - 4 = 2, 12 * 2 = 24.": "correct",  # a lead-in with a number
+    "Using 4, 4, 6, 8: 8 + 4 = 12, 6 - 4 = 3, 12 * 3 = 36": "invalid",
+    # a list of numbers before the answer: its last number opens no expression
+    "Using 4, 4, 6, 8: (6-4)*(4+8) = 2*12 = 24": "correct",
+    # the target boxed after its expression on one line: the expression is what it states
+    "(6 - 4) * (4 + 8) = \\boxed{{24}}": "correct",
+    "(6 - 4) * (4 + 8) = <answer>24</answer>": "correct",
+    "(6 - 4) * (4 + 9) = \\boxed{{24}}": "incorrect",
+    # a product written as algebra writes it
+    "Therefore, $(6-4)(4+8) = 24$.": "correct",
+    "\\left(6-4\\right)\\left(4+8\\right)=24": "correct",
+    "Answer: 2(6 - 4)(4 + 8)": "incorrect",
     # the target alone after steps that combine every number: the steps are the answer it states
     "Step 1: 6 - 4 = 2\nStep 2: 4 + 8 = 12\nStep 3: 2 * 12 = 24\n\nAnswer: 24": "correct",
     "6 - 4 = 2\n4 + 8 = 12\n2 * 12 = 24\n\nTherefore, the solution is 24.": "correct",

@@ -2,9 +2,10 @@
 plugin's renderers know (where the answer sits x markup x operator spellings x the stated value x
 words after it) score correct, earning at least what the plain answer does; the same renderings of generated
 wrong answers (a power in any spelling, a superscript, a number reused or left out, two numbers run
-together, a wrong value, a false final link, a denied value (`≠ 24`), an implicit product, a factorial, a root, a decimal,
-an operation in words after the expression: `squared`, `times 2`)
-are never correct and never earn what a right answer earns. Thousands of cases, seeds fixed."""
+together, a wrong value, a false final link, a denied value (`≠ 24`), an implicit product with a number of its own
+(`2(…)`), a factorial, a root, a decimal, an operation in words after the expression: `squared`, `times 2`)
+are never correct and never earn what a right answer earns; a right answer's products written as algebra writes
+them (`(6-4)(4+8)`) are right. Thousands of cases, seeds fixed."""
 
 from __future__ import annotations
 
@@ -71,7 +72,7 @@ def wrong_answers(draw: st.DrawFn) -> tuple[str, list[int], int, str, int | None
         "factorial": lambda: _replace(expression, spot, spot.group() + "!"),
         "root": lambda: _replace(expression, spot, "√" + spot.group()),
         "decimal": lambda: _replace(expression, spot, spot.group() + ".5"),
-        "implicit product": lambda: expression.replace(" * (", "(", 1) if " * (" in expression else f"2({expression})",
+        "implicit product with an extra number": lambda: f"2({expression})",
         "wrong value": lambda: _replace(expression, spot, str(int(spot.group()) + 1)),
         "operation in words": lambda: f"({expression}) {draw(st.sampled_from(OPERATION_WORDS))}",
     }
@@ -94,6 +95,23 @@ def test_every_rendering_of_a_right_answer_is_correct(game24, data):
     assert plain.verdict is Verdict.CORRECT
     assert score.verdict is Verdict.CORRECT, (completion, score.reason)
     assert score.reward >= plain.reward, (completion, score.reward)  # more where `(left: …)` makes it a step too
+
+
+_TIMES_A_GROUP = re.compile(r"(?<=[0-9)]) \* (?=\()|(?<=\)) \* (?=[0-9])")
+
+
+@settings(max_examples=500, **SETTINGS)
+@given(st.data())
+def test_a_product_written_as_algebra_writes_it_is_read_as_the_product(game24, data):
+    """`(6-4)(4+8)`, `2(4+8)`, `(4+8)2`: two operands side by side with a parenthesis between them
+    have no reading but their product."""
+    numbers, target, expression = data.draw(st.sampled_from(PUZZLES))
+    if not _TIMES_A_GROUP.search(expression):
+        return
+    algebra = _TIMES_A_GROUP.sub("", expression)
+    completion = data.draw(renderings(algebra, target))
+    score = game24.score(completion, {"numbers": numbers, "target": target})
+    assert score.verdict is Verdict.CORRECT, (completion, score.reason)
 
 
 @settings(max_examples=300, **SETTINGS)

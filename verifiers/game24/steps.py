@@ -209,7 +209,9 @@ _REVERSED_STEP = re.compile(
     rf"(?<![\d.)=*/+-])(?<![\d.)=*/+-]\s)(?P<c>{_NUM})\s*=\s*\(?\s*(?P<a>{_NUM})\s*(?P<op>[-+*/])\s*(?P<b>{_NUM})\s*\)?"
     r"(?!\s*[-+*/=(]|[\w./])"
 )
-_STEP_LABEL = re.compile(r"^[^\n:：=]{0,24}?[:：]\s*|^\s*\d{1,2}[.)]\s+")  # `Step 1:`, `Schritt 2：`, `3.`
+# what introduces a line's steps: a label (`Step 1:`, `Schritt 2：`, `The 24 can be made as follows:`) or a
+# list number (`3.`)
+_STEP_LABEL = re.compile(r"^[^\n:：=]{0,60}?[:：]\s*|^\s*\d{1,2}[.)]\s+")
 _SEGMENTS = re.compile(r"[,;]\s+|\s*[→⇒]\s*")
 MAX_STEP_LINES = 64  # lines of one block replayed at most (a derivation of 4 numbers has 3)
 

@@ -183,6 +183,22 @@ def _states_only(answer: str, target: int, max_chars: int) -> bool:
     return all(not link.has_operator and not link.differs_from(target, 1) for link in links)
 
 
+_OPENINGS = ("\\boxed{", "\\boxed {", "<answer>")  # what opens a final answer's place on the line of its expression
+_BEFORE_AN_OPENING = " \t$*_=:"
+
+
+def _without_opening(before: str) -> str:
+    """The text before a stated target without what opens its place (`(6-4)*(4+8) = \\boxed{24}`
+    leaves `(6-4)*(4+8)`, not `(6-4)*(4+8) = \\boxed{`, which reads as no answer)."""
+    while True:
+        stripped = before.rstrip(_BEFORE_AN_OPENING)
+        for opening in _OPENINGS:
+            stripped = stripped.removesuffix(opening)
+        if stripped == before:
+            return before
+        before = stripped
+
+
 @register("game24")
 class Game24Verifier(Verifier):
     """Exact, safe scoring of 24-point answers and of the reasoning steps that lead to them."""
@@ -322,7 +338,7 @@ class Game24Verifier(Verifier):
         puzzle's numbers (`We get (6-4)*(4+8) = 24.` then `The answer is \\boxed{24}`), or None."""
         at = text.rfind(stated)
         line_start = text.rfind("\n", 0, at) + 1
-        before = text[:at] if any(c.isdigit() for c in text[line_start:at]) else text[:line_start]
+        before = _without_opening(text[:at]) if any(c.isdigit() for c in text[line_start:at]) else text[:line_start]
         if not before.strip():
             return None
         return located_answer(before, self._is_expression, lambda a: self._answers_puzzle(a, wanted, target))
