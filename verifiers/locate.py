@@ -98,8 +98,12 @@ def offered_after(text: str, end: int) -> list[str]:
 DENIALS = re.compile(
     r"(?:\bthere(?:'s| is| are| exists?) no (?:valid |possible |such |exact )?(?:solutions?|answers?)\b"
     r"|\bno (?:valid |possible |exact )?solutions? (?:exists?|is possible|(?:was |can be )?found)\b"
-    r"|\b(?:is|seems|looks|be) (?:unsolvable|impossible to solve)\b|\bcannot be solved\b|无解|没有解)"
-    r"(?![ \t]+(?:using|without|if|unless|except|other than|that (?:uses|avoids)|only)\b)",  # a narrower claim
+    r"|\b(?:is|seems|looks|be) (?:unsolvable|impossible to solve)\b|\bcannot be solved\b|无解|没有解"
+    # the model says it found none (`I can't find one.`, `We couldn't find a solution.`), not a narrower one
+    r"|\b(?:i|we) (?:can(?:'t|not)|could(?:n't| not)|(?:was|were) (?:not |un)able to|did(?:n't| not)) (?:find|get|solve)"
+    r" (?:it|one|any(?:thing| solution| answer)?+|a (?:valid |working |correct )?(?:solution|answer|combination)|the answer)\b)"
+    r"(?![ \t]+(?:using|without|if|unless|except|other than|that (?:uses|avoids)|only|better|else|simpler|faster"
+    r"|shorter|more|other)\b)",  # a narrower claim
     re.IGNORECASE,
 )
 

@@ -168,6 +168,12 @@ GAME24_FORMS = {
     "Answer: {r}\nA plain sum does not work here, so we multiply.": "correct",
     "{r} = 24\n\nWait... Actually, no valid solution exists.": "invalid",
     "Answer: {r}\n(There is no solution without parentheses.)": "correct",  # a narrower claim
+    # later words on the answer's own line take it back as a later line does
+    "{r} = 24 — wait, that uses 4 only once. I can't find one.": "invalid",
+    "{r} = 24 is what someone might try, but it is invalid here.": "invalid",
+    "{r} = 24. Is there another way? No, this is the only one.": "correct",
+    "Answer: {r}\nI couldn't find anything simpler.": "correct",  # a narrower claim
+    "Answer: {r}\nI could not find a solution.": "invalid",
     "At first it seemed there is no solution, but:\nAnswer: {r}": "correct",  # before the answer
     # the target alone (`\\boxed{{24}}`) restates the expression computed before it
     "We can compute {r} = 2*12 = 24.\n\nThe answer is $\\boxed{{24}}$.": "correct",

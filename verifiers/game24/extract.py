@@ -234,6 +234,10 @@ def offers_another(text: str, answer: str, formats: Iterable[str] = ("answer_lin
     rest = text[at + len(answer) : len(text) if line_after < 0 else line_after]
     if '"' in rest and any(_DIGIT.search(piece) for piece in offered_after(text, at + len(answer))):
         return True  # `{"answer": "…", "alternatives": ["…"]}`: a field after it offers another
+    own_line = text[at : len(text) if line_after < 0 else line_after]
+    arithmetic = _ARITHMETIC_STRETCH.search(own_line)
+    if arithmetic and lines_deny(own_line[len(arithmetic.group().rstrip(_NOT_ITS_END)) + arithmetic.start() :]):
+        return True  # `… = 24, but it is invalid here.`, `… = 24 — wait. I can't find one.` on its own line
     if line_after >= 0:
         if lines_deny(text[line_after:]):
             return True  # `There is no solution.`, `No, that's wrong.` after it
@@ -249,6 +253,11 @@ def offers_another(text: str, answer: str, formats: Iterable[str] = ("answer_lin
             end = text.rfind(earlier, 0, at) + len(earlier)
             return offers(text[end:at])
     return False
+
+
+# the answer's arithmetic in its line: what follows it there is words about it
+_ARITHMETIC_STRETCH = re.compile(r"[\d(\[][\d\s+\-*/×÷·⋅−–=()\[\]xX]*+")  # possessive: linear
+_NOT_ITS_END = " \t+-*/×÷·⋅−–=(["  # it ends at its last digit or closing bracket
 
 
 def _bare(answer: str) -> str:
