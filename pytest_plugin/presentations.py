@@ -108,7 +108,19 @@ def _fenced(code: str, fence: str, language: str, indent: str = "") -> str:
     return f"{indent}{fence}{language}\n{body}{indent}{fence}"
 
 
-CONTAINERS = ("```python", "```py", "```", "~~~python", "````python", "list item", "raw", "raw after prose")
+CONTAINERS = (
+    "```python",
+    "```py",
+    "```",
+    "~~~python",
+    "````python",
+    "list item",
+    "fence closed on the last line",
+    "raw",
+    "raw after prose",
+    "indented after prose",
+)
+UNFENCED = ("raw", "raw after prose", "indented after prose")
 
 
 def _contain(code: str, container: str) -> str:
@@ -116,8 +128,12 @@ def _contain(code: str, container: str) -> str:
         return code.rstrip("\n") + "\n"
     if container == "raw after prose":
         return "Here is the function:\n" + code.rstrip("\n") + "\n"
+    if container == "indented after prose":  # Markdown's indented code block
+        return "Here is the function:\n\n" + "".join(f"    {line}\n" for line in code.rstrip("\n").split("\n"))
     if container == "list item":
         return "1. The code:\n" + _fenced(code, "```", "python", "   ")
+    if container == "fence closed on the last line":  # `    return x```
+        return f"```python\n{code.rstrip()}```"
     fence = container.rstrip("abcdefghijklmnopqrstuvwxyz")
     return _fenced(code, fence, container[len(fence) :])
 
@@ -127,7 +143,7 @@ def code_presentations(draw: st.DrawFn, program: str, other: str, usage: str = "
     """`program` (a right program) presented over every axis; `other` a different program (a trap's
     second answer), `usage` a few statements that call it (a usage block, never the program)."""
     container = draw(st.sampled_from(CONTAINERS))
-    fenced = container not in ("raw", "raw after prose")
+    fenced = container not in UNFENCED
     axes = [f"container={container}"]
     if usage and draw(st.integers(0, 3)) == 0:  # a driver called at the end: a demo, never the program
         driver = "".join(f"    {line}\n" for line in [*usage.splitlines(), "input()"])

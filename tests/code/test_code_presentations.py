@@ -68,6 +68,15 @@ FORMS = {
         "correct",
     ),
     "a wrong body, then prose": ("    return x\n\nThis adds one.", HUMANEVAL, "incorrect"),
+    "a body after a line of prose": ("Here is the body:\n    return x + 1\n", HUMANEVAL, "correct"),
+    "the whole function indented (not a body: no nested definition)": (
+        "    def add_one(x):\n        return x + 1\n",
+        HUMANEVAL,
+        "correct",
+    ),
+    "a wrong function indented after prose": ("Sure:\n\n    def add_one(x):\n        return x\n", TASK, "incorrect"),
+    "a fence closed on the code's last line": ("```python\ndef add_one(x):\n    return x + 1```", TASK, "correct"),
+    "a fence closed on the last line of a wrong program": ("```python\n" + WRONG.rstrip() + "```", TASK, "incorrect"),
     "a body that closes the fence the prompt opened": (
         "    return x + 1\n```\n\nExplanation: it adds one.",
         HUMANEVAL,

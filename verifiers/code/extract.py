@@ -28,6 +28,7 @@ import ast
 import html
 import json
 import re
+import textwrap
 from dataclasses import dataclass, replace
 
 from ..locate import HEDGE_WORDS, counter_example
@@ -56,6 +57,7 @@ _TESTS = re.compile(
 PROSE_READ = 300  # characters of prose before a block that say what the block is
 
 
+_GLUED_CLOSING = re.compile(r"(?<=[^`~])(?:`{3,}|~{3,})[ \t]*$")  # a closing fence at the end of a line of code
 _INFO_END = re.compile(r"[\s:{]")  # a fence's language ends at a space, a file name's colon or attributes
 
 
@@ -99,6 +101,11 @@ def fenced_blocks(text: str) -> list[Block]:
         while j < len(lines):
             stripped = lines[j].strip()
             if stripped.startswith(fence[0] * len(fence)) and not stripped.strip(fence[0]):
+                closed = True
+                break
+            glued = _GLUED_CLOSING.search(lines[j])
+            if glued and glued.group().strip().startswith(fence) and lines[j][: glued.start()].strip():
+                body.append(lines[j][: glued.start()])  # `    return x```: the fence closed on the code's last line
                 closed = True
                 break
             body.append(lines[j])
@@ -544,6 +551,8 @@ def _continued_prompt(body: str, wanted: set[str], prompt: str) -> str | None:
     ends in a signature of the function under test (with its docstring): HumanEval's own format."""
     if not prompt or not wanted or not body[:1].isspace() or not any(f"def {name}(" in prompt for name in wanted):
         return None
+    if _REDEFINES.match(body) and _REDEFINES.match(body).group("name") in wanted:
+        return None  # `    def f(x): …`: the whole function indented, not a body of the prompt's
     head = prompt.rstrip("\n") + "\n"
     lines = body.split("\n")
     # the function ends at the first line back at the margin; what follows is kept where it parses
@@ -557,6 +566,7 @@ def _continued_prompt(body: str, wanted: set[str], prompt: str) -> str | None:
     return None
 
 
+_REDEFINES = re.compile(r"\s*(?:async\s+)?def\s+(?P<name>\w+)\s*\(")
 _STATEMENT = re.compile(
     r"^(?:[A-Za-z_][\w.]*\s*(?:[-+*/%&|^]?=|\(|\[|:)|(?:if|elif|else|for|while|try|except|finally|with|return|print|assert|raise|pass|global)\b)"
 )
@@ -581,7 +591,9 @@ def _unfenced(text: str, wanted: set[str], prompt: str, script: bool = False) ->
     starts = (_CODE_START, _SCRIPT_START) if script else (_CODE_START,)
     start = next((i for i, line in enumerate(lines) if any(p.match(line) for p in starts)), None)
     if start is None:
-        return _inline(text, wanted)
+        indented = _indented_block(lines)
+        found = _from_indented(indented, wanted, prompt, script) if indented else None
+        return found or _inline(text, wanted)
     end = start + 1
     while end < len(lines) and (
         not lines[end].strip()
@@ -598,6 +610,33 @@ def _unfenced(text: str, wanted: set[str], prompt: str, script: bool = False) ->
         if tree is not None and _functions(tree):
             return Program(_core(chunk, tree, wanted or _functions(tree)), "code after prose")
     return Program(None, "no code found (no fenced block, and no text that parses as Python)")
+
+
+def _indented_block(lines: list[str]) -> str | None:
+    """The first run of indented lines (Markdown's indented code block: `Here it is:` then lines
+    indented four spaces or a tab), as written; None where no line is indented."""
+    first = next((i for i, line in enumerate(lines) if line[:1] in (" ", "\t") and line.strip()), None)
+    if first is None:
+        return None
+    end = first
+    while end < len(lines) and (not lines[end].strip() or lines[end][:1] in (" ", "\t")):
+        end += 1
+    return "\n".join(lines[first:end]).rstrip() + "\n"
+
+
+def _from_indented(block: str, wanted: set[str], prompt: str, script: bool) -> Program | None:
+    """The program an indented block after prose holds: a function body continuing the prompt
+    (`Here is the body:` then the body), or code indented as a whole (`Sure:` then `    def f(x):`)."""
+    code = textwrap.dedent(block)
+    tree = _parses(code)
+    if tree is not None and script and _is_program(tree):
+        return Program(code, "an indented code block after prose (a whole program)")
+    if tree is not None and (wanted & defined_names(tree) or not wanted and _functions(tree)):
+        return Program(_core(code, tree, wanted or _functions(tree)), "an indented code block after prose")
+    continuation = _continued_prompt(block, wanted, prompt)
+    if continuation is not None:
+        return Program(continuation, "a function body continuing the prompt, after prose")
+    return None
 
 
 _INLINE_CODE = re.compile(r"`([^`\n]{1,2000})`")
