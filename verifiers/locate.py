@@ -129,11 +129,15 @@ REJECTS = re.compile(
 # wrong:`) introduces the answer
 SHOWN_NOT_ANSWERED = (
     "wrong", "incorrect", "broken", "bad", "mistaken", "mistakes?", "invalid", "avoid", "what not to", "do not",
-    "don't", "for comparison", "for contrast", "for reference", "would look", "would be",
+    "don't", "would look", "would be",
 )  # fmt: skip
+# words that set what follows beside the answer, whatever it is called (`For comparison, a correct
+# version would be:`): no word of a fix makes it the answer
+SHOWN_BESIDE = ("for comparison", "for contrast", "for reference", "to compare", "compare (?:it |this )?(?:with|to)")
 FIXES = "fix fixed corrected correct right instead improved better revised updated final".split()
 _SENTENCE_TAIL = r"[^\n.!?。]"  # the rest of the introducing sentence, up to the answer
 _COUNTER_EXAMPLE = re.compile(rf"\b(?:{'|'.join(SHOWN_NOT_ANSWERED)})\b{_SENTENCE_TAIL}{{0,60}}$", re.IGNORECASE)
+_BESIDE = re.compile(rf"\b(?:{'|'.join(SHOWN_BESIDE)})\b{_SENTENCE_TAIL}{{0,60}}$", re.IGNORECASE)
 _INTRODUCES_A_FIX = re.compile(rf"\b(?:{'|'.join(FIXES)})\b{_SENTENCE_TAIL}*$", re.IGNORECASE)
 _FENCE_OPENING = re.compile(r"\n[ \t]*(?:`{3,}|~{3,})[\w+-]*[ \t]*\n?[ \t]*$")
 
@@ -145,6 +149,8 @@ def counter_example(before: str) -> bool:
     """Does the prose just `before` an answer (up to its fence's opening line) introduce it as what
     not to do, a mistake, or an illustration beside the answer?"""
     introduction = _FENCE_OPENING.sub("", before).rstrip()
+    if _BESIDE.search(introduction):
+        return True
     return _COUNTER_EXAMPLE.search(introduction) is not None and _INTRODUCES_A_FIX.search(introduction) is None
 
 

@@ -75,6 +75,31 @@ FORMS = {
         "correct",
     ),
     "a wrong function indented after prose": ("Sure:\n\n    def add_one(x):\n        return x\n", TASK, "incorrect"),
+    "a right draft fenced, then a wrong final program unfenced": (
+        "```python\n" + RIGHT + "```\nActually, simpler:\n\n" + WRONG,
+        TASK,
+        "incorrect",
+    ),
+    "a right draft, then a wrong final fenced as python3.10": (
+        "```python\n" + RIGHT + "```\nImproved:\n```python3.10\n" + WRONG + "```",
+        TASK,
+        "incorrect",
+    ),
+    "a right draft, then a wrong final fenced as text": (
+        "```python\n" + RIGHT + "```\nFinal:\n```text\n" + WRONG + "```",
+        TASK,
+        "invalid",
+    ),
+    "a wrong program, then a right one set beside it for comparison": (
+        "```python\n" + WRONG + "```\nFor comparison, a correct version would be:\n```python\n" + RIGHT + "```",
+        TASK,
+        "incorrect",
+    ),
+    "a draft, then the program simplified": (
+        "```python\n" + WRONG + "```\nLet me simplify:\n```python\n" + RIGHT + "```",
+        TASK,
+        "correct",
+    ),
     "a fence closed on the code's last line": ("```python\ndef add_one(x):\n    return x + 1```", TASK, "correct"),
     "a fence closed on the last line of a wrong program": ("```python\n" + WRONG.rstrip() + "```", TASK, "incorrect"),
     "a body that closes the fence the prompt opened": (

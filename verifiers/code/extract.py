@@ -45,7 +45,8 @@ _SUPERSEDES = re.compile(
     r"\b(?:wrong|incorrect|bug|buggy|mistake|error|fails?|failed|doesn't work|does not work|not work|not correct"
     r"|issue|problem|fix|fixed|fixing|oops|wait|actually|correct(?:ed)? (?:version|solution|code|implementation)"
     r"|corrected|revised|updated|improved|optimi[sz]ed|more efficient|faster|final (?:version|solution|code|answer)"
-    r"|let me (?:re)?(?:write|try|correct|redo)|rewrite|refactor)",
+    r"|let me (?:re)?(?:write|try|correct|redo)|rewrite|refactor|simplif(?:y|ied|ication)|clean(?:er|ed up| it up)"
+    r"|more concise|streamlined)",
     re.IGNORECASE,
 )
 _HEDGES = re.compile(rf"\b(?:{HEDGE_WORDS})", re.IGNORECASE)
@@ -71,6 +72,7 @@ class Block:
     closed: bool
     start: int
     before: str
+    end: int = -1  # where the block (its closing fence included) ends
 
 
 @dataclass(frozen=True)
@@ -111,8 +113,8 @@ def fenced_blocks(text: str) -> list[Block]:
             body.append(lines[j])
             j += 1
         before = text[max(prose_from, positions[i] - PROSE_READ) : positions[i]]
-        blocks.append(Block(language, _dedent(body, indent), closed, positions[i], before))
-        prose_from = positions[j] if j < len(lines) else len(text)
+        prose_from = positions[j] + len(lines[j]) if j < len(lines) else len(text)
+        blocks.append(Block(language, _dedent(body, indent), closed, positions[i], before, prose_from))
         i = j + 1
     return blocks
 
@@ -288,14 +290,48 @@ def locate_program(
     if _QUOTED_FENCE.search(text):  # a fence inside a block quote: the quote's text
         text = _QUOTE_MARK.sub("", text)
     text = _closing_the_prompts_fence(text, set(wanted), prompt)
-    blocks = [b for b in fenced_blocks(text) if b.language in CODE_LANGUAGES] or contained_blocks(text)
-    blocks = [replace(b, code=from_repl(b.code)) for b in blocks if b.code.strip()]
+    fenced = fenced_blocks(text)
+    python = [b for b in fenced if _holds_python(b, set(wanted))]
+    blocks = [replace(b, code=from_repl(b.code)) for b in python or contained_blocks(text) if b.code.strip()]
+    if python and wanted and not script:
+        blocks += _code_after(text, fenced[-1].end, set(wanted))
     found = (
         _from_blocks(blocks, set(wanted), prompt, script)
         if blocks
         else _unfenced(from_repl(text), set(wanted), prompt, script)
     )
     return replace(found, code=bound_methods(found.code, set(wanted))) if found.code and wanted else found
+
+
+# a fence's language that is Python (`python3.10`, `py`, `ipython`, `pycon`: a REPL session)
+_PYTHON_LANGUAGE = re.compile(r"(?:i?py(?:thon)?[\d.]*|pycon)?")
+
+
+def _holds_python(block: Block, wanted: set[str]) -> bool:
+    """Is the block Python: fenced as Python (or with no language), or under another name (`text`,
+    `plaintext`) holding Python that defines a function under test (a final answer fenced so is
+    still the answer; an output block defines nothing)?"""
+    if _PYTHON_LANGUAGE.fullmatch(block.language):
+        return True
+    tree = _parses(block.code) if wanted and "def " in block.code else None
+    return tree is not None and bool(wanted & _functions(tree))
+
+
+def _code_after(text: str, end: int, wanted: set[str]) -> list[Block]:
+    """Unfenced code after the last fenced block that defines a function under test (`Actually,
+    simpler:` then `def f(x): …` with no fence): a later block, weighed like any other."""
+    rest = text[end:]
+    if "def " not in rest and "class " not in rest:
+        return []
+    found = _unfenced(rest, wanted, "")
+    if found.code is None:
+        return []
+    tree = _parses(found.code)
+    if tree is None or not wanted & defined_names(tree):
+        return []
+    first_line = found.code.lstrip("\n").split("\n", 1)[0]
+    at = max(0, rest.find(first_line))
+    return [Block("", found.code, True, end + at, rest[max(0, at - PROSE_READ) : at], len(text))]
 
 
 _FIRST_FENCE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[ \t]*$", re.MULTILINE)
