@@ -163,10 +163,17 @@ def code_presentations(draw: st.DrawFn, program: str, other: str, usage: str = "
     elif position == "after a rejected draft" and fenced:
         before = _contain(other, "```python") + "\nThis version is wrong: it misses a case. Fixed:\n"
     axes.append(f"position={position}")
-    trap = draw(st.sampled_from(("none",) * 4 + ("hedge", "after the turn ended", "reasoning never closed", "cut off")))
+    trap = draw(
+        st.sampled_from(
+            ("none",) * 4
+            + ("hedge", "after the turn ended", "reasoning never closed", "cut off", "another program unfenced after")
+        )
+    )
     after = ""  # a trap's text first: noise after it (a chat end) must not hide it
     if trap == "hedge":
         after = "\nAlternatively, a simpler one:\n" + _contain(other, "```python")
+    elif trap == "another program unfenced after":  # the final answer, with no fence: the answer before is a draft
+        after = "\nActually, simpler:\n\n" + other.rstrip("\n") + "\n"
     elif trap == "after the turn ended":
         before = _contain(other, "```python") + draw(st.sampled_from(CHAT_ENDS)) + "\n"
     elif trap == "reasoning never closed":

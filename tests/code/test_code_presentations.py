@@ -75,6 +75,17 @@ FORMS = {
         "correct",
     ),
     "a wrong function indented after prose": ("Sure:\n\n    def add_one(x):\n        return x\n", TASK, "incorrect"),
+    "unfenced: a right program, then a wrong one offered beside it": (
+        RIGHT + "\nAlternatively:\n\n" + WRONG,
+        TASK,
+        "invalid",
+    ),
+    "unfenced: a wrong program, then its fix": (WRONG + "\nThat has a bug. Fixed:\n\n" + RIGHT, TASK, "correct"),
+    "unfenced: imports, prose, then the function": (
+        "We need math:\nimport math\nThen the function:\n" + RIGHT.replace("import math\n\n\n", ""),
+        TASK,
+        "correct",
+    ),
     "a right draft fenced, then a wrong final program unfenced": (
         "```python\n" + RIGHT + "```\nActually, simpler:\n\n" + WRONG,
         TASK,

@@ -624,12 +624,43 @@ def _unfenced(text: str, wanted: set[str], prompt: str, script: bool = False) ->
     if whole is not None and (_functions(whole) or (wanted & defined_names(whole))):
         return Program(_core(stripped + "\n", whole, wanted or _functions(whole)), "the whole completion is code")
     lines = text.split("\n")
-    starts = (_CODE_START, _SCRIPT_START) if script else (_CODE_START,)
-    start = next((i for i, line in enumerate(lines) if any(p.match(line) for p in starts)), None)
-    if start is None:
-        indented = _indented_block(lines)
-        found = _from_indented(indented, wanted, prompt, script) if indented else None
-        return found or _inline(text, wanted)
+    if script and (found := _script_after_prose(lines)).code is not None:
+        return found
+    stretches = _code_stretches(lines)
+    if any(_functions(tree) for _, tree in stretches):  # each read as a block: two programs weigh as two blocks do
+        return _from_blocks([block for block, _ in stretches], wanted, prompt, script)
+    indented = _indented_block(lines)
+    in_block = _from_indented(indented, wanted, prompt, script) if indented else None
+    return in_block or _inline(text, wanted)
+
+
+MOST_STRETCHES = 32  # stretches of unfenced code read, from the first
+
+
+def _code_stretches(lines: list[str]) -> list[tuple[Block, ast.Module]]:
+    """Each stretch of code-like lines from a line that starts Python code (`def`, `class`,
+    `import`), with the prose before it: the longest run that parses, a few lines given up at its
+    end where the whole does not (prose after it)."""
+    found: list[tuple[Block, ast.Module]] = []
+    at, prose_from = 0, 0
+    while at < len(lines) and len(found) < MOST_STRETCHES:
+        start = next((i for i in range(at, len(lines)) if _CODE_START.match(lines[i])), None)
+        if start is None:
+            break
+        end = at = _stretch_end(lines, start)
+        for cut in range(end, max(start, end - SHRINK_TRIES), -1):
+            chunk = "\n".join(lines[start:cut]).strip("\n") + "\n"
+            tree = _parses(chunk)
+            if tree is not None:
+                before = "\n".join(lines[prose_from:start])[-PROSE_READ:]
+                found.append((Block("", chunk, True, 0, before), tree))
+                prose_from = at = cut  # what was given up (`Alternatively:` and a second program) is read next
+                break
+    return found
+
+
+def _stretch_end(lines: list[str], start: int) -> int:
+    """Where the code-like lines from `start` end: at the first line of prose at the margin."""
     end = start + 1
     while end < len(lines) and (
         not lines[end].strip()
@@ -638,13 +669,20 @@ def _unfenced(text: str, wanted: set[str], prompt: str, script: bool = False) ->
         or _STATEMENT.match(lines[end])
     ):
         end += 1
-    for cut in range(end, max(start, end - SHRINK_TRIES), -1):
-        chunk = "\n".join(lines[start:cut]).strip("\n") + "\n"
-        tree = _parses(chunk)
-        if script and tree is not None and _is_program(tree):
-            return Program(chunk, "code after prose (a whole program)")
-        if tree is not None and _functions(tree):
-            return Program(_core(chunk, tree, wanted or _functions(tree)), "code after prose")
+    return end
+
+
+def _script_after_prose(lines: list[str]) -> Program:
+    """A whole program (stdin/stdout) after prose: the first stretch of code-like lines from a line
+    that starts one (an assignment, a loop, a print, a definition) that parses and does something."""
+    start = next((i for i, line in enumerate(lines) if _CODE_START.match(line) or _SCRIPT_START.match(line)), None)
+    if start is not None:
+        end = _stretch_end(lines, start)
+        for cut in range(end, max(start, end - SHRINK_TRIES), -1):
+            chunk = "\n".join(lines[start:cut]).strip("\n") + "\n"
+            tree = _parses(chunk)
+            if tree is not None and _is_program(tree):
+                return Program(chunk, "code after prose (a whole program)")
     return Program(None, "no code found (no fenced block, and no text that parses as Python)")
 
 
