@@ -260,7 +260,8 @@ def _short_label(label: str) -> bool:
 
 
 def labelled(text: str) -> list[Span]:
-    """Lines opened by a label of the right shape (the module docstring), in order."""
+    """Lines opened by a label of the right shape (the module docstring), and an answer's label
+    after a sentence on its line (`Wait, I5 is taken. Answer: A1`), in order."""
     found = []
     for pattern in (_LABEL, _KEY):
         for m in pattern.finditer(text):
@@ -272,7 +273,27 @@ def labelled(text: str) -> list[Span]:
                 rest = next((line.strip() for line in following if line.strip()), "")
             if rest:
                 found.append(Span(rest, "labelled", m.start(), m.group("label")))
+    found += _labels_after_a_sentence(text) if ":" in text or "：" in text else []
     found.sort(key=lambda s: s.start)
+    return found
+
+
+_AFTER_A_SENTENCE = re.compile(r"[.!?。！？][ \t]+")
+_LABEL_HERE = re.compile(r"(?P<label>[^\W\d_][^\n:：\d.!?]{0,40}?)[ \t*_]*[:：][ \t*_]*(?P<rest>[^\n]{1,200})")
+
+
+def _labels_after_a_sentence(text: str) -> list[Span]:
+    """An answer's label (`locate.rank` 2) that opens a sentence inside a line (`That is taken.
+    Answer: A1`): it labels the answer as one opening the line does. Each try reads a bounded
+    stretch: linear in the text."""
+    found = []
+    for end in _AFTER_A_SENTENCE.finditer(text):
+        m = _LABEL_HERE.match(text, end.end())
+        if m is None or not _short_label(m.group("label")):
+            continue
+        span = Span(m.group("rest").strip().strip("*_").strip(), "labelled", m.start(), m.group("label"))
+        if span.text and rank(span) == 2:
+            found.append(span)
     return found
 
 

@@ -183,7 +183,7 @@ GAME24_FORMS = {
     # an answer called wrong in its own sentence is none
     "{r} is not right.": "invalid",
     "{r} doesn't work.": "invalid",
-    "{r} is not right. Answer: 6*4*(8-4)/4 ... hmm I'm unsure": "invalid",
+    "{r} is not right. Answer: 6*4*(8-4)/4 ... hmm I'm unsure": "incorrect",  # its labelled answer, wrong
     "I think {r} = 24 is the answer, not (6+4)*(4+8).": "correct",
     # in any container: words right after it (closing markup between) call it wrong
     "<answer>{r}</answer> is wrong.": "invalid",
@@ -389,6 +389,14 @@ GOMOKU_FORMS = {
     "{b}, H6 and G7 are all candidates.": "invalid",
     "{b} or H6, both block.": "invalid",
     "<move>{b}</move>\nDoes this work?\nNo, that's wrong.": "invalid",
+    # a plan of later moves or a reason beside the move now names no second answer
+    "O must block at {b} immediately; if X then plays G6, O answers at H6.": "correct",
+    "O blocks at {b}, and if X plays G6, O answers at H6.": "correct",
+    "The key square is {b}, since H6 is covered.": "correct",
+    "If X plays G6, O answers at H6. A1 is fine now.": "incorrect",
+    # an answer's label after a sentence on its line
+    "Answer: {b}\nWait, actually {b} is occupied. Answer: A1": "incorrect",
+    "I looked at it. Answer: {b}": "correct",
 }
 
 

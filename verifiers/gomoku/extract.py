@@ -251,23 +251,41 @@ def _apart(named: list[tuple[int, int | None]], occupied: Collection[int]) -> bo
     return any(cell is not None and cell not in occupied for cell in ends)
 
 
-# where a sentence or a concluding clause ends (`Both D3 and I8 win, so I choose D3.`)
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？;；])\s+|,\s*(?=(?:so|thus|therefore|hence)\b)")
+# where a sentence, a concluding clause or a plan ends (`Both D3 and I8 win, so I choose D3.`, `O blocks
+# at I5, and if X then plays G6, O answers at H6.`)
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?。！？;；])\s+|,\s*(?=(?:so|thus|therefore|hence)\b)"
+    r"|,\s*(?:and\s+|but\s+)?(?=(?:if|when|after|then|once|should|since|because|as)\b)",
+    re.IGNORECASE,
+)
+# a sentence that plans later moves, gives a reason or tells the other player's (`If X then plays G6, O
+# answers at H6.`, `After that, White might try A1.`, `since H6 is covered`): its moves are not the answer
+# where another sentence names one
+_PLAN = re.compile(
+    r"^[\W_]*(?:if|when|after(?:wards)?|then|once|should|next|later|in (?:reply|response)|since|because|as)\b",
+    re.IGNORECASE,
+)
 
 
 def _answering_sentence(scope: str, size: int, formats: tuple[str, ...], occupied: Collection[int] = ()) -> int | None:
     """Where a line names different moves in different sentences (`The answer is I5. After that,
-    White might try A1.`) and offers none beside another: the one move named by the sentences
-    that say what they answer (`locate.ANSWER_WORDS`: answer, move, play, …; stones already on the
-    board named beside it describe the position: `Play I5 to block E5-H5;`), or None."""
+    White might try A1.`) and offers none beside another: the one move named by the sentences about
+    the move now (not a plan of later moves nor the other player's: `_PLAN`, `locate.OTHER_SIDE`)
+    that say what they answer (`locate.ANSWER_WORDS`: answer, move, play, …), else by all of them
+    (`O must block at I5; if X then plays G6, O answers at H6.`); stones already on the board named
+    beside it describe the position (`Play I5 to block E5-H5;`). None where that is not one move."""
     if offers(scope):
         return None
-    cells = set()
-    for sentence in _SENTENCE_END.split(scope):
-        if ANSWER_WORDS.search(sentence):
-            cells |= {cell for pos, cell in _named(sentence, size, formats) if not _rejected(sentence, pos)}
-    cells = (cells - set(occupied)) or cells
-    return cells.pop() if len(cells) == 1 else None
+    sentences = _SENTENCE_END.split(scope)
+    now = [sentence for sentence in sentences if not _PLAN.match(sentence) and not OTHER_SIDE.search(sentence)]
+    for chosen in ([s for s in now if ANSWER_WORDS.search(s)], now):
+        cells = {
+            cell for sentence in chosen for pos, cell in _named(sentence, size, formats) if not _rejected(sentence, pos)
+        }
+        cells = (cells - set(occupied)) or cells
+        if cells:
+            return cells.pop() if len(cells) == 1 else None
+    return None
 
 
 # a line that opens with its move, not in a list of moves (`I5, blocking the four…`, never `I5, H6 and G7…`)
