@@ -270,22 +270,37 @@ _PLAN = re.compile(
 def _answering_sentence(scope: str, size: int, formats: tuple[str, ...], occupied: Collection[int] = ()) -> int | None:
     """Where a line names different moves in different sentences (`The answer is I5. After that,
     White might try A1.`) and offers none beside another: the one move named by the sentences about
-    the move now (not a plan of later moves nor the other player's: `_PLAN`, `locate.OTHER_SIDE`)
-    that say what they answer (`locate.ANSWER_WORDS`: answer, move, play, …), else by all of them
-    (`O must block at I5; if X then plays G6, O answers at H6.`); stones already on the board named
-    beside it describe the position (`Play I5 to block E5-H5;`). None where that is not one move."""
+    the move now (not a plan of later moves, a reason or the other player's: `_PLAN`,
+    `locate.OTHER_SIDE`) that say what they answer (`locate.ANSWER_WORDS`: answer, move, play, …),
+    else, where such sentences were set aside, the one the rest name (`O must block at I5; if X then
+    plays G6, O answers at H6.`); stones already on the board named beside it describe the position
+    (`Play I5 to block E5-H5;`). None where that is not one move."""
     if offers(scope):
         return None
     sentences = _SENTENCE_END.split(scope)
     now = [sentence for sentence in sentences if not _PLAN.match(sentence) and not OTHER_SIDE.search(sentence)]
-    for chosen in ([s for s in now if ANSWER_WORDS.search(s)], now):
-        cells = {
-            cell for sentence in chosen for pos, cell in _named(sentence, size, formats) if not _rejected(sentence, pos)
-        }
-        cells = (cells - set(occupied)) or cells
-        if cells:
-            return cells.pop() if len(cells) == 1 else None
-    return None
+    cells = {cell for pos, cell in _named_in(now, size, formats, answering=True)}
+    cells = (cells - set(occupied)) or cells
+    if cells or len(now) == len(sentences):
+        return cells.pop() if len(cells) == 1 else None
+    named = _named_in(now, size, formats)  # the move now, beside the plans and reasons set aside
+    if len({cell for _, cell in named}) > 1 and _apart(named, occupied):
+        named = [(pos, cell) for pos, cell in named if cell not in occupied]
+    return named[0][1] if len({cell for _, cell in named}) == 1 else None
+
+
+def _named_in(
+    sentences: list[str], size: int, formats: tuple[str, ...], answering: bool = False
+) -> list[tuple[int, int | None]]:
+    """The moves `sentences` name and do not reject, in order (`answering`: only those of the
+    sentences that say what they answer, `locate.ANSWER_WORDS`)."""
+    return [
+        (pos, cell)
+        for sentence in sentences
+        if not answering or ANSWER_WORDS.search(sentence)
+        for pos, cell in _named(sentence, size, formats)
+        if not _rejected(sentence, pos)
+    ]
 
 
 # a line that opens with its move, not in a list of moves (`I5, blocking the four…`, never `I5, H6 and G7…`)
