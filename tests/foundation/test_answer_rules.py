@@ -496,6 +496,11 @@ DOUDIZHU_FORMS = {
     "I'll play the 3 first, keeping 2 and A for later.": "correct",
     "Play 3. If the opponent plays K, I answer with A.": "correct",
     "Play 3 or, if the opponent has a pair, play J.": "invalid",  # still two plays offered
+    # the other side's reply listed, cards kept beside the play, the reply it forces: not a second play
+    "Lead 3 — the opponent can only answer with 5, 8 or K, and I still hold A and 2.": "correct",
+    "I play a single 3 and keep the 2 for control.": "correct",
+    "Lead 3: it forces 5, and then I win with A and 2.": "correct",
+    "Lead 3 or A, and keep the 2.": "invalid",
 }
 
 

@@ -210,7 +210,8 @@ MAX_SENTENCE = 300  # characters of a last line read as sentences
 # happens if (`If the opponent plays K, I answer with A.`)
 _OTHER_SIDE = re.compile(
     rf"{OTHER_SIDE.pattern}|\b(?:landlord|farmers?|peasants?)\b|地主|农民"
-    r"|\b(?:keep|keeping|save|saving|hold|holding|left|remaining)\b|留着|保留|剩下",
+    r"|\b(?:keep|keeping|save|saving|hold|holding|left|remaining)\b|留着|保留|剩下"
+    r"|\bforc(?:e|es|ing)\b",  # the reply a play forces (`Lead 3: it forces 5`)
     re.IGNORECASE,
 )
 # a clause about a later turn (`Play the single 3, then win with 2 and A later.`): a plan, not this play
@@ -225,9 +226,16 @@ _CONDITIONAL = re.compile(
     re.IGNORECASE,
 )
 _NUMBER_CARD = re.compile(r"(?<!\w)(?:10|[2-9])(?!\w)")  # a card a label's words may name (never the article "A")
-_ONLY_CARDS = re.compile(rf"[\s.!?;。！？；]*(?:(?:and\s+)?{_CARD}[\s.!?;。！？；]*)+", re.IGNORECASE)  # `6, J, A`
-# where a clause ends: a comma or dash, or a word that opens a reason (`Play 3 because the opponent has 5 5.`)
-_CLAUSE_END = re.compile(r"[,，—–]|\s-\s|\s(?=(?:because|since|as|so that|while|whereas|which|when)\b)", re.IGNORECASE)
+_ONLY_CARDS = re.compile(
+    rf"[\s.!?;。！？；]*(?:(?:(?:and|or)\s+)?{_CARD}[\s.!?;。！？；]*)+", re.IGNORECASE
+)  # `6, J, A`
+# where a clause ends: a comma, colon or dash, a word that opens a reason (`Play 3 because the opponent has
+# 5 5.`), or cards kept beside the play (`I play 3 and keep the 2.`)
+_CLAUSE_END = re.compile(
+    r"[,，:：—–]|\s-\s|\s(?=(?:because|since|as|so that|while|whereas|which|when)\b)"
+    r"|\s(?=and\s+(?:keep|save|hold|leave)\b)",
+    re.IGNORECASE,
+)
 
 
 def _own_clauses(line: str) -> str:
@@ -239,10 +247,13 @@ def _own_clauses(line: str) -> str:
         if _CONDITIONAL.search(sentence):
             kept.append(". ")
             continue
-        later = False  # a later turn's clause, and the bare cards that go on listing its plan (`then 6, J, A`)
+        # a later turn's or the other side's clause, and the bare cards that go on listing it (`then 6, J,
+        # A`, `the opponent can only answer with 5, 8 or K`)
+        not_ours = False
         for clause in _CLAUSE_END.split(sentence):
-            later = bool(_LATER.search(clause)) or (later and _ONLY_CARDS.fullmatch(clause) is not None)
-            kept.append(". " if later or _OTHER_SIDE.search(clause) else clause)
+            listing = not_ours and _ONLY_CARDS.fullmatch(clause) is not None
+            not_ours = bool(_LATER.search(clause) or _OTHER_SIDE.search(clause)) or listing
+            kept.append(". " if not_ours else clause)
     return " ".join(kept)
 
 
