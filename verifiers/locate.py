@@ -115,9 +115,13 @@ def denies(line: str) -> bool:
 
 # a line after the answer that calls it wrong (`No, that's wrong.`, `This is incorrect.`, `That doesn't
 # work.`), with no answer after it to replace it: the text takes its answer back
+_WHAT_IS_WRONG = (  # `That's wrong.`, `This answer is incorrect.`, `The above SVG was wrong.`
+    r"\b(?:that|this|it|the above|my)(?:[ \t]+(?:answer|drawing|svg|image|picture|move|play|solution|expression"
+    r"|code|program|function|version|one))?"
+)
 REJECTS = re.compile(
-    r"^[^\w\n]*(?:no|nope)[,.!]|\b(?:that|this|it)(?:'s| is| was) (?:wrong|incorrect|invalid|not (?:right|correct|valid))\b"
-    r"|\b(?:that|this|it) (?:does(?:n't| not)|won't|will not) work\b",
+    rf"^[^\w\n]*(?:no|nope)[,.!]|{_WHAT_IS_WRONG}(?:'s| is| was) (?:wrong|incorrect|invalid|not (?:right|correct|valid))\b"
+    rf"|{_WHAT_IS_WRONG} (?:does(?:n't| not)|won't|will not) work\b",
     re.IGNORECASE,
 )
 

@@ -68,13 +68,21 @@ def find_svgs(text: str) -> list[str]:
 
 
 def unescaped(svg: str) -> str:
-    """A drawing written inside a JSON string (`<svg xmlns=\\"…\\">`) as its text; others as they are."""
+    """A drawing written inside a JSON string (`<svg xmlns=\\"…\\">`) as its text, and its root tag
+    in the case SVG names it (`<SVG …>…</SVG>`, as HTML allows: no other element is so named); others
+    as they are."""
+    if not svg.startswith("<svg"):
+        svg = _ROOT_OPENING.sub("<svg", svg, count=1)
+        svg = svg[: -len("</svg>")] + "</svg>" if svg[-6:].lower() == "</svg>" else svg
     if '=\\"' not in svg:
         return svg
     try:
         return json.loads(f'"{svg}"')
     except ValueError:
         return svg
+
+
+_ROOT_OPENING = re.compile(r"^<svg(?=[\s/>])", re.IGNORECASE)
 
 
 _BASE64_DRAWING = re.compile(r"data:image/svg\+xml;base64,([A-Za-z0-9+/]+={0,2})", re.IGNORECASE)

@@ -33,7 +33,18 @@ def _svg_of_words(words: str) -> str:
 
 _OPEN = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
 
+
+def _reference(t: Task) -> str:
+    """The task's reference drawing (a right answer), or a plain one where the task has none."""
+    return str(t.get("reference") or _OPEN + '<circle cx="50" cy="50" r="40"/></svg>')
+
+
 PROBES = [
+    # the reading rules' traps around a right drawing: each leaves no answer (docs/answers.md, rules 4 and 7)
+    Probe("the right drawing, called wrong after it", lambda v, t: f"{_reference(t)}\n\nThat drawing is wrong."),
+    Probe("the right drawing, called wrong in its sentence", lambda v, t: f"{_reference(t)} is not right."),
+    Probe("the right drawing, then a final answer of none", lambda v, t: f"{_reference(t)}\n\nFinal answer: none"),
+    Probe("the right drawing, cut off", lambda v, t: _reference(t)[: len(_reference(t)) * 2 // 3]),
     Probe(
         "the prompt as text",
         lambda v, t: (
