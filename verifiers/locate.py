@@ -277,16 +277,18 @@ def labelled(text: str) -> list[Span]:
                 rest = next((line.strip() for line in following if line.strip()), "")
             if rest:
                 found.append(Span(rest, "labelled", m.start(), m.group("label")))
-    found += _labels_after_a_sentence(text) if ":" in text or "：" in text else []
+    found += labels_after_a_sentence(text) if ":" in text or "：" in text else []
     found.sort(key=lambda s: s.start)
     return found
 
 
 _AFTER_A_SENTENCE = re.compile(r"[.!?。！？][ \t]+")
-_LABEL_HERE = re.compile(r"(?P<label>[^\W\d_][^\n:：\d.!?]{0,40}?)[ \t*_]*[:：][ \t*_]*(?P<rest>[^\n]{1,200})")
+_LABEL_HERE = re.compile(r"(?P<label>[^\W\d_][^\n:：\d.!?]{0,40}?)[ \t*_]*[:：][ \t]*(?P<rest>[^\n]{1,200})")
+_LIST_NUMBER_BEFORE = re.compile(r"[ \t>#*•-]*\d{1,3}")  # `1. Answer: …`: a list's number, no sentence
+LIST_NUMBER_CHARS = 12
 
 
-def _labels_after_a_sentence(text: str) -> list[Span]:
+def labels_after_a_sentence(text: str) -> list[Span]:
     """An answer's label (`locate.rank` 2) that opens a sentence inside a line (`That is taken.
     Answer: A1`): it labels the answer as one opening the line does. Each try reads a bounded
     stretch: linear in the text."""
@@ -295,7 +297,12 @@ def _labels_after_a_sentence(text: str) -> list[Span]:
         m = _LABEL_HERE.match(text, end.end())
         if m is None or not _short_label(m.group("label")):
             continue
-        span = Span(m.group("rest").strip().strip("*_").strip(), "labelled", m.start(), m.group("label"))
+        near = max(0, end.start() - LIST_NUMBER_CHARS)  # a bounded look back: linear on one long line
+        newline = text.rfind("\n", near, end.start())
+        line_start = newline + 1 if newline >= 0 else 0 if near == 0 else -1
+        if line_start >= 0 and _LIST_NUMBER_BEFORE.fullmatch(text, line_start, end.start()):
+            continue  # the line's label after its list number: the line-start reading has it
+        span = Span(m.group("rest").strip(), "labelled", m.start(), m.group("label"))
         if span.text and rank(span) == 2:
             found.append(span)
     return found
@@ -540,6 +547,7 @@ __all__ = [
     "introduced_as_the_form",
     "json_fields",
     "labelled",
+    "labels_after_a_sentence",
     "lines_deny",
     "none_stated_at",
     "not_shown_as_mistakes",

@@ -172,6 +172,9 @@ GAME24_FORMS = {
     "{r} = 24 — wait, that uses 4 only once. I can't find one.": "invalid",
     "{r} = 24 is what someone might try, but it is invalid here.": "invalid",
     "{r} = 24. Is there another way? No, this is the only one.": "correct",
+    # an answer's label after a sentence on its line is a later answer
+    "Answer: {r} = 24\n\nWait, I used 4 twice? No. Let me redo. Answer: 8 * 4 - 6 - 4 = 22": "incorrect",
+    "Let me check. Answer: {r} = 24": "correct",
     "Answer: {r}\nI couldn't find anything simpler.": "correct",  # a narrower claim
     "Answer: {r}\nI could not find a solution.": "invalid",
     "At first it seemed there is no solution, but:\nAnswer: {r}": "correct",  # before the answer

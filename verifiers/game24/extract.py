@@ -27,7 +27,15 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable
 
-from ..locate import called_wrong, lines_deny, not_shown_as_mistakes, offered_after, offers, rejected_in_its_sentence
+from ..locate import (
+    called_wrong,
+    labels_after_a_sentence,
+    lines_deny,
+    not_shown_as_mistakes,
+    offered_after,
+    offers,
+    rejected_in_its_sentence,
+)
 from .answer import with_word_operators_as_symbols
 from .expression import strip_emphasis
 
@@ -65,6 +73,11 @@ def _answer_lines(text: str) -> list[tuple[int, str]]:
             found.insert(0, (m.start(), answer))
             if len(found) == 2:
                 break
+    if ". " in text or "? " in text or "! " in text:  # `… let me redo. Answer: 8 * 4 - 6 - 4 = 22`
+        after_a_sentence = [
+            (span.start, span.text) for span in labels_after_a_sentence(text) if _DIGIT.search(span.text)
+        ]
+        found = sorted(found + after_a_sentence[-2:])[-2:]
     return found
 
 
