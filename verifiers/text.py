@@ -27,6 +27,17 @@ def strip_special_tokens(text: str) -> str:
     return text
 
 
+# the full-width forms of ASCII (U+FF01-U+FF5E) and the ideographic space: East Asian keyboards type them
+_ASCII_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+
+
+def ascii_width(text: str) -> str:
+    """`text` with full-width letters, digits and signs as ASCII (`Ｉ５` is `I5`, `３` is `3`): a move
+    or a card typed with an East Asian keyboard is the same move. For answers in a notation, never
+    for a program (its strings are its own)."""
+    return text if text.isascii() else text.translate(_ASCII_WIDTH)
+
+
 def valid_text(text: str) -> str:
     """`text` as valid UTF-8. A lone surrogate (`"\\ud800"`, which a JSON escape or a program's
     exception text can carry and no UTF-8 encoder writes) becomes the visible escape `\\ud800`."""

@@ -69,6 +69,8 @@ FORMS = {
     ),
     "a wrong body, then prose": ("    return x\n\nThis adds one.", HUMANEVAL, "incorrect"),
     "a body after a line of prose": ("Here is the body:\n    return x + 1\n", HUMANEVAL, "correct"),
+    "a body written at the margin in a fence": ("```python\nreturn x + 1\n```", HUMANEVAL, "correct"),
+    "a wrong body written at the margin in a fence": ("```python\nreturn x\n```", HUMANEVAL, "incorrect"),
     "the whole function indented (not a body: no nested definition)": (
         "    def add_one(x):\n        return x + 1\n",
         HUMANEVAL,

@@ -400,6 +400,10 @@ GOMOKU_FORMS = {
     # an answer's label after a sentence on its line
     "Answer: {b}\nWait, actually {b} is occupied. Answer: A1": "incorrect",
     "I looked at it. Answer: {b}": "correct",
+    # full-width letters and digits are the move; a pair written as x and y is as ambiguous as (9, 5)
+    "Move: Ｉ５": "correct",
+    "Move: x=9, y=5": "invalid",
+    "The answer is {b} (x = 9, y = 5).": "correct",
 }
 
 
@@ -504,6 +508,7 @@ DOUDIZHU_FORMS = {
     "I play a single 3 and keep the 2 for control.": "correct",
     "Lead 3: it forces 5, and then I win with A and 2.": "correct",
     "Lead 3 or A, and keep the 2.": "invalid",
+    "出牌：３": "correct",  # full-width cards are the cards
 }
 
 

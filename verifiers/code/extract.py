@@ -293,8 +293,8 @@ def locate_program(
     fenced = fenced_blocks(text)
     python = [b for b in fenced if _holds_python(b, set(wanted))]
     blocks = [replace(b, code=from_repl(b.code)) for b in python or contained_blocks(text) if b.code.strip()]
-    if python and wanted and not script:
-        blocks += _code_after(text, fenced[-1].end, set(wanted))
+    if python and wanted and not script:  # a program written unfenced between or after them is a block too
+        blocks = sorted(blocks + _unfenced_between(text, fenced, set(wanted)), key=lambda b: b.start)
     found = (
         _from_blocks(blocks, set(wanted), prompt, script)
         if blocks
@@ -317,21 +317,20 @@ def _holds_python(block: Block, wanted: set[str]) -> bool:
     return tree is not None and bool(wanted & _functions(tree))
 
 
-def _code_after(text: str, end: int, wanted: set[str]) -> list[Block]:
-    """Unfenced code after the last fenced block that defines a function under test (`Actually,
-    simpler:` then `def f(x): …` with no fence): a later block, weighed like any other."""
-    rest = text[end:]
-    if "def " not in rest and "class " not in rest:
-        return []
-    found = _unfenced(rest, wanted, "")
-    if found.code is None:
-        return []
-    tree = _parses(found.code)
-    if tree is None or not wanted & defined_names(tree):
-        return []
-    first_line = found.code.lstrip("\n").split("\n", 1)[0]
-    at = max(0, rest.find(first_line))
-    return [Block("", found.code, True, end + at, rest[max(0, at - PROSE_READ) : at], len(text))]
+def _unfenced_between(text: str, fenced: list[Block], wanted: set[str]) -> list[Block]:
+    """Unfenced code between fenced blocks and after the last that defines a function under test
+    (`Actually, simpler:` then `def f(x): …` with no fence, perhaps before a usage block): a block
+    like any other, weighed by the words before it. (Text before the first fence is reasoning.)"""
+    found = []
+    for block, following in zip(fenced, [*fenced[1:], None]):
+        gap_end = following.start if following is not None else len(text)
+        gap = text[block.end : gap_end]
+        if "def " not in gap and "class " not in gap:
+            continue
+        for stretch, tree in _code_stretches(gap.split("\n"), block.end):
+            if wanted & defined_names(tree):
+                found.append(stretch)
+    return found
 
 
 _FIRST_FENCE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[ \t]*$", re.MULTILINE)
@@ -441,7 +440,8 @@ def _from_blocks(blocks: list[Block], wanted: set[str], prompt: str, script: boo
         return Program(programs[-1][0].code, "the final code block (a whole program)")
     solutions = [(b, t) for b, t in valid if (wanted & defined_names(t)) or (not wanted and _functions(t))]
     if not solutions:
-        continuation = _continued_prompt(valid[-1][0].code, wanted, prompt)
+        final = valid[-1][0].code
+        continuation = _continued_prompt(final, wanted, prompt) or _continued_from_margin(final, wanted, prompt)
         if continuation is not None:
             return Program(continuation, "a function body continuing the prompt")
         return Program(valid[-1][0].code, "the final code block (it defines no function under test)")
@@ -582,6 +582,14 @@ def _helpers(code: str, others: list[tuple[Block, ast.Module]], wanted: set[str]
     return "".join(taken)
 
 
+def _continued_from_margin(body: str, wanted: set[str], prompt: str) -> str | None:
+    """A function body written at the margin (`return x + 1` in a fence: no module holds `return`
+    outside a function) continuing the prompt's signature, indented as the body it is."""
+    if not body.strip() or body.lstrip("\n")[:1].isspace():
+        return None
+    return _continued_prompt(textwrap.indent(body, "    "), wanted, prompt)
+
+
 def _continued_prompt(body: str, wanted: set[str], prompt: str) -> str | None:
     """The prompt with `body` appended, where the body is indented (a function's body) and the prompt
     ends in a signature of the function under test (with its docstring): HumanEval's own format."""
@@ -637,11 +645,14 @@ def _unfenced(text: str, wanted: set[str], prompt: str, script: bool = False) ->
 MOST_STRETCHES = 32  # stretches of unfenced code read, from the first
 
 
-def _code_stretches(lines: list[str]) -> list[tuple[Block, ast.Module]]:
+def _code_stretches(lines: list[str], offset: int = 0) -> list[tuple[Block, ast.Module]]:
     """Each stretch of code-like lines from a line that starts Python code (`def`, `class`,
     `import`), with the prose before it: the longest run that parses, a few lines given up at its
-    end where the whole does not (prose after it)."""
+    end where the whole does not (prose after it). `offset`: where `lines` start in the text."""
     found: list[tuple[Block, ast.Module]] = []
+    starts = [offset]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
     at, prose_from = 0, 0
     while at < len(lines) and len(found) < MOST_STRETCHES:
         start = next((i for i in range(at, len(lines)) if _CODE_START.match(lines[i])), None)
@@ -653,7 +664,7 @@ def _code_stretches(lines: list[str]) -> list[tuple[Block, ast.Module]]:
             tree = _parses(chunk)
             if tree is not None:
                 before = "\n".join(lines[prose_from:start])[-PROSE_READ:]
-                found.append((Block("", chunk, True, 0, before), tree))
+                found.append((Block("", chunk, True, starts[start], before, starts[cut]), tree))
                 prose_from = at = cut  # what was given up (`Alternatively:` and a second program) is read next
                 break
     return found

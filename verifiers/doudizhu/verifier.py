@@ -41,6 +41,7 @@ from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
 from ..testing import Probe, move_game_probes
+from ..text import ascii_width
 from ..turn import model_turn
 from ..winrate import WinRate, check_budget, estimate_seeded, keyed_verdict, stable_seed
 from .cards import (
@@ -180,7 +181,7 @@ class DoudizhuVerifier(Verifier):
         if turn.unfinished:
             return Score.invalid(turn.unfinished)
         on_table = state.to_beat.cards if state.to_beat is not None else None  # the play to beat
-        raw, why = find_play(turn.text, self.config.move_formats, on_table, PROMPT_EXAMPLES)
+        raw, why = find_play(ascii_width(turn.text), self.config.move_formats, on_table, PROMPT_EXAMPLES)
         if raw is None:
             return Score.invalid(why or "no play found (write it like <move>3 3</move> or <move>PASS</move>)")
         try:

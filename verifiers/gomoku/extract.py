@@ -43,8 +43,9 @@ _COLUMN_ROW = re.compile(
 )
 _LETTER_PAIR = re.compile(r"\(\s*([A-Za-z])\s*,\s*(\d{1,2})\s*\)")  # `(I, 5)`: the letter is the column
 _ROW_COL = re.compile(r"row\s*(\d{1,2})\s*,?\s*(?:col|column)\s*(\d{1,2})", re.IGNORECASE)
+_XY = re.compile(r"\bx\s*=\s*(\d{1,2})\s*[,;]?\s*(?:and\s+)?y\s*=\s*(\d{1,2})\b", re.IGNORECASE)  # `x=7, y=7`: a pair
 MOVE_FORMATS = ("tag", "algebraic", "pair", "row_col")
-_MOVE_TOKEN = re.compile("|".join(p.pattern for p in (_ALGEBRAIC, _PAIR, _ROW_COL)), re.IGNORECASE)
+_MOVE_TOKEN = re.compile("|".join(p.pattern for p in (_ALGEBRAIC, _PAIR, _ROW_COL, _XY)), re.IGNORECASE)
 CALLED_WRONG = "the text calls its move wrong: no answer"
 STATED_NONE = "the final answer says there is none (`Final move: none`)"
 
@@ -71,6 +72,9 @@ def find_moves(text: str, size: int, formats: tuple[str, ...]) -> list[tuple[int
             found.append((m.start(), _cell(row, col, size)))
     if "pair" in formats:
         found += [(m.start(), _cell(int(m.group(1)), int(m.group(2)), size)) for m in _PAIR.finditer(text)]
+        found += [
+            (m.start(), _cell(int(m.group(2)), int(m.group(1)), size)) for m in _XY.finditer(text)
+        ]  # y is the row
     if "row_col" in formats:
         found += [(m.start(), _cell(int(m.group(1)), int(m.group(2)), size)) for m in _ROW_COL.finditer(text)]
     return sorted(found, key=lambda x: x[0])
@@ -342,7 +346,7 @@ def _named(scope: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, i
 
 
 def _pairs(scope: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, int | None]]:
-    """Moves written as coordinate pairs (`(7, 7)`, `row 7, col 7`)."""
+    """Moves written as coordinate pairs (`(7, 7)`, `row 7, col 7`, `x=7, y=7`)."""
     return find_moves(scope, size, tuple(f for f in _plain(formats) if f in ("pair", "row_col")))
 
 

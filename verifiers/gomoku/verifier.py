@@ -36,6 +36,7 @@ from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
 from ..testing import Probe, move_game_probes
+from ..text import ascii_width
 from ..turn import model_turn
 from ..winrate import WinRate, check_budget, estimate_seeded, keyed_verdict, stable_seed
 from .board import EMPTY, geometry, makes_five, other, winning_cells
@@ -130,7 +131,9 @@ class GomokuVerifier(Verifier):
             return Score.invalid(turn.unfinished)
         occupied = {cell for cell, stone in enumerate(position.stones) if stone != EMPTY}
         centre = position.size // 2 * position.size + position.size // 2  # the prompt's example move
-        cell, why = answer_move(turn.text[-4000:], position.size, self.config.move_formats, occupied, {centre})
+        cell, why = answer_move(
+            ascii_width(turn.text[-4000:]), position.size, self.config.move_formats, occupied, {centre}
+        )
         if why is not None:
             return Score.invalid(why)
         if cell is None:
