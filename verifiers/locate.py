@@ -236,6 +236,14 @@ OTHER_WORDS = re.compile(
 # beaten by 5`): never the model's answer
 REPLY_WORDS = r"\blos(?:es?|ing) to|\brefuted by|\banswered by|\bmet by|\bbeaten by|\bfails? against|\bcountered by"
 
+# a sentence that opens a plan of later turns or a condition (`If X then plays G6, …`, `Then they play 5,
+# and I answer with A.`, `After that, …`, `如果…`): what it names is not the move now (gomoku, doudizhu)
+OPENS_A_PLAN = re.compile(
+    r"^[\W_]*(?:(?:if|when|whenever|unless|after(?:wards)?|once|should|then|next|later|in (?:reply|response))\b"
+    r"|如果|若|要是|然后|之后)",
+    re.IGNORECASE,
+)
+
 # words that name the other player (`Opponent's move:`, `Their reply:`, `对手出牌：`): what follows is
 # their move, never the model's answer
 OTHER_SIDE = re.compile(
@@ -536,6 +544,7 @@ def candidates(text: str) -> list[Span]:
 __all__ = [
     "ASIDE",
     "HEDGE_WORDS",
+    "OPENS_A_PLAN",
     "OTHER_SIDE",
     "REPLY_WORDS",
     "Span",

@@ -11,6 +11,7 @@ from typing import NamedTuple
 from ..locate import (
     ANSWER_WORDS,
     ASIDE,
+    OPENS_A_PLAN,
     OTHER_SIDE,
     REPLY_WORDS,
     TAKES_BACK,
@@ -220,11 +221,6 @@ _LATER = re.compile(
     r"|然后|之后|接着|下一轮",
     re.IGNORECASE,
 )
-# a sentence of what happens if, or later (`If the opponent plays K, …`, `Then they play 5, and I answer with A.`)
-_CONDITIONAL = re.compile(
-    r"^\W*(?:if|when|whenever|unless|after|once|should|then|next|afterwards)\b|^\W*(?:如果|若|要是|然后|之后)",
-    re.IGNORECASE,
-)
 _NUMBER_CARD = re.compile(r"(?<!\w)(?:10|[2-9])(?!\w)")  # a card a label's words may name (never the article "A")
 _ONLY_CARDS = re.compile(
     rf"[\s.!?;。！？；]*(?:(?:(?:and|or)\s+)?{_CARD}[\s.!?;。！？；]*)+", re.IGNORECASE
@@ -244,7 +240,7 @@ def _own_clauses(line: str) -> str:
     that say what happens if (each left as a sentence end, so runs never join across)."""
     kept = []
     for sentence in re.split(r"(?<=[.!?;。！？；])", line):
-        if _CONDITIONAL.search(sentence):
+        if OPENS_A_PLAN.search(sentence):  # `If the opponent plays K, …`, `Then they play 5, …`
             kept.append(". ")
             continue
         # a later turn's or the other side's clause, and the bare cards that go on listing it (`then 6, J,

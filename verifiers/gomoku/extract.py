@@ -12,6 +12,7 @@ from typing import Collection
 from ..locate import (
     ANSWER_WORDS,
     ASIDE,
+    OPENS_A_PLAN,
     OTHER_SIDE,
     REPLY_WORDS,
     TAKES_BACK,
@@ -262,27 +263,23 @@ _SENTENCE_END = re.compile(
     r"|,\s*(?:and\s+|but\s+)?(?=(?:if|when|after|then|once|should|since|because|as)\b)",
     re.IGNORECASE,
 )
-# a sentence that plans later moves, gives a reason or tells the other player's (`If X then plays G6, O
-# answers at H6.`, `After that, White might try A1.`, `since H6 is covered`): its moves are not the answer
-# where another sentence names one
-_PLAN = re.compile(
-    r"^[\W_]*(?:if|when|after(?:wards)?|then|once|should|next|later|in (?:reply|response)|since|because|as)\b",
-    re.IGNORECASE,
-)
+# a sentence that gives a reason (`since H6 is covered`): its moves explain the move now (as a plan's,
+# `locate.OPENS_A_PLAN`, and the other player's, `locate.OTHER_SIDE`, are later or theirs)
+_GIVES_A_REASON = re.compile(r"^[\W_]*(?:since|because|as)\b", re.IGNORECASE)
 
 
 def _answering_sentence(scope: str, size: int, formats: tuple[str, ...], occupied: Collection[int] = ()) -> int | None:
     """Where a line names different moves in different sentences (`The answer is I5. After that,
     White might try A1.`) and offers none beside another: the one move named by the sentences about
-    the move now (not a plan of later moves, a reason or the other player's: `_PLAN`,
-    `locate.OTHER_SIDE`) that say what they answer (`locate.ANSWER_WORDS`: answer, move, play, …),
+    the move now (not a plan of later moves, a reason or the other player's:
+    `locate.OPENS_A_PLAN`, `_GIVES_A_REASON`, `locate.OTHER_SIDE`) that say what they answer (`locate.ANSWER_WORDS`: answer, move, play, …),
     else, where such sentences were set aside, the one the rest name (`O must block at I5; if X then
     plays G6, O answers at H6.`); stones already on the board named beside it describe the position
     (`Play I5 to block E5-H5;`). None where that is not one move."""
     if offers(scope):
         return None
     sentences = _SENTENCE_END.split(scope)
-    now = [sentence for sentence in sentences if not _PLAN.match(sentence) and not OTHER_SIDE.search(sentence)]
+    now = [s for s in sentences if not (OPENS_A_PLAN.match(s) or _GIVES_A_REASON.match(s) or OTHER_SIDE.search(s))]
     cells = {cell for pos, cell in _named_in(now, size, formats, answering=True)}
     cells = (cells - set(occupied)) or cells
     if cells or len(now) == len(sentences):
