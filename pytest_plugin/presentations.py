@@ -237,7 +237,8 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
     if trap == "hedge":
         text = before + answer + draw(st.sampled_from(HEDGES)) + other + after
     elif trap == "cut off":  # a better answer begun and cut by the token limit: the earlier never stands in
-        cut = draw(st.integers(len(other) // 3, len(other) - 1))
+        begun = other.find(": ") + 2 if ": " in other else 0  # a labelled answer is begun once its label is written
+        cut = draw(st.integers(max(len(other) // 3, begun), len(other) - 1))
         text, _ = before + answer + "\nA better one:\n" + other[:cut], axes.append(f"cut at {cut}")
     elif trap == "after the turn ended":
         text = before + other + draw(st.sampled_from(CHAT_ENDS)) + "\n" + answer

@@ -31,6 +31,7 @@ _LABEL = re.compile(
     r"[ \t*_]*[:：][ \t*_]*(?P<rest>[^\n]*)$",
     re.MULTILINE,
 )
+_LABEL_ALONE = re.compile(r"[ \t>#*_\-•]*(?P<label>[^\W\d_][^\n:：\d]{0,40}?)[ \t*_]*[:：][ \t*_]*")
 _KEY = re.compile(
     r"""^[ \t{,]*["']?(?P<label>[^\W\d][\w ]{0,30}?)["']?[ \t]*:[ \t]*["']?(?P<rest>[^\n"']*)["']?[ \t,}]*$""",
     re.MULTILINE,
@@ -202,6 +203,15 @@ def tag_cut_off(text: str, tag: str) -> bool:
         return True
     end = after.rstrip()
     return any(end.endswith(opening[:k]) for k in range(2, len(opening)))
+
+
+def label_cut_off(text: str) -> bool:
+    """Does the text end in an answer's label with nothing after it (`Move:`, `**Final answer:**`)?
+    The token limit cut the final answer: no answer, and no earlier one stands in (rule 4)."""
+    end = text.rstrip()
+    last = end[end.rfind("\n") + 1 :]
+    m = _LABEL_ALONE.fullmatch(last)
+    return m is not None and _short_label(m.group("label")) and rank(Span("", "labelled", 0, m.group("label"))) == 2
 
 
 class Span(NamedTuple):
@@ -555,6 +565,7 @@ __all__ = [
     "introduced_as_mistake",
     "introduced_as_the_form",
     "json_fields",
+    "label_cut_off",
     "labelled",
     "labels_after_a_sentence",
     "lines_deny",

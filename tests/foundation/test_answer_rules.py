@@ -42,7 +42,14 @@ def _task(name: str):
 
 @pytest.mark.parametrize(
     "name, answer, other",
-    [("game24", *GAME24[1:]), ("gomoku", *GOMOKU[1:]), ("doudizhu", *DOUDIZHU[1:]), ("svg", *SVG[1:])],
+    [
+        ("game24", *GAME24[1:]),
+        ("gomoku", *GOMOKU[1:]),
+        ("gomoku", "Move: I5", "Move: A1"),  # the same rules where a label holds the answer
+        ("doudizhu", *DOUDIZHU[1:]),
+        ("doudizhu", "Play: 3", "Play: PASS"),
+        ("svg", *SVG[1:]),
+    ],
 )
 @settings(max_examples=60, deadline=None)
 @given(data=__import__("hypothesis").strategies.data())
@@ -400,6 +407,11 @@ GOMOKU_FORMS = {
     # an answer's label after a sentence on its line
     "Answer: {b}\nWait, actually {b} is occupied. Answer: A1": "incorrect",
     "I looked at it. Answer: {b}": "correct",
+    # a final label cut off, or holding a fragment that names no move: no answer; words after one explain
+    "Move: {b}\nA better one:\nMove:": "invalid",
+    "Move: {b}\nA better one:\nMove: A": "invalid",
+    "Move: {b}\nResult: it blocks the four.": "correct",
+    "Move: {b}\nFor comparison, a weaker one would be:\nMove: A1": "correct",
     # full-width letters and digits are the move; a pair written as x and y is as ambiguous as (9, 5)
     "Move: Ｉ５": "correct",
     "Move: x=9, y=5": "invalid",
@@ -509,6 +521,9 @@ DOUDIZHU_FORMS = {
     "Lead 3: it forces 5, and then I win with A and 2.": "correct",
     "Lead 3 or A, and keep the 2.": "invalid",
     "出牌：３": "correct",  # full-width cards are the cards
+    "Play: 3 doesn't work.": "invalid",  # a labelled play called wrong in its sentence
+    "Play: 3\nDon't write this:\nPlay: PASS": "correct",
+    "Play: 3\nA better one:\nPlay:": "invalid",
 }
 
 

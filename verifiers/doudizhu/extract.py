@@ -17,6 +17,7 @@ from ..locate import (
     TAKES_BACK,
     called_wrong,
     introduced_as_the_form,
+    label_cut_off,
     labelled,
     none_stated_at,
     not_shown_as_mistakes,
@@ -43,6 +44,7 @@ BARE_LIMIT = 40
 _TAG = re.compile(r"<move>([^<]*(?:<(?!/?move>)[^<]*)*)</move>", re.IGNORECASE)  # stops at the next tag: linear
 TWO_PLAYS = "two different plays are offered as the answer: one answer too many"
 CUT_OFF = "the final play was cut off (a <move> tag never closed): no answer"
+LABEL_CUT_OFF = "the final play was cut off (its label ends the text): no answer"
 CALLED_WRONG = "the text calls its play wrong: no answer"
 STATED_NONE = "the final answer says there is none (`Final answer: none`)"
 
@@ -130,7 +132,11 @@ def find_play(
                 return Found(None, STATED_NONE)
             return _as_play(_last_of(kept, text), on_table)
     if "line" in formats:
+        if label_cut_off(text):
+            return Found(None, LABEL_CUT_OFF)
         lines = _labelled_plays(text)
+        lines = [w for w in lines if not _called_wrong_in_its_line(w, text)]  # `Play: 3 doesn't work.`
+        lines = not_shown_as_mistakes(lines, text, lambda w: text.rfind("\n", 0, w.start) + 1)  # `Don't write this:`
         if lines:
             if any(_TOKEN_RUN.search(piece) for piece in offered_after(text, lines[-1].end)):
                 return Found(None, TWO_PLAYS)  # `{"move": "3", "alternatives": ["6"]}`
@@ -225,6 +231,17 @@ _NUMBER_CARD = re.compile(r"(?<!\w)(?:10|[2-9])(?!\w)")  # a card a label's word
 _ONLY_CARDS = re.compile(
     rf"[\s.!?;。！？；]*(?:(?:(?:and|or)\s+)?{_CARD}[\s.!?;。！？；]*)+", re.IGNORECASE
 )  # `6, J, A`
+_CARDS_AT_START = re.compile(
+    rf"[\s*_`]*(?:(?i:single)\s+)?{_CARD}(?:[\s,]+{_CARD})*",
+)
+
+
+def _called_wrong_in_its_line(play: _Written, text: str) -> bool:
+    """Do the words right after a labelled play's cards call it wrong (`Play: 3 doesn't work.`)?"""
+    cards = _CARDS_AT_START.match(text, play.start)
+    return cards is not None and called_wrong(text, cards.end())
+
+
 # where a clause ends: a comma, colon or dash, a word that opens a reason (`Play 3 because the opponent has
 # 5 5.`), or cards kept beside the play (`I play 3 and keep the 2.`)
 _CLAUSE_END = re.compile(

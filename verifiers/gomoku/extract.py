@@ -19,6 +19,7 @@ from ..locate import (
     called_wrong,
     introduced_as_the_form,
     json_fields,
+    label_cut_off,
     labelled,
     none_stated_at,
     not_shown_as_mistakes,
@@ -111,6 +112,10 @@ def answer_move(
     (cell, None), or (None, why)."""
     if "tag" in formats and tag_cut_off(text, "move"):
         return None, "the final move was cut off (a <move> tag never closed): no answer"
+    if label_cut_off(text):
+        return None, "the final move was cut off (its label ends the text): no answer"
+    if not _TAG.search(text) and _last_label_names_no_move(text, size, formats):  # `Move: A`: none stands in
+        return None, "the final answer's label names no move (cut off, or not a move as the prompt writes one)"
     tags = list(_TAG.finditer(text)) if "tag" in formats else []
     quoted = [t for t in tags if examples and _quotes_an_example(t, text, size, examples)]
     if quoted:  # the prompt's format example, quoted (`answer in tags like <move>E5</move>`): the answer is elsewhere
@@ -125,7 +130,8 @@ def answer_move(
         scopes = [(t.start(), t.end(), _SPACED.sub(r"\1\2", _written_out(t.group(1)))) for t in tags]
     else:
         text = _written_out(text)
-        labels = _labelled_scopes(text, size, formats)
+        labels = _labelled_scopes(text, size, formats)  # one introduced as a mistake or a comparison is none:
+        labels = not_shown_as_mistakes(labels, text, lambda scope: text.rfind("\n", 0, scope[0]) + 1)
         scopes = labels or _line_scopes(text, size, formats)
         if not scopes:
             return None, "no move found (write it like <move>H8</move>)"
@@ -167,6 +173,21 @@ def _written_out(text: str) -> str:
     if "ol" in text:  # col, column
         text = _COLUMN_ROW.sub(lambda m: f"{m.group(1) or m.group(4)}{m.group(2) or m.group(3)}", text)
     return text
+
+
+def _last_label_names_no_move(text: str, size: int, formats: tuple[str, ...]) -> bool:
+    """Does the text end in an answer's label whose value is a fragment that names no move (`Move: A`,
+    the token limit reached mid-move; never words: `Result: it blocks the four.`)? No earlier move
+    stands in for it (rule 4)."""
+    end = text.rstrip()
+    last = end[end.rfind("\n") + 1 :]
+    spans = [span for span in labelled(last) if rank(span) == 2]
+    if not spans or len(spans[-1].text) > MOVE_FRAGMENT_CHARS or " " in spans[-1].text.strip():
+        return False
+    return not find_moves(_SPACED.sub(r"\1\2", _written_out(spans[-1].text)), size, _plain(formats))
+
+
+MOVE_FRAGMENT_CHARS = 3  # a move begun and cut (`A`, `I1`, `5I`): shorter than any sentence
 
 
 def _labelled_scopes(text: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, int, str]]:
