@@ -116,6 +116,7 @@ GAME24_FORMS = {
     "Therefore, $(6-4)(4+8) = 24$.": "correct",
     "\\left(6-4\\right)\\left(4+8\\right)=24": "correct",
     "Answer: 2(6 - 4)(4 + 8)": "incorrect",
+    "Answer: 48 / 2(6 - 4) * (4 + 8) / 12": "invalid",  # a division of a product without '*': by convention
     # the target alone after steps that combine every number: the steps are the answer it states
     "Step 1: 6 - 4 = 2\nStep 2: 4 + 8 = 12\nStep 3: 2 * 12 = 24\n\nAnswer: 24": "correct",
     "6 - 4 = 2\n4 + 8 = 12\n2 * 12 = 24\n\nTherefore, the solution is 24.": "correct",

@@ -97,6 +97,7 @@ def test_every_rendering_of_a_right_answer_is_correct(game24, data):
     assert score.reward >= plain.reward, (completion, score.reward)  # more where `(left: …)` makes it a step too
 
 
+_DIVIDES_A_PRODUCT = re.compile(r"/ (?:\d+\(|\([^()]*\)[(\d])")  # the divisor is a product without '*'
 _TIMES_A_GROUP = re.compile(r"(?<=[0-9)]) \* (?=\()|(?<=\)) \* (?=[0-9])")
 
 
@@ -104,14 +105,18 @@ _TIMES_A_GROUP = re.compile(r"(?<=[0-9)]) \* (?=\()|(?<=\)) \* (?=[0-9])")
 @given(st.data())
 def test_a_product_written_as_algebra_writes_it_is_read_as_the_product(game24, data):
     """`(6-4)(4+8)`, `2(4+8)`, `(4+8)2`: two operands side by side with a parenthesis between them
-    have no reading but their product."""
+    have no reading but their product, except as a divisor (`8 / 2(2 + 2)`), which conventions read
+    two ways: refused."""
     numbers, target, expression = data.draw(st.sampled_from(PUZZLES))
     if not _TIMES_A_GROUP.search(expression):
         return
     algebra = _TIMES_A_GROUP.sub("", expression)
     completion = data.draw(renderings(algebra, target))
     score = game24.score(completion, {"numbers": numbers, "target": target})
-    assert score.verdict is Verdict.CORRECT, (completion, score.reason)
+    if _DIVIDES_A_PRODUCT.search(algebra):  # `8 / 2(2 + 2)`: conventions differ, refused as written
+        assert score.verdict is Verdict.INVALID, (completion, score.reason)
+    else:
+        assert score.verdict is Verdict.CORRECT, (completion, score.reason)
 
 
 @settings(max_examples=300, **SETTINGS)

@@ -14,7 +14,8 @@ The only rewrites are the ones listed here and in `normalise`; none adds arithme
 - `x` or `X` between two operands (a digit or `)` before it, a digit or `(` after) is `*`, and `:`
   there is `/` (division as German and Russian schools write it);
 - two operands side by side with a parenthesis between them (`(6-4)(4+8)`, `2(4+8)`, `(4+8)2`) are
-  their product, as algebra writes it: no other reading of them is arithmetic;
+  their product, as algebra writes it: no other reading of them is arithmetic; after a division
+  (`8 / 2(2 + 2)`) conventions differ, so that answer is refused as written;
 - words that only introduce the answer (`The expression …`, `We get …`, from a fixed list: never a
   function such as `sqrt`) are dropped before its first operand;
 - `!` after the stated value closes a sentence (`= 24!`), where no operand follows it: inside an
@@ -46,6 +47,9 @@ _TIMES = re.compile(r"(?<=[0-9)])\s*[xX]\s*(?=[0-9(])")
 _RATIO = re.compile(r"(?<=[0-9)])\s*:\s*(?=[0-9(])")
 # a product written as algebra writes it (`(6-4)(4+8)`, `2(4+8)`, `(4+8)2`): a number touches the parenthesis
 _IMPLIED_PRODUCT = re.compile(r"(?<=\))\s*(?=\()|(?<=[0-9])(?=\()|(?<=\))(?=[0-9])")
+# a division of such a product (`8 / 2(2 + 2)`: 16 read left to right, 1 where the product binds first): the
+# reading is the writer's convention, so none is chosen and the answer is refused as written
+_DIVIDES_AN_IMPLIED_PRODUCT = re.compile(r"/\s*(?:[0-9]+\(|\([^()]*\)(?:\s*\(|[0-9]))")
 # an aside after the stated value that restates it (`= 24 (2 * 12)`): a link, checked like any other
 _ASIDE_LINK = re.compile(r"(=\s*[0-9]+(?:\.[0-9]+)?)\s*\(\s*([0-9][0-9+\-*/ .]*[0-9])\s*\)$")
 # the value stated first and a colon (`24: (6-4)*(4+8)`): `24 = …`, never a ratio
@@ -191,7 +195,9 @@ def read_chain(text: str, max_chars: int) -> list[Link]:
     if len(text) > 4 * max_chars:  # before normalising, so a megabyte never reaches NFKC
         raise ExpressionError(f"expression longer than {max_chars} characters")
     plain = without_commentary(normalise(text))
-    if "(" in plain:
+    if "(" in plain and _IMPLIED_PRODUCT.search(plain):
+        if _DIVIDES_AN_IMPLIED_PRODUCT.search(plain):
+            raise ExpressionError("a product without '*' after a division (`8 / 2(2 + 2)`) reads by convention")
         plain = _IMPLIED_PRODUCT.sub(" * ", plain)
     parts = [p.strip() for p in plain.split("=")]
     if parts and not parts[0] and len(parts) > 1:  # "= 10 - 20 + 21 = 11": a leading "=" opens nothing
