@@ -31,7 +31,6 @@ _LABEL = re.compile(
     r"[ \t*_]*[:：][ \t*_]*(?P<rest>[^\n]*)$",
     re.MULTILINE,
 )
-_LABEL_ALONE = re.compile(r"[ \t>#*_\-•]*(?P<label>[^\W\d_][^\n:：\d]{0,40}?)[ \t*_]*[:：][ \t*_]*")
 _KEY = re.compile(
     r"""^[ \t{,]*["']?(?P<label>[^\W\d][\w ]{0,30}?)["']?[ \t]*:[ \t]*["']?(?P<rest>[^\n"']*)["']?[ \t,}]*$""",
     re.MULTILINE,
@@ -208,10 +207,16 @@ def tag_cut_off(text: str, tag: str) -> bool:
 def label_cut_off(text: str) -> bool:
     """Does the text end in an answer's label with nothing after it (`Move:`, `**Final answer:**`)?
     The token limit cut the final answer: no answer, and no earlier one stands in (rule 4)."""
+    m = _LABEL.fullmatch(last_line(text))
+    if m is None or m.group("rest") or not _short_label(m.group("label")):
+        return False
+    return rank(Span("", "labelled", 0, m.group("label"))) == 2
+
+
+def last_line(text: str) -> str:
+    """The text's last non-empty line (from its last line end on, trailing spaces dropped)."""
     end = text.rstrip()
-    last = end[end.rfind("\n") + 1 :]
-    m = _LABEL_ALONE.fullmatch(last)
-    return m is not None and _short_label(m.group("label")) and rank(Span("", "labelled", 0, m.group("label"))) == 2
+    return end[end.rfind("\n") + 1 :]
 
 
 class Span(NamedTuple):
@@ -568,6 +573,7 @@ __all__ = [
     "label_cut_off",
     "labelled",
     "labels_after_a_sentence",
+    "last_line",
     "lines_deny",
     "none_stated_at",
     "not_shown_as_mistakes",

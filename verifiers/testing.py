@@ -75,4 +75,6 @@ def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
         trap("best move inside reasoning never closed", "<think>\nMaybe <move>{0}</move>"),
         trap("best move called wrong", "<move>{0}</move> is wrong."),
         trap("best move cut off", "Move: <move>{0}"),
+        trap("best move, then a final label cut off", "Move: {0}\nA better one:\nMove:"),
+        trap("best move labelled, called wrong", "Move: {0} doesn't work."),
     ]

@@ -30,6 +30,7 @@ import json
 import re
 import textwrap
 from dataclasses import dataclass, replace
+from typing import Callable
 
 from ..locate import HEDGE_WORDS, counter_example
 from ..turn import model_turn
@@ -595,7 +596,7 @@ def _continued_prompt(body: str, wanted: set[str], prompt: str) -> str | None:
     ends in a signature of the function under test (with its docstring): HumanEval's own format."""
     if not prompt or not wanted or not body[:1].isspace() or not any(f"def {name}(" in prompt for name in wanted):
         return None
-    if _REDEFINES.match(body) and _REDEFINES.match(body).group("name") in wanted:
+    if (redefined := _REDEFINES.match(body)) and redefined.group("name") in wanted:
         return None  # `    def f(x): …`: the whole function indented, not a body of the prompt's
     head = prompt.rstrip("\n") + "\n"
     lines = body.split("\n")
@@ -658,16 +659,27 @@ def _code_stretches(lines: list[str], offset: int = 0) -> list[tuple[Block, ast.
         start = next((i for i in range(at, len(lines)) if _CODE_START.match(lines[i])), None)
         if start is None:
             break
-        end = at = _stretch_end(lines, start)
-        for cut in range(end, max(start, end - SHRINK_TRIES), -1):
-            chunk = "\n".join(lines[start:cut]).strip("\n") + "\n"
-            tree = _parses(chunk)
-            if tree is not None:
-                before = "\n".join(lines[prose_from:start])[-PROSE_READ:]
-                found.append((Block("", chunk, True, starts[start], before, starts[cut]), tree))
-                prose_from = at = cut  # what was given up (`Alternatively:` and a second program) is read next
-                break
+        at = _stretch_end(lines, start)
+        if parsed := _longest_parsing(lines, start, at):
+            cut, chunk, tree = parsed
+            before = "\n".join(lines[prose_from:start])[-PROSE_READ:]
+            found.append((Block("", chunk, True, starts[start], before, starts[cut]), tree))
+            prose_from = at = cut  # what was given up (`Alternatively:` and a second program) is read next
     return found
+
+
+def _longest_parsing(
+    lines: list[str], start: int, end: int, accept: Callable[[ast.Module], bool] = lambda tree: True
+) -> tuple[int, str, ast.Module] | None:
+    """The longest run of `lines` from `start` to at most `end` that parses (and that `accept`s),
+    giving up at most SHRINK_TRIES lines at its end (prose after the code): (its end, its code, its
+    tree), or None."""
+    for cut in range(end, max(start, end - SHRINK_TRIES), -1):
+        chunk = "\n".join(lines[start:cut]).strip("\n") + "\n"
+        tree = _parses(chunk)
+        if tree is not None and accept(tree):
+            return cut, chunk, tree
+    return None
 
 
 def _stretch_end(lines: list[str], start: int) -> int:
@@ -687,13 +699,8 @@ def _script_after_prose(lines: list[str]) -> Program:
     """A whole program (stdin/stdout) after prose: the first stretch of code-like lines from a line
     that starts one (an assignment, a loop, a print, a definition) that parses and does something."""
     start = next((i for i, line in enumerate(lines) if _CODE_START.match(line) or _SCRIPT_START.match(line)), None)
-    if start is not None:
-        end = _stretch_end(lines, start)
-        for cut in range(end, max(start, end - SHRINK_TRIES), -1):
-            chunk = "\n".join(lines[start:cut]).strip("\n") + "\n"
-            tree = _parses(chunk)
-            if tree is not None and _is_program(tree):
-                return Program(chunk, "code after prose (a whole program)")
+    if start is not None and (parsed := _longest_parsing(lines, start, _stretch_end(lines, start), _is_program)):
+        return Program(parsed[1], "code after prose (a whole program)")
     return Program(None, "no code found (no fenced block, and no text that parses as Python)")
 
 

@@ -134,8 +134,10 @@ def find_play(
     if "line" in formats:
         if label_cut_off(text):
             return Found(None, LABEL_CUT_OFF)
-        lines = _labelled_plays(text)
-        lines = [w for w in lines if not _called_wrong_in_its_line(w, text)]  # `Play: 3 doesn't work.`
+        labelled_plays = _labelled_plays(text)
+        lines = [w for w in labelled_plays if not _called_wrong_in_its_line(w, text)]  # `Play: 3 doesn't work.`
+        if labelled_plays and not lines:
+            return Found(None, CALLED_WRONG)
         lines = not_shown_as_mistakes(lines, text, lambda w: text.rfind("\n", 0, w.start) + 1)  # `Don't write this:`
         if lines:
             if any(_TOKEN_RUN.search(piece) for piece in offered_after(text, lines[-1].end)):
@@ -231,9 +233,7 @@ _NUMBER_CARD = re.compile(r"(?<!\w)(?:10|[2-9])(?!\w)")  # a card a label's word
 _ONLY_CARDS = re.compile(
     rf"[\s.!?;。！？；]*(?:(?:(?:and|or)\s+)?{_CARD}[\s.!?;。！？；]*)+", re.IGNORECASE
 )  # `6, J, A`
-_CARDS_AT_START = re.compile(
-    rf"[\s*_`]*(?:(?i:single)\s+)?{_CARD}(?:[\s,]+{_CARD})*",
-)
+_CARDS_AT_START = re.compile(rf"[\s*_`]*(?:(?i:pass)\b|(?:(?i:single)\s+)?{_CARD}(?:[\s,]+{_CARD})*)")  # a play
 
 
 def _called_wrong_in_its_line(play: _Written, text: str) -> bool:

@@ -21,6 +21,7 @@ from ..locate import (
     json_fields,
     label_cut_off,
     labelled,
+    last_line,
     none_stated_at,
     not_shown_as_mistakes,
     offered_after,
@@ -179,9 +180,7 @@ def _last_label_names_no_move(text: str, size: int, formats: tuple[str, ...]) ->
     """Does the text end in an answer's label whose value is a fragment that names no move (`Move: A`,
     the token limit reached mid-move; never words: `Result: it blocks the four.`)? No earlier move
     stands in for it (rule 4)."""
-    end = text.rstrip()
-    last = end[end.rfind("\n") + 1 :]
-    spans = [span for span in labelled(last) if rank(span) == 2]
+    spans = [span for span in labelled(last_line(text)) if rank(span) == 2]
     if not spans or len(spans[-1].text) > MOVE_FRAGMENT_CHARS or " " in spans[-1].text.strip():
         return False
     return not find_moves(_SPACED.sub(r"\1\2", _written_out(spans[-1].text)), size, _plain(formats))
@@ -292,11 +291,11 @@ _GIVES_A_REASON = re.compile(r"^[\W_]*(?:since|because|as)\b", re.IGNORECASE)
 def _answering_sentence(scope: str, size: int, formats: tuple[str, ...], occupied: Collection[int] = ()) -> int | None:
     """Where a line names different moves in different sentences (`The answer is I5. After that,
     White might try A1.`) and offers none beside another: the one move named by the sentences about
-    the move now (not a plan of later moves, a reason or the other player's:
-    `locate.OPENS_A_PLAN`, `_GIVES_A_REASON`, `locate.OTHER_SIDE`) that say what they answer (`locate.ANSWER_WORDS`: answer, move, play, …),
-    else, where such sentences were set aside, the one the rest name (`O must block at I5; if X then
-    plays G6, O answers at H6.`); stones already on the board named beside it describe the position
-    (`Play I5 to block E5-H5;`). None where that is not one move."""
+    the move now (not a plan of later moves, a reason or the other player's: `locate.OPENS_A_PLAN`,
+    `_GIVES_A_REASON`, `locate.OTHER_SIDE`) that say what they answer (`locate.ANSWER_WORDS`: answer,
+    move, play, …), else, where such sentences were set aside, the one the rest name (`O must block
+    at I5; if X then plays G6, O answers at H6.`); stones already on the board named beside it
+    describe the position (`Play I5 to block E5-H5;`). None where that is not one move."""
     if offers(scope):
         return None
     sentences = _SENTENCE_END.split(scope)
