@@ -48,6 +48,7 @@ _NOT_A_START_AFTER = re.compile(
     rf"[A-Za-z.!]$|[A-Za-z0-9]_$|(?:[0-9^√∛∜−+/×÷·⋅\\)\]}}-]|[0-9)\]}}][ \t]*\*|[0-9],[ \t]*){_GAP}$"
 )
 _BEFORE_A_START = 8  # characters before a start read for what it follows
+_LIST_MARKER = re.compile(r"[ \t>]*(?:[-+*•◦▪‣]|\d{1,2}[.)])[ \t]+")
 _EMPHASIS_BEFORE = re.compile(r"(?<![^\s(])(?:\*{1,3}|_{1,2}|`)$")  # emphasis that opens at an expression
 # words that offer a second answer beside the first: two answers are one too many (docs/answers.md);
 # every verifier's reader refuses them from this one list
@@ -266,12 +267,17 @@ OTHER_SIDE = re.compile(
 )
 
 
+# a label that says it replaces what came before (`Better:`, `Corrected:`, `Fixed version:`): an
+# answer's label (in a sentence, "J is better" compares: no answer's word there)
+FIX_LABEL_WORDS = re.compile(r"\b(?:better|corrected|correction|fixed|revised|updated|improved)\b", re.IGNORECASE)
+
+
 def rank(span: Span) -> int:
     """2 for an answer's label, 1 for any other label, 0 for one that introduces something else
     (a question, a step, the other player's move)."""
     if OTHER_SIDE.search(span.label):
         return 0
-    if ANSWER_WORDS.search(span.label):
+    if ANSWER_WORDS.search(span.label) or FIX_LABEL_WORDS.search(span.label):
         return 2
     return 0 if OTHER_WORDS.search(span.label) else 1
 
@@ -359,8 +365,9 @@ MOST_SENTENCE_STARTS = 12  # places in the last line an expression may start, tr
 
 # words in a line after an answer that take it back or doubt it (`No, that's wrong.`, `Hmm, let me
 # reconsider.`, `I do not know.`): such a line is never talk an answer may stand before
+CROSS_MARKS = "✗❌✘"  # a mark that strikes out what it follows (`(8 - 4) * 6 = 24 ✗`)
 TAKES_BACK = re.compile(
-    r"✗|❌|✘|\?|\b(?:no|not|wrong|incorrect|invalid|mistake|oops|wait|but|however|actually|hmm|hold on|reconsider"
+    rf"[{CROSS_MARKS}]|\?|\b(?:no|not|wrong|incorrect|invalid|mistake|oops|wait|but|however|actually|hmm|hold on|reconsider"
     r"|rethink|re-check|recheck|unsure|maybe|perhaps|doubt)\b|n't\b",
     re.IGNORECASE,
 )
@@ -373,6 +380,26 @@ _ARITHMETIC = re.compile(
     re.IGNORECASE,
 )
 MOST_TALK_LINES = 4  # lines of talk after the conclusion (`Hope this helps!`, `Let me know if you want another.`)
+# words in a line of talk after an answer that doubt it or object to it (`Hmm, let me reconsider.`,
+# `But that uses 4 twice.`, `It doesn't equal 24.`, `Is that right?`). Narrower than TAKES_BACK: a
+# plain "no" or "not" in talk is harmless (`No number is left over.`, `This uses each number once,
+# not twice.`), and so is a question that offers more (`Want another one?`)
+_TALK_DOUBTS = re.compile(
+    rf"[{CROSS_MARKS}]|\b(?:wrong|incorrect|invalid|mistaken?|error|oops|wait|hmm+|hold on|reconsider|rethink|re-?check|unsure"
+    r"|doubt|actually|(?:do not|don't|dunno) know|no idea)\b"
+    r"|^[^\w\n]*(?:(?:no|nope)\b(?![ \t]+\w)|(?:not|but|however|maybe|perhaps|although|except)\b)"  # an objection
+    r"|\bnot (?:sure|quite|right|correct|valid|allowed|possible|equal|\d)|n't (?:sure|quite|right|correct|valid|allowed"
+    r"|work|equal|make|give|get|add|reach|possible)"
+    r"|\b(?:this|that|it|the answer|my answer)\b[^?\n]*\b(?:right|correct|work|works|valid|true)\b[^?\n]*\?"
+    r"(?![ \t]*(?:yes|yep|yeah|correct|indeed)\b)",  # `Is that right?`, unless it answers `Yes!`
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def talk_takes_back(after: str) -> bool:
+    """Does a line of talk after an answer (`after`) deny it, doubt it or object to it
+    (`lines_deny`, `_TALK_DOUBTS`)? One rule for the talk after any answer's conclusion."""
+    return lines_deny(after) or _TALK_DOUBTS.search(after) is not None
 
 
 def conclusion(text: str) -> tuple[int, int]:
@@ -387,7 +414,7 @@ def conclusion(text: str) -> tuple[int, int]:
         if _ARITHMETIC.search(line):  # the last line that computes, unless a question's or a step's
             label = _LABEL.match(line)
             return lines[-1] if label and rank(Span("", "labelled", 0, label.group("label"))) == 0 else (start, end)
-        if TAKES_BACK.search(line):
+        if talk_takes_back(line):
             return lines[-1]
     return lines[-1]
 
@@ -473,13 +500,20 @@ def sentences(text: str) -> list[Span]:
     start, end = conclusion(text)
     found = []
     for m in _EXPRESSION_START.finditer(text, start, end):
-        if m.start() > start and _NOT_A_START_AFTER.search(text, max(start, m.start() - _BEFORE_A_START), m.start()):
+        if (
+            m.start() > start
+            and _NOT_A_START_AFTER.search(text, max(start, m.start() - _BEFORE_A_START), m.start())
+            and not _LIST_MARKER.fullmatch(text, start, m.start())  # `- (6 - 4) * …`: a list's dash, no minus
+        ):
             continue
         opening = _EMPHASIS_BEFORE.search(text, max(start, m.start() - 3), m.start())  # `*14 + 17*`: its pair
         at = opening.start() if opening else m.start()
         stretch = text[at:end].strip()
         if not rejected_in_its_sentence(stretch):
             found.append(Span(stretch, "sentence", at))
+            asked = stretch.find("?")  # `How about (8 + 4) × (6 − 4)? That's 12 × 2 = 24.`: posed, then confirmed
+            if asked > 0 and not TAKES_BACK.search(stretch, asked + 1):
+                found.append(Span(stretch[:asked].strip(), "sentence", at))
         if len(found) == MOST_SENTENCE_STARTS:
             break
     return found
@@ -558,6 +592,7 @@ def candidates(text: str) -> list[Span]:
 
 __all__ = [
     "ASIDE",
+    "CROSS_MARKS",
     "HEDGE_WORDS",
     "OPENS_A_PLAN",
     "OTHER_SIDE",
@@ -585,4 +620,5 @@ __all__ = [
     "sentences",
     "tag_cut_off",
     "taken_back",
+    "talk_takes_back",
 ]

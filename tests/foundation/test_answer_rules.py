@@ -250,8 +250,8 @@ SENTENCE_STARTS = {
     "So √14 + 17 = 31.": "invalid",
     "So 2^14 + 17 = 31.": "invalid",
     "So 2 (14 + 17) = 31": "invalid",
-    "So 2\u200b(14 + 17) = 31": "invalid",
-    "We get 2 * (14 + 17) = 31": "invalid",
+    "So 2\u200b(14 + 17) = 31": "incorrect",  # an attempt over more numbers: judged, and it misses
+    "We get 2 * (14 + 17) = 31": "incorrect",
     "x14 + 17 = 31": "invalid",
     "So **(14 + 17)** = 31": "correct",
     "所以(14+17)=31": "correct",
@@ -322,6 +322,73 @@ def test_steps_in_any_order_and_either_direction_derive_the_answer(data):
     a, op, b, c = steps[order[wrong]]
     written[wrong] = f"{a} {op} {b} = {c + 1}"
     assert v.score(joiner.join(written), task).verdict.value != "correct", written
+
+
+def _solution_with_whole_steps(task: dict) -> str | None:
+    from verifiers.game24.solver import solutions
+
+    return next((e for e in solutions(task["numbers"], task.get("target", 24)) if _steps_of_solution(e)), None)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=__import__("hypothesis").strategies.data())
+def test_a_step_over_more_numbers_derives_the_answer(data):
+    """Any part of a test puzzle's solution worked out first (`6 - 4 = 2`) and the rest written as
+    one step over its value (`2 * (4 + 8) = 24`), on lines or in sentences, is read as the solution;
+    the same with the part's value misstated in the last step, never."""
+    import ast
+
+    from hypothesis import strategies as st
+
+    v = verifiers.get("game24")
+    task = data.draw(st.sampled_from(v.tasks("test")))
+    expression = _solution_with_whole_steps(task)
+    if expression is None:
+        return
+    root = ast.parse(expression, mode="eval").body
+    parts = [n for n in ast.walk(root) if isinstance(n, ast.BinOp) and n is not root]
+    if not parts:
+        return
+    part = data.draw(st.sampled_from(parts))
+    value = int(eval(ast.unparse(part)))  # a whole value: `_steps_of_solution` holds every step whole
+
+    def last_step(shown: int) -> str:  # the solution with the part replaced by the value shown
+        inlined = expression[: part.col_offset] + str(shown) + expression[part.end_col_offset :]
+        return f"{inlined} = {task.get('target', 24)}"
+
+    first = f"{ast.get_source_segment(expression, part)} = {value}"
+    joiner = data.draw(st.sampled_from(["\n", ", so ", ". Then ", "\n\nFinally, "]))
+    text = first + joiner + last_step(value)
+    assert v.score(text, task).verdict.value == "correct", text
+    wrong = first + joiner + last_step(value + 1)
+    assert v.score(wrong, task).verdict.value != "correct", wrong
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=__import__("hypothesis").strategies.data())
+def test_a_missed_attempt_after_right_steps_is_the_answer(data):
+    """Right steps and then a combined expression that misses (one number of the solution replaced
+    by another of the puzzle's: used twice, another left out), as the text's conclusion with or
+    without its value: the attempt is the answer, never paid; the steps never stand in for it."""
+    import re as regex
+
+    from hypothesis import strategies as st
+
+    v = verifiers.get("game24")
+    task = data.draw(st.sampled_from(v.tasks("test")))
+    expression = _solution_with_whole_steps(task)
+    if expression is None or len(set(task["numbers"])) < 2:
+        return
+    literals = list(regex.finditer(r"\d+", expression))
+    replaced = data.draw(st.sampled_from(literals))
+    other = data.draw(st.sampled_from(sorted({n for n in task["numbers"] if n != int(replaced.group())})))
+    missed = expression[: replaced.start()] + str(other) + expression[replaced.end() :]
+    steps = "\n".join(f"{a} {op} {b} = {c}" for a, op, b, c in _steps_of_solution(expression))
+    conclusion = data.draw(
+        st.sampled_from(["So {e} = {t}.", "So the expression is {e}.", "That gives {e} = {t}.", "{e} = {t}"])
+    )
+    text = steps + "\n\n" + conclusion.format(e=missed, t=task.get("target", 24))
+    assert v.score(text, task).verdict.value != "correct", text
 
 
 @pytest.mark.parametrize("form", sorted(GAME24_FORMS))

@@ -354,16 +354,23 @@ def _table_step(m: re.Match[str]) -> str:
     return cells[0] if len(cells) == 1 else m.group()
 
 
-def located_answer(text: str, parses: Callable[[str], bool], answers_this: Callable[[str], bool]) -> str | None:
+def located_answer(
+    text: str,
+    parses: Callable[[str], bool],
+    answers_this: Callable[[str], bool],
+    attempts: Callable[[str], bool] = lambda answer: False,
+) -> str | None:
     """Where the marked readers above find nothing: the structural candidates of `verifiers.locate`
     (a label of any language by its shape, a JSON or YAML key, a table cell; then a sentence's
     expression in the last line, the last line, the whole text). The last candidate whose label is
     an answer's (`locate.rank`: `Lösung:`, `答え：`, `정답:`) is the answer or there is none: an earlier
     one never stands in for it, nor for a final line cut off mid-answer (`Answer: (`). Any other
-    candidate (a label such as `Now:` or one in an unknown word, a sentence, the last line) must also
-    read as an answer to this puzzle (`answers_this`: an expression over exactly its numbers), so
-    that a step or a number in passing is never taken for one; a label that introduces a question
-    or a step never holds an answer."""
+    candidate (a label such as `Now:` or one in an unknown word, a sentence, the last line), the
+    latest line first, must also read as an answer to this puzzle (`answers_this`: an expression
+    over exactly its numbers), so that a step or a number in passing is never taken for one; a label
+    that introduces a question or a step never holds an answer. In the conclusion's line an attempt
+    at the puzzle that misses (`attempts`: `So (6 - 4) * (8 + 6) = 24.`) is the answer too: an
+    earlier line never stands in for it."""
     from ..locate import candidates, rank
 
     if cut_off(text):
@@ -374,8 +381,9 @@ def located_answer(text: str, parses: Callable[[str], bool], answers_this: Calla
         marked.pop(0)  # a value stated after the answer (`"result": 24`) defers to the answer before it
     if marked:  # the last answer's label (`Lösung:`, `答え：`): it is the answer or there is none
         return marked[0].text if parses(marked[0].text) else None
-    for span in spans:  # any other label (`xyzzy:`, `Now:`), a sentence, the last line: only an answer to this puzzle
-        if rank(span) == 1 or span.kind not in ("labelled", "cell"):
-            if parses(span.text) and answers_this(span.text):
-                return span.text
+    others = [s for s in spans if rank(s) == 1 or s.kind not in ("labelled", "cell")]
+    others.sort(key=lambda s: text.rfind("\n", 0, s.start), reverse=True)  # the latest line first (stable)
+    for span in others:  # any other label (`xyzzy:`, `Now:`), a sentence, the last line: only an answer to this puzzle
+        if parses(span.text) and (answers_this(span.text) or span.kind in ("sentence", "line") and attempts(span.text)):
+            return span.text
     return None

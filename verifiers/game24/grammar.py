@@ -1,7 +1,7 @@
 """The game's arithmetic, evaluated: integer literals, parentheses and binary + - * /. Nothing
 else exists in this grammar, so nothing else can run.
 
-Two ways in, one precedence rule (`_reduce`):
+Two ways in, one precedence rule (`reduce_tokens`):
 - `evaluate_tokens` evaluates a token list and, for text outside the grammar, raises
   ExpressionError with the reason;
 - `compiled(shape)` turns an expression's shape (the text between its numbers: `(6 - 4) * (4 + 8)`
@@ -45,7 +45,7 @@ def evaluate_tokens(tokens: list[str], numbers: list[int]) -> Rational:
         numbers.append(value)
         return value, 1
 
-    return _reduce(tokens, operand, _combine_values)
+    return reduce_tokens(tokens, operand, _combine_values)
 
 
 @lru_cache(maxsize=4096)
@@ -58,13 +58,13 @@ def compiled(shape: tuple[str, ...]) -> Program | None:
         if index < len(shape) - 1:
             tokens.append(index)  # the index-th number
     try:
-        program = _reduce(tokens, lambda index: index, _combine_programs)
+        program = reduce_tokens(tokens, lambda index: index, _combine_programs)
     except ExpressionError:
         return None
     return _number(program) if isinstance(program, int) else program
 
 
-def _reduce(
+def reduce_tokens(
     tokens: Iterable[str | int],
     operand: Callable[[str | int], Value],
     combine: Callable[[str, Value, Value], Value],

@@ -14,8 +14,9 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Callable, Iterator, NamedTuple, Union
 
-from ..locate import lines_deny
+from ..locate import CROSS_MARKS, lines_deny, rejected_in_its_sentence, talk_takes_back
 from .expression import ExpressionError, normalise
+from .grammar import TOKEN, reduce_tokens
 
 _NUM = r"-?\d+(?:\.\d+)?(?:/\d+)?"
 STEP_LINE = re.compile(
@@ -25,6 +26,8 @@ STEP_LINE = re.compile(
 MAX_LINE_CHARS = 300
 _MAY_BE_STEP = re.compile(r"^\W*\d")  # cheap pre-filter on the raw line, before normalising
 _DIGIT = re.compile(r"\d")
+_WHOLE = re.compile(r"\d+")
+_CROSSED = re.compile(f"[{CROSS_MARKS}]")
 # Is there any step at all? A line that starts (after symbols) with a digit and holds an '='. The first
 # line is matched in place and later ones found from their '\n': a pattern that starts with a literal is
 # searched for at C speed, where `^` in MULTILINE mode is tried at every character (9x slower on 10 kB).
@@ -217,50 +220,114 @@ MAX_STEP_LINES = 64  # lines of one block replayed at most (a derivation of 4 nu
 
 
 class Derivation(NamedTuple):
-    """What the steps say: the combined expression (None where no block combines every number)
-    and why there is none where a block is refused."""
+    """What the steps say: the combined expression (None where no block combines every number),
+    why there is none where a block is refused, and where the deriving block ends."""
 
     expression: str | None
     why: str = ""
+    end: int = 0
 
 
-def _steps_of(line: str) -> list[re.Match[str]] | None:
-    """The steps one line holds (`a op b = c`, one or several separated by `,` `;` `→`), or None."""
+class _Step(NamedTuple):
+    """One step `a op b = c`, its numbers as shown."""
+
+    a: Shown
+    b: Shown
+    c: Shown
+    op: str
+
+
+# a step that combines more than two numbers (`2 × (8 + 4) = 24`, `(6 - 4) * (4 + 8) = 24`): whole
+# numbers, brackets and the four operators, then its stated result; read as the steps it is made of
+_GROUPED_NUMBER = r"\(*\s*\d+\s*\)*"
+_COMPOUND_STEP = re.compile(
+    rf"(?<![\w.])(?P<e>{_GROUPED_NUMBER}(?:\s*[-+*/]\s*{_GROUPED_NUMBER})+)\s*=\s*(?P<c>{_NUM})(?![\w/]|\.\d)"
+    r"(?:\s*\([^()\n=]*\))?"  # an aside right after it (`(left: 2 4 8)`, `(using 6 and 4)`)
+)
+
+
+def _decomposed(expression: str, result: str) -> list[_Step] | None:
+    """The binary steps `expression = result` is made of, innermost first, each with its exact
+    value (`2 * (8 + 4) = 24` is `8 + 4 = 12`, `2 * 12 = 24`); the last states the shown `result`.
+    None where it is no expression of the game (unbalanced, a division by zero)."""
+    while expression.count("(") > expression.count(")") and expression.startswith("("):
+        expression = expression[1:]  # `(6 - 4 = 2`: a bracket opened before the step, not in it
+    while expression.count(")") > expression.count("(") and expression.endswith(")"):
+        expression = expression[:-1]
+    steps: list[_Step] = []
+
+    def combine(op: str, a: Shown, b: Shown) -> Shown:
+        value = _APPLY[op](a.value, b.value)
+        if value is None:
+            raise ExpressionError("division by zero")
+        c = Shown(str(value), value, 0)
+        steps.append(_Step(a, b, c, op))
+        return c
+
+    try:
+        reduce_tokens(TOKEN.findall(expression), lambda token: Shown.parse(str(token)), combine)
+        shown = Shown.parse(result)
+    except (ExpressionError, ValueError, ZeroDivisionError):
+        return None
+    steps[-1] = steps[-1]._replace(c=shown)
+    return steps
+
+
+def _steps_of(line: str, numbers: list[int]) -> list[_Step] | None:
+    """The steps one line holds (`a op b = c`, one or several separated by `,` `;` `→`; a step over
+    more numbers as the steps it is made of), or None."""
     if len(line) > MAX_LINE_CHARS or "=" not in line:
         return None
     body = _STEP_LABEL.sub("", line, count=1)
+    if rejected_in_its_sentence(body) or _CROSSED.search(body):  # `… = 24 is wrong.`, `… = 22 ✗`: struck out
+        return None
     if not _MAY_BE_STEP.match(body):  # cheap, before any normalising
-        return _steps_in_sentences(body)
+        return _steps_in_sentences(body, numbers)
     found = []
     for segment in _SEGMENTS.split(body):
         try:
             match = STEP_LINE.match(_forward(normalise(segment))) if segment.strip() else None
-        except ExpressionError:
+            step = _Step(*(Shown.parse(match.group(k)) for k in "abc"), match.group("op")) if match else None
+        except (ExpressionError, ValueError, ZeroDivisionError):
             return None
         if match is None or _DIGIT.search(match.string, match.end()):  # `6 - 4 = 2 and 4 + 8 = 12`: more steps
-            return _steps_in_sentences(body)
-        found.append(match)
+            return _steps_in_sentences(body, numbers)
+        found.append(step)
     return found or None
 
 
-# a step inside a sentence (`First 6 - 4 = 2. Then 4 + 8 = 12, and finally 2 × 12 = 24.`), with an
-# aside right after it (`(left: 2 4 8)`, `(using 6 and 4)`)
-_STEP_IN_SENTENCE = re.compile(
-    rf"(?<![\w.])\(?(?P<a>{_NUM})\s*(?P<op>[-+*/])\s*(?P<b>{_NUM})\s*\)?\s*=\s*(?P<c>{_NUM})(?![\w/]|\.\d)(?:\s*\([^()\n=]*\))?"
-)  # an aside holds no step of its own: `2 * 12 = 24 (since 6 - 4 = 2 and 4 + 8 = 12)` is three steps
 _LIST_NUMBER = re.compile(r"(?<![\w.])\d{1,2}[.)](?=\s)")  # `1. 6 - 4 = 2; 2. 4 + 8 = 12`
 
 
-def _steps_in_sentences(body: str) -> list[re.Match[str]] | None:
-    """The steps of a line written as sentences, where every number on it is in a step (or numbers
-    a list item): a line that mentions any other number is reasoning about it, not a derivation."""
+def _steps_in_sentences(body: str, numbers: list[int]) -> list[_Step] | None:
+    """The steps of a line written as sentences (`First 6 - 4 = 2. Then 2 × (8 + 4) = 24.`), where
+    every number on it is in a step (or numbers a list item): a line that mentions any other number
+    is reasoning about it, not a derivation. An aside holds no step of its own: `2 * 12 = 24 (since
+    6 - 4 = 2 and 4 + 8 = 12)` is three steps."""
     try:
         plain = _forward(normalise(body))
     except ExpressionError:
         return None
-    found = list(_STEP_IN_SENTENCE.finditer(plain))
-    rest = _LIST_NUMBER.sub(" ", _STEP_IN_SENTENCE.sub(" ", plain))
+    found: list[_Step] = []
+    rest = plain
+    for m in _COMPOUND_STEP.finditer(plain):
+        if _attempt(m.group("e"), numbers):
+            continue  # its numbers stay in `rest`: the line is no step
+        steps = _decomposed(m.group("e"), m.group("c"))
+        if steps is None:
+            return None
+        found += steps
+        rest = rest.replace(m.group(), " ", 1)
+    rest = _LIST_NUMBER.sub(" ", rest)
     return found if found and not _DIGIT.search(rest) else None
+
+
+def _attempt(expression: str, numbers: list[int]) -> bool:
+    """Does `expression` combine every number of the puzzle at once (`8 * 4 - 6 - 4`, `(6 - 4) *
+    (4 + 8)`)? That is an attempt at the whole answer, read where the text puts its answer (or a try
+    in its search), never a step: a step over more numbers combines some of them (`1 * 1 + 7 = 8`)
+    or uses a value an earlier step made (`2 * (4 + 8) = 24`)."""
+    return sorted(int(n) for n in _WHOLE.findall(expression)) == sorted(numbers)
 
 
 def _forward(plain: str) -> str:
@@ -268,13 +335,13 @@ def _forward(plain: str) -> str:
     return _REVERSED_STEP.sub(r"\g<a> \g<op> \g<b> = \g<c>", plain) if "=" in plain else plain
 
 
-def _blocks(text: str) -> list[tuple[int, int, list[re.Match[str]]]]:
+def _blocks(text: str, numbers: list[int]) -> list[tuple[int, int, list[_Step]]]:
     """Runs of step lines: (start offset, end offset, steps)."""
-    blocks: list[tuple[int, int, list[re.Match[str]]]] = []
-    current: list[re.Match[str]] = []
+    blocks: list[tuple[int, int, list[_Step]]] = []
+    current: list[_Step] = []
     start = offset = 0
     for line in text.split("\n"):
-        steps = _steps_of(line)
+        steps = _steps_of(line, numbers)
         if steps:
             if not current:
                 start = offset
@@ -288,15 +355,12 @@ def _blocks(text: str) -> list[tuple[int, int, list[re.Match[str]]]]:
     return blocks
 
 
-def _replay(steps: list[re.Match[str]], numbers: list[int]) -> str | None:
+def _replay(steps: list[_Step], numbers: list[int]) -> str | None:
     """The expression a block of steps builds from `numbers`, where it uses each exactly once and
     every stated result is the true one; None otherwise. The steps may come in any order (`2 × 12 =
     24, where 2 = 6 − 4 and 12 = 4 + 8`): a block of up to MOST_STEPS_ORDERED is tried in every order
     its operands allow (written order first), a longer one in the order written."""
-    try:
-        parsed = [_Step(*(Shown.parse(m.group(k)) for k in "abc"), m.group("op")) for m in steps[:MAX_STEP_LINES]]
-    except (ValueError, ZeroDivisionError):
-        return None
+    parsed = steps[:MAX_STEP_LINES]
     items = [(n, str(n)) for n in numbers]
     if len(parsed) > MOST_STEPS_ORDERED:
         for step in parsed:
@@ -306,15 +370,6 @@ def _replay(steps: list[re.Match[str]], numbers: list[int]) -> str | None:
     if not parsed or any(_false(step) for step in parsed):
         return None  # a step that states a false result derives nothing, in any order
     return _in_some_order(parsed, items, frozenset(range(len(parsed))), set())
-
-
-class _Step(NamedTuple):
-    """One step `a op b = c`, its numbers as shown."""
-
-    a: Shown
-    b: Shown
-    c: Shown
-    op: str
 
 
 MOST_STEPS_ORDERED = 7  # a derivation of 8 numbers has 7 steps
@@ -373,7 +428,7 @@ def derivation_at(text: str, numbers: list[int]) -> str | None:
     number (an answer whose label stands over its steps: `Answer:` then `6 - 4 = 2`, `4 + 8 = 12`,
     `2 * 12 = 24`), or None. Every step of that block must take part, so that an answer followed by
     a check of another (`Answer: 4 * 6 = 24`, `Check: 6 - 4 = 2, …`) derives nothing."""
-    blocks = _blocks(text)
+    blocks = _blocks(text, numbers)
     return _replay(blocks[0][2], numbers) if blocks and blocks[0][0] == 0 else None
 
 
@@ -382,15 +437,17 @@ def derivation(text: str, numbers: list[int], offers: Callable[[str], bool]) -> 
     block does too, with another expression, and the words between offer the later beside it
     (`offers`), there are two answers: refused (an earlier block never stands in for the last); so
     is a derivation the text then takes back (`There is no solution.`)."""
-    complete = [(start, end, e) for start, end, steps in _blocks(text) if (e := _replay(steps, numbers))]
+    complete = [(start, end, e) for start, end, steps in _blocks(text, numbers) if (e := _replay(steps, numbers))]
     if not complete:
         return Derivation(None)
     start, end, expression = complete[-1]
     if lines_deny(text[end:]):
         return Derivation(None, "two different final answers (after its steps the text says there is no solution)")
+    if talk_takes_back(text[end:]):
+        return Derivation(None, "the text doubts or takes back its steps after them (`Hmm, let me reconsider.`)")
     for _start, earlier_end, earlier in reversed(complete[:-1]):
         if earlier != expression:
             if offers(text[earlier_end:start]):
                 return Derivation(None, "two different derivations (another is offered after the first)")
             break
-    return Derivation(expression)
+    return Derivation(expression, end=end)

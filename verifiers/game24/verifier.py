@@ -247,10 +247,21 @@ class Game24Verifier(Verifier):
             turn = turn._replace(text=with_verbs_written_out(turn.text))  # `Multiply (6-4) by (4+8)`
             raw, links = self._final(final_answers(turn.text, cfg.answer_formats), wanted, target), None
             if raw is None:  # no marked answer: where the text's structure puts one (verifiers/locate.py)
-                raw = located_answer(turn.text, self._is_expression, lambda a: self._answers_puzzle(a, wanted, target))
+                raw = located_answer(
+                    turn.text,
+                    self._is_expression,
+                    lambda a: self._answers_puzzle(a, wanted, target),
+                    lambda a: self._attempts_puzzle(a, wanted),
+                )
+                if raw is not None and cfg.steps_answer and not self._answers_puzzle(raw, wanted, target):
+                    # an attempt that is the last step of steps combining every number (`8 / 4 = 2`,
+                    # then `(2 + 2) * 6 = 24` where 2 is also the puzzle's): the steps are the answer
+                    derived = derivation(turn.text, list(wanted), offers)
+                    raw = derived.expression if derived.expression and turn.text.rfind(raw) < derived.end else raw
             if raw is None and cfg.steps_answer:  # no expression anywhere: steps combining every number
-                raw, why = derivation(turn.text, list(wanted), offers)
-                turn = turn._replace(unfinished=why) if why else turn
+                derived = derivation(turn.text, list(wanted), offers)
+                raw = derived.expression
+                turn = turn._replace(unfinished=derived.why) if derived.why else turn
         # the target alone restates an answer before it (a usual answer always combines numbers: never
         # a bare target): steps that combine every number (`Answer: 24` after them), else the
         # expression computed before it (`… = 24.` then `\\boxed{24}`)
@@ -358,6 +369,17 @@ class Game24Verifier(Verifier):
         except ExpressionError:
             return False
         return main is not None and main.uses_exactly(wanted)
+
+    def _attempts_puzzle(self, text: str, wanted: tuple[int, ...]) -> bool:
+        """Does `text` read as an attempt at this puzzle, right or wrong: an expression combining
+        at least three numbers, either as many as the puzzle has or each one of the puzzle's
+        (`(6 - 4) * (8 + 6)`, `(8 - 4) * 6`)? A step combines two (`2 * 12 = 24`)."""
+        try:
+            main = _main_expression(read_chain(text, self.config.max_expression_chars), wanted)
+        except ExpressionError:
+            return False
+        used = main.numbers if main is not None else ()
+        return len(used) >= 3 and (len(used) >= len(wanted) or set(used) <= set(wanted))
 
     def _judge(self, ev: Evaluated, wanted: tuple[int, ...], target: int) -> tuple[Verdict, float, str]:
         """Verdict, r_oc and reason for a well-formed final expression (`wanted`: the puzzle's
