@@ -426,7 +426,8 @@ _NON_EMPTY_LINE = re.compile(r"[^\n]*[^\s][^\n]*")
 _CLOSING = r"(?:</\w+>|[*_`~$'\"”’)\]}]|\n[ \t]*(?=[`~]))*+"  # a fence's closing line too; possessive: linear
 _CALLED_WRONG = re.compile(
     r"(?:\b(?:is|was|are|would be|will be|seems|looks)|'s)[ \t]+(?:(?:actually|clearly|also|still|probably|definitely)[ \t]+)?"
-    r"(?:wrong|incorrect|invalid|illegal|a mistake|a blunder|losing|not[ \t]+(?:right|correct|valid|legal|allowed"
+    r"(?:wrong|incorrect|invalid|illegal|a mistake|a blunder|losing|bad|weak|pointless|useless"
+    r"|too[ \t]+(?:slow|weak|passive|late)|not[ \t]+(?:right|correct|valid|legal|allowed"
     r"|possible|good|best|optimal|enough|it|equal|\d+|(?:a|an|the)[ \t]+(?:(?:good|valid|legal|winning|correct|right"
     r"|best|final)[ \t]+)?(?:answer|solution|move|play)))\b"
     r"|\b(?:does(?:n't| not)|won't|will not|would(?:n't| not)|can(?:'t|not))[ \t]+(?:work|equal|make|reach|get|win)\b"

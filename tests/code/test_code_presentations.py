@@ -313,6 +313,22 @@ FORMS = {
         "incorrect",
     ),
     "only a stub": ("```python\ndef add_one(x):\n    pass\n```", TASK, "incorrect"),
+    # a function written in parts: its definition in one block, the rest of its body indented in the next
+    "a function's body continued in the next block": (
+        "First:\n```python\ndef add_one(x):\n    y = x\n```\nThen:\n```python\n    return y + 1\n```",
+        TASK,
+        "correct",
+    ),
+    "a wrong body continued in the next block": (
+        "First:\n```python\ndef add_one(x):\n    y = x\n```\nThen:\n```python\n    return y\n```",
+        TASK,
+        "incorrect",
+    ),
+    "an indented block after a helper is the prompt's body, not the helper's": (
+        "```python\ndef helper(x):\n    return x + 1\n```\n```python\n    return helper(x)\n```",
+        HUMANEVAL,
+        "correct",
+    ),
     "a wrong program in a REPL session": (
         ">>> def add_one(x):\n...     return x\n...\n>>> add_one(1)\n2",
         TASK,

@@ -87,6 +87,25 @@ RIGHT = "(6 - 4) * (4 + 8)"
 GAME24_FORMS = {
     # steps that combine every number, with no combined expression (read by substitution)
     "6 - 4 = 2\n4 + 8 = 12\n2 * 12 = 24": "correct",
+    # a step over more numbers: a value an earlier step made, or some of the puzzle's
+    "6 - 4 = 2, so 2 × (4 + 8) = 24.": "correct",
+    "First, 6 - 4 = 2. Then 2 * (4 + 8) = 24.": "correct",
+    "6 - 4 = 2\n2 × (4 + 6) = 20": "invalid",  # a step over a 6 already used: no derivation
+    # talk after the answer: a plain "no" or "not" does not doubt it; an objection or a doubt does
+    "{r} = 24\nNo number is left over.": "correct",
+    "{r} = 24\nThis uses all four numbers, not any twice.": "correct",
+    "{r} = 24\nIs that right? Yes!": "correct",
+    "{r} = 24\nIs that right?": "invalid",
+    "{r} = 24\nBut that uses 4 twice.": "invalid",
+    "6 - 4 = 2\n4 + 8 = 12\n2 * 12 = 24\nHmm, let me reconsider.": "invalid",
+    # the conclusion's attempt is the answer, right or wrong; other candidates latest line first
+    "6 - 4 = 2\n4 + 8 = 12\n2 * 12 = 24\n\nSo (6 − 4) × (8 + 6) = 24.": "incorrect",
+    "6 - 4 = 2\n4 + 8 = 12\n2 * 12 = 24\n\nSo the expression is (8 − 4) × 6.": "incorrect",
+    "Idea: {r} = 24\nSo 8 * 4 - 6 - 4 = 24.": "incorrect",
+    "How about {r}? That's 2 × 12 = 24.": "correct",  # posed, then confirmed on its line
+    "How about {r}? Hmm, no.": "invalid",
+    "Tries:\n- 4 * 6 = 24, but 4 and 8 are left. ✗\n- 8 * 4 = 32, 32 - 6 - 4 = 22 ✗\n- {r} = 24 ✓\n\nFound it.": "correct",
+    "A solution: 4 * 6 = 24... that leaves 4 and 8 though. Better: {r} = 24": "correct",
     "Step 1: 6 − 4 = 2\nStep 2: 4 + 8 = 12\nStep 3: 2 × 12 = 24": "correct",
     "6-4=2, 4+8=12, 2*12=24": "correct",
     "Answer: 8 + 4 = 12, 6 - 4 = 2, 12 * 2 = 24": "correct",  # a labelled answer written as steps

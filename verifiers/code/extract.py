@@ -296,12 +296,32 @@ def locate_program(
     blocks = [replace(b, code=from_repl(b.code)) for b in python or contained_blocks(text) if b.code.strip()]
     if python and wanted and not script:  # a program written unfenced between or after them is a block too
         blocks = sorted(blocks + _unfenced_between(text, fenced, set(wanted)), key=lambda b: b.start)
+    blocks = _joined_parts(blocks, set(wanted))
     found = (
         _from_blocks(blocks, set(wanted), prompt, script)
         if blocks
         else _unfenced(from_repl(text), set(wanted), prompt, script)
     )
     return replace(found, code=bound_methods(found.code, set(wanted))) if found.code and wanted else found
+
+
+def _joined_parts(blocks: list[Block], wanted: set[str]) -> list[Block]:
+    """Blocks with a function written in parts joined (`First, initialise:` then a block that
+    defines the function under test, `Then loop:` then a block of its indented body): a block that
+    opens indented and parses only as the rest of the function the block before ends with."""
+    joined: list[Block] = []
+    for block in blocks:
+        previous = joined[-1] if joined else None
+        first_line = next((line for line in block.code.split("\n") if line.strip()), "")
+        if previous is not None and first_line[:1] in (" ", "\t") and _parses(block.code) is None:
+            tree = _parses(previous.code)
+            ends_in_wanted = tree is not None and tree.body and isinstance(tree.body[-1], ast.FunctionDef)
+            together = previous.code.rstrip("\n") + "\n" + block.code
+            if ends_in_wanted and tree.body[-1].name in wanted and _parses(together) is not None:
+                joined[-1] = replace(previous, code=together, closed=block.closed, end=block.end)
+                continue
+        joined.append(block)
+    return joined
 
 
 # a fence's language that is Python (`python3.10`, `py`, `ipython`, `pycon`: a REPL session)
@@ -430,9 +450,10 @@ def _from_blocks(blocks: list[Block], wanted: set[str], prompt: str, script: boo
     if not last.closed and _parses(last.code) is None:
         return Program(None, "the final code block was cut off (never closed): no answer")
     continuation = _continued_prompt(last.code, wanted, prompt)
-    if continuation is not None and _parses(last.code) is None:
-        return Program(continuation, "a function body continuing the prompt")
     parsed = [(b, _parses(b.code)) for b in blocks]
+    if continuation is not None and parsed[-1][1] is None:
+        helpers = _helpers(continuation, [(b, t) for b, t in parsed[:-1] if t is not None], wanted)
+        return Program(helpers + continuation, "a function body continuing the prompt" + _WITH_HELPERS * bool(helpers))
     valid = [(b, t) for b, t in parsed if t is not None]
     if not valid:
         return Program(last.code, "the final code block")  # it does not compile: the verifier says so
@@ -465,9 +486,10 @@ def _from_blocks(blocks: list[Block], wanted: set[str], prompt: str, script: boo
     names = wanted or _functions(tree)
     code = _core(final.code, tree, names)
     helpers = _helpers(code, [(b, t) for b, t in valid if b is not final], names)
-    return Program(
-        helpers + code, "the final solution" + (" with the helpers it uses from other blocks" if helpers else "")
-    )
+    return Program(helpers + code, "the final solution" + _WITH_HELPERS * bool(helpers))
+
+
+_WITH_HELPERS = " with the helpers it uses from other blocks"
 
 
 def _only_stubs(tree: ast.Module, wanted: set[str]) -> bool:

@@ -20,7 +20,7 @@ from .grammar import TOKEN, reduce_tokens
 
 _NUM = r"-?\d+(?:\.\d+)?(?:/\d+)?"
 STEP_LINE = re.compile(
-    rf"^\W*(?P<a>{_NUM})\s*(?P<op>[-+*/])\s*(?P<b>{_NUM})\s*\)?\s*=\s*(?P<c>{_NUM})"  # `(6 - 4) = 2` too
+    rf"^\W*(?P<a>{_NUM})\s*(?P<op>[-+*/])\s*\(?\s*(?P<b>{_NUM})\s*\)?\s*=\s*(?P<c>{_NUM})"  # `(6 - 4) = 2`, `8 / (1/3) = 24`
     r"(?:\s*\(\s*left\s*:?\s*(?P<left>[^)]*)\))?"
 )
 MAX_LINE_CHARS = 300
