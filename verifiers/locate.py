@@ -48,6 +48,7 @@ _NOT_A_START_AFTER = re.compile(
     rf"[A-Za-z.!]$|[A-Za-z0-9]_$|(?:[0-9^√∛∜−+/×÷·⋅\\)\]}}-]|[0-9)\]}}][ \t]*\*|[0-9],[ \t]*){_GAP}$"
 )
 _BEFORE_A_START = 8  # characters before a start read for what it follows
+_AFTER_AN_OPERAND = re.compile(r"[\d)\]}](?P<between>[^\d\n]*)$")  # the words after the last operand before a start
 _LIST_MARKER = re.compile(r"[ \t>]*(?:[-+*•◦▪‣]|\d{1,2}[.)])[ \t]+")
 _EMPHASIS_BEFORE = re.compile(r"(?<![^\s(])(?:\*{1,3}|_{1,2}|`)$")  # emphasis that opens at an expression
 # words that offer a second answer beside the first: two answers are one too many (docs/answers.md);
@@ -434,8 +435,17 @@ _CALLED_WRONG = re.compile(
     r"|\bfails\b|\b(?:would |will )?loses?\b",
     re.IGNORECASE,
 )
-_BEFORE_THE_WORDS = rf"{_CLOSING}[ \t]*(?:=[ \t]*\d+[ \t]*)?"  # between the answer's end and the words
-_CALLED_WRONG_AFTER = re.compile(rf"{_BEFORE_THE_WORDS}(?:{_CALLED_WRONG.pattern})", re.IGNORECASE)
+# between the answer's end and the words: closing markup, a stated value, others named with it (`A1 and B2 are
+# too slow`)
+_BEFORE_THE_WORDS = rf"{_CLOSING}(?:[ \t]*(?:,|and|or|&)[ \t]+\w{{1,4}}{_CLOSING})*[ \t]*(?:=[ \t]*\d+[ \t]*)?"
+# a verdict in a parenthesis right after the answer (`A1 (too slow)`, `B2 (doesn't block)`)
+_CALLED_WRONG_ASIDE = (
+    r"\((?:too[ \t]+(?:slow|weak|passive|late)|los(?:es|ing)|bad|weak|wrong|incorrect|a blunder|fails?"
+    r"|does(?:n't| not)[ \t]+(?:work|block|win|help))\b"
+)
+_CALLED_WRONG_AFTER = re.compile(
+    rf"{_BEFORE_THE_WORDS}(?:{_CALLED_WRONG.pattern}|{_CALLED_WRONG_ASIDE})", re.IGNORECASE
+)
 # what ends an answer just before the words, where the answer's own text runs on into them (a
 # labelled line, a sentence): its last digit or bracket
 _ANSWER_ENDS_BEFORE = re.compile(rf"[\d)\]}}]{_BEFORE_THE_WORDS}$")
@@ -509,6 +519,9 @@ def sentences(text: str) -> list[Span]:
             continue
         opening = _EMPHASIS_BEFORE.search(text, max(start, m.start() - 3), m.start())  # `*14 + 17*`: its pair
         at = opening.start() if opening else m.start()
+        beside = _AFTER_AN_OPERAND.search(text, max(start, at - SIDE_BY_SIDE), at)
+        if beside and offers(beside.group("between")):  # `<solution>A</solution> or <solution>B`: one of two
+            continue
         stretch = text[at:end].strip()
         if not rejected_in_its_sentence(stretch):
             found.append(Span(stretch, "sentence", at))

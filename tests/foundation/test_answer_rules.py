@@ -106,6 +106,9 @@ GAME24_FORMS = {
     "How about {r}? Hmm, no.": "invalid",
     "Tries:\n- 4 * 6 = 24, but 4 and 8 are left. ✗\n- 8 * 4 = 32, 32 - 6 - 4 = 22 ✗\n- {r} = 24 ✓\n\nFound it.": "correct",
     "A solution: 4 * 6 = 24... that leaves 4 and 8 though. Better: {r} = 24": "correct",
+    # two expressions side by side with an "or" between: one answer too many, in any wrapper
+    "<solution>8 * 4 - 6 - 4</solution> or <solution>{r}</solution>": "invalid",
+    "Either 8 or 4 goes first: {r} = 24": "correct",  # an "or" between numbers before the answer offers none
     "Step 1: 6 − 4 = 2\nStep 2: 4 + 8 = 12\nStep 3: 2 × 12 = 24": "correct",
     "6-4=2, 4+8=12, 2*12=24": "correct",
     "Answer: 8 + 4 = 12, 6 - 4 = 2, 12 * 2 = 24": "correct",  # a labelled answer written as steps
@@ -482,6 +485,9 @@ GOMOKU_FORMS = {
     "Play {b} to block E5-H5; then X can't win at A1.": "correct",
     "I choose {b} over A1.": "correct",
     "A1 is worse than {b}.": "invalid",
+    "A1 and B2 are too slow. {b} wins on the spot.": "correct",  # moves called wrong together
+    "Move: {b}\nAlternatives considered: A1 (loses), B2 (too passive)": "correct",  # each one rejected
+    "Move: {b}\nAlternatives: A1 (too slow), B2": "invalid",  # B2 offered beside it
     "A1? No, {b}.": "invalid",
     "{b}, H6 and G7 are all candidates.": "invalid",
     "{b} or H6, both block.": "invalid",

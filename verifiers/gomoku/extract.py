@@ -214,9 +214,9 @@ def _offered_after(
 ) -> bool:
     """Does a field after the answer's own (`locate.offered_after`: `"alternatives": ["A1"]`,
     `Other options: A1`) offer another move beside it? A stone on the board named there is the
-    position, no move."""
+    position, no move; a move the field rejects (`Alternatives considered: A1 (too slow)`) is none."""
     return any(
-        {c for _, c in _named(piece, size, formats)} - {None, cell} - set(occupied)
+        {c for pos, c in _named(piece, size, formats) if not _rejected(piece, pos)} - {None, cell} - set(occupied)
         for piece in offered_after(text, end)
     )
 
