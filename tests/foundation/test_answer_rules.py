@@ -108,7 +108,10 @@ GAME24_FORMS = {
     "A solution: 4 * 6 = 24... that leaves 4 and 8 though. Better: {r} = 24": "correct",
     # two expressions side by side with an "or" between: one answer too many, in any wrapper
     "<solution>8 * 4 - 6 - 4</solution> or <solution>{r}</solution>": "invalid",
-    "Either 8 or 4 goes first: {r} = 24": "correct",  # an "or" between numbers before the answer offers none
+    "Either 8 or 4 goes first: {r} = 24": "correct",
+    # an expression over made values, then the steps that make them: its value is the last step's
+    "Answer: 2 × 12, where 2 = 6 − 4 and 12 = 4 + 8": "correct",
+    "Answer: 2*12 where 2=6-4, 12=4+4": "incorrect",  # an "or" between numbers before the answer offers none
     "Step 1: 6 − 4 = 2\nStep 2: 4 + 8 = 12\nStep 3: 2 × 12 = 24": "correct",
     "6-4=2, 4+8=12, 2*12=24": "correct",
     "Answer: 8 + 4 = 12, 6 - 4 = 2, 12 * 2 = 24": "correct",  # a labelled answer written as steps

@@ -30,6 +30,7 @@ expression is written), a wrong value or a wrong multiset of numbers votes separ
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
@@ -183,6 +184,8 @@ def _states_only(answer: str, target: int, max_chars: int) -> bool:
     return all(not link.has_operator and not link.differs_from(target, 1) for link in links)
 
 
+# an expression with no stated value, then the words that explain its numbers (`2 * 12 where 2 = 6 - 4`)
+_HEAD_BEFORE_EXPLANATION = re.compile(r"(?P<head>[^=\n]+?)[ \t,;]+(?:where|with|since|because)\b", re.IGNORECASE)
 _OPENINGS = ("\\boxed{", "\\boxed {", "<answer>")  # what opens a final answer's place on the line of its expression
 _BEFORE_AN_OPENING = " \t$*_=:"
 
@@ -336,12 +339,25 @@ class Game24Verifier(Verifier):
         refused as written keeps its reason (`14.0 + 17`)."""
         if "=" not in raw or self._answers_puzzle(raw, wanted, target):
             return raw
-        if raw.count("=") >= 2 and (derived := derivation(raw, list(wanted), offers).expression):
+        raw_steps = self._with_value_stated(raw, wanted)  # `2 * 12, where 2 = 6 - 4 and 12 = 4 + 8`
+        if raw_steps.count("=") >= 2 and (derived := derivation(raw_steps, list(wanted), offers).expression):
             return derived
         if not self._is_expression(raw):
             return raw
         line_start = text.rfind("\n", 0, max(0, text.rfind(raw))) + 1
         return derivation_at(text[line_start:], list(wanted)) or raw
+
+    def _with_value_stated(self, raw: str, wanted: tuple[int, ...]) -> str:
+        """`raw` with the value of an expression stated before its explanation (`2 * 12, where 2 = 6 -
+        4 and 12 = 4 + 8` is `2 * 12 = 24, where …`): the last step of the steps it explains."""
+        head = _HEAD_BEFORE_EXPLANATION.match(raw)
+        if head is None:
+            return raw
+        try:
+            main = _main_expression(read_chain(head.group("head"), self.config.max_expression_chars), wanted)
+        except ExpressionError:
+            return raw
+        return raw if main is None else f"{head.group('head')} = {main.value_text()}{raw[head.end('head') :]}"
 
     def _computed_before(self, text: str, stated: str, wanted: tuple[int, ...], target: int) -> str | None:
         """The expression that the bare target `stated` last in `text` restates: where the text's
