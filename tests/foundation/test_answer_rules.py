@@ -102,6 +102,7 @@ GAME24_FORMS = {
     "6 - 4 = 2\n4 + 8 = 12\n2 * 12 = 24\n\nSo (6 − 4) × (8 + 6) = 24.": "incorrect",
     "6 - 4 = 2\n4 + 8 = 12\n2 * 12 = 24\n\nSo the expression is (8 − 4) × 6.": "incorrect",
     "Idea: {r} = 24\nSo 8 * 4 - 6 - 4 = 24.": "incorrect",
+    "6 - 4 = 2\n4 + 8 = 12\n2 * 12 = 24\n\nSo 8 / (4 - 4) * 6 = 24.": "invalid",  # an attempt dividing by zero
     "How about {r}? That's 2 × 12 = 24.": "correct",  # posed, then confirmed on its line
     "How about {r}? Hmm, no.": "invalid",
     "Tries:\n- 4 * 6 = 24, but 4 and 8 are left. ✗\n- 8 * 4 = 32, 32 - 6 - 4 = 22 ✗\n- {r} = 24 ✓\n\nFound it.": "correct",

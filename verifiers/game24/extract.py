@@ -384,6 +384,6 @@ def located_answer(
     others = [s for s in spans if rank(s) == 1 or s.kind not in ("labelled", "cell")]
     others.sort(key=lambda s: text.rfind("\n", 0, s.start), reverse=True)  # the latest line first (stable)
     for span in others:  # any other label (`xyzzy:`, `Now:`), a sentence, the last line: only an answer to this puzzle
-        if parses(span.text) and (answers_this(span.text) or span.kind in ("sentence", "line") and attempts(span.text)):
+        if parses(span.text) and answers_this(span.text) or span.kind in ("sentence", "line") and attempts(span.text):
             return span.text
     return None

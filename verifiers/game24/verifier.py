@@ -184,6 +184,7 @@ def _states_only(answer: str, target: int, max_chars: int) -> bool:
     return all(not link.has_operator and not link.differs_from(target, 1) for link in links)
 
 
+_WHOLE_NUMBER = re.compile(r"\d+")
 # an expression with no stated value, then the words that explain its numbers (`2 * 12 where 2 = 6 - 4`)
 _HEAD_BEFORE_EXPLANATION = re.compile(r"(?P<head>[^=\n]+?)[ \t,;]+(?:where|with|since|because)\b", re.IGNORECASE)
 _OPENINGS = ("\\boxed{", "\\boxed {", "<answer>")  # what opens a final answer's place on the line of its expression
@@ -389,12 +390,15 @@ class Game24Verifier(Verifier):
     def _attempts_puzzle(self, text: str, wanted: tuple[int, ...]) -> bool:
         """Does `text` read as an attempt at this puzzle, right or wrong: an expression combining
         at least three numbers, either as many as the puzzle has or each one of the puzzle's
-        (`(6 - 4) * (8 + 6)`, `(8 - 4) * 6`)? A step combines two (`2 * 12 = 24`)."""
+        (`(6 - 4) * (8 + 6)`, `(8 - 4) * 6`, and one that divides by zero, `(10 * 12) / (1 - 1)`)?
+        A step combines two (`2 * 12 = 24`)."""
         try:
             main = _main_expression(read_chain(text, self.config.max_expression_chars), wanted)
-        except ExpressionError:
-            return False
-        used = main.numbers if main is not None else ()
+            used = main.numbers if main is not None else ()
+        except ExpressionError as exc:  # well formed, but it divides by zero: its literals as written
+            if "division by zero" not in str(exc):
+                return False
+            used = tuple(int(n) for n in _WHOLE_NUMBER.findall(text.split("=")[0]))
         return len(used) >= 3 and (len(used) >= len(wanted) or set(used) <= set(wanted))
 
     def _judge(self, ev: Evaluated, wanted: tuple[int, ...], target: int) -> tuple[Verdict, float, str]:
