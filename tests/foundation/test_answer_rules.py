@@ -591,6 +591,8 @@ DOUDIZHU_FORMS = {
     "I lead the 3; with A and 2 left I can't lose.": "correct",
     "My move: 3. Reason: the 2 and A control the game.": "correct",
     "Move: 3. Actually, J is better.": "invalid",  # the later sentence doubts: two plays
+    # a number that numbers an option or a step is no card (`option 2` is not the 2)
+    "Option 1: lead J — risky.\nOption 2: lead 3 — safe.\n\nI choose option 2: play 3.": "correct",
     "Play the 3 over the 6.": "correct",  # a play after "over" is rejected
     "<move>3</move>\nFinal answer: none": "invalid",  # the last answer's place says there is none
     "J loses to 2.": "invalid",  # the other side's reply to a play called losing is no answer

@@ -383,6 +383,12 @@ _ROCKET = re.compile(
     re.IGNORECASE,
 )
 _SUITS = re.compile(r"[♠♥♦♣♤♡♢♧]\ufe0f?")
+# a number that numbers an option or a choice (`option 2`, `choice 3`, `#2`): no card (written
+# `option 2th`, a number with letters attached)
+_NUMBERED = re.compile(
+    r"(?P<word>\b(?:option|choice|case|plan|variant|idea|approach|number|no\.)[ \t]*|#)(?P<number>\d{1,2})\b",
+    re.IGNORECASE,
+)
 
 
 def with_counts_written_out(text: str) -> str:
@@ -394,7 +400,7 @@ def with_counts_written_out(text: str) -> str:
         text = _JOKERS.sub(_joker, _ROCKET.sub(" BJ RJ ", text))
     if not text.isascii():
         text = _CN_COUNTED.sub(_counted_in_chinese, text)
-    return _SUITS.sub("", _COUNTED.sub(_counted, text))
+    return _SUITS.sub("", _COUNTED.sub(_counted, _NUMBERED.sub(r"\g<word>\g<number>th", text)))
 
 
 def _joker(m: re.Match[str]) -> str:
