@@ -273,10 +273,16 @@ OTHER_SIDE = re.compile(
 FIX_LABEL_WORDS = re.compile(r"\b(?:better|corrected|correction|fixed|revised|updated|improved)\b", re.IGNORECASE)
 
 
+# a label that introduces a mistake (`Worst:`, `Wrong answer:`, `Avoid:`, `Don't play:`): never an answer's
+MISTAKE_LABEL_WORDS = re.compile(
+    r"\b(?:worst|avoid|wrong|incorrect|mistaken|mistakes?|bad|losing|blunders?|don't|do not)\b", re.IGNORECASE
+)
+
+
 def rank(span: Span) -> int:
     """2 for an answer's label, 1 for any other label, 0 for one that introduces something else
-    (a question, a step, the other player's move)."""
-    if OTHER_SIDE.search(span.label):
+    (a question, a step, the other player's move, a mistake)."""
+    if OTHER_SIDE.search(span.label) or MISTAKE_LABEL_WORDS.search(span.label):
         return 0
     if ANSWER_WORDS.search(span.label) or FIX_LABEL_WORDS.search(span.label):
         return 2
@@ -608,6 +614,7 @@ __all__ = [
     "ASIDE",
     "CROSS_MARKS",
     "HEDGE_WORDS",
+    "MISTAKE_LABEL_WORDS",
     "OPENS_A_PLAN",
     "OTHER_SIDE",
     "REPLY_WORDS",

@@ -492,6 +492,8 @@ GOMOKU_FORMS = {
     "A1 and B2 are too slow. {b} wins on the spot.": "correct",  # moves called wrong together
     "Move: {b}\nAlternatives considered: A1 (loses), B2 (too passive)": "correct",  # each one rejected
     "Move: {b}\nAlternatives: A1 (too slow), B2": "invalid",  # B2 offered beside it
+    "Move: {b}\nBad move: A1": "correct",  # a label that introduces a mistake holds no answer
+    "Move: A1\nWorst move: {b}": "incorrect",
     "A1? No, {b}.": "invalid",
     "{b}, H6 and G7 are all candidates.": "invalid",
     "{b} or H6, both block.": "invalid",
@@ -593,6 +595,7 @@ DOUDIZHU_FORMS = {
     "Move: 3. Actually, J is better.": "invalid",  # the later sentence doubts: two plays
     # a number that numbers an option or a step is no card (`option 2` is not the 2)
     "Option 1: lead J — risky.\nOption 2: lead 3 — safe.\n\nI choose option 2: play 3.": "correct",
+    "Play: 3\nBad play: J": "correct",  # a label that introduces a mistake holds no answer
     "Play the 3 over the 6.": "correct",  # a play after "over" is rejected
     "<move>3</move>\nFinal answer: none": "invalid",  # the last answer's place says there is none
     "J loses to 2.": "invalid",  # the other side's reply to a play called losing is no answer
