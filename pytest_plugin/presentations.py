@@ -21,6 +21,7 @@ followed by `Final answer: none`, the answer only in a quoted format example): a
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from hypothesis import strategies as st
@@ -74,6 +75,9 @@ CALLED_WRONG = (" is wrong.", " would be a mistake.", " doesn't work.", "\nThat'
 # a final answer's place after the answer that says there is none: no answer, the earlier never stands in
 NONE_STATED = ("\nFinal answer: none", "\n**Answer:** N/A", "\nFinal answer: I couldn't find one.")
 # another answer shown after the answer as what not to do or for comparison: the answer still stands
+_LABELLED = re.compile(
+    r"[A-Za-z][\w ]{0,20}:"
+)  # an answer under its label (`Move: A1`): `Bad move: A1` shows a mistake
 SHOWN_AS_MISTAKES = ("\nA common mistake is:\n", "\nFor comparison, a weaker one would be:\n", "\nDon't write this:\n")
 EXAMPLES = (
     'The reply should look like "{}".\n\n',
@@ -232,8 +236,10 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
     axes.append(f"trap={trap}")
     text = before + answer + after
     if trap == "none" and draw(st.booleans()):  # `other` shown as a mistake after it: the answer stands
-        shown = draw(st.sampled_from(SHOWN_AS_MISTAKES))
-        text, _ = before + answer + shown + other + after, axes.append(f"shown as a mistake: {shown.strip()!r}")
+        mistakes = SHOWN_AS_MISTAKES + (("\nBad ",) if _LABELLED.match(other) else ())  # `Bad move: A1`
+        shown = draw(st.sampled_from(mistakes))
+        shown_other = other[0].lower() + other[1:] if shown.endswith("Bad ") else other
+        text, _ = before + answer + shown + shown_other + after, axes.append(f"shown as a mistake: {shown.strip()!r}")
     if trap == "hedge":
         text = before + answer + draw(st.sampled_from(HEDGES)) + other + after
     elif trap == "cut off":  # a better answer begun and cut by the token limit: the earlier never stands in
