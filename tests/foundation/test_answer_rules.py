@@ -110,6 +110,9 @@ GAME24_FORMS = {
     # two expressions side by side with an "or" between: one answer too many, in any wrapper
     "<solution>8 * 4 - 6 - 4</solution> or <solution>{r}</solution>": "invalid",
     "Either 8 or 4 goes first: {r} = 24": "correct",
+    # an answer's label after a full-width sentence end on its line (no space after `。`)
+    "答案：{r}\n等等，这不对。答案：8 * 4 - 6 - 4": "incorrect",
+    "答案：8 * 4 - 6 - 4\n不对，重新算。答案：{r}": "correct",
     # an expression over made values, then the steps that make them: its value is the last step's
     "Answer: 2 × 12, where 2 = 6 − 4 and 12 = 4 + 8": "correct",
     "Answer: 2*12 where 2=6-4, 12=4+4": "incorrect",  # an "or" between numbers before the answer offers none
@@ -492,7 +495,8 @@ GOMOKU_FORMS = {
     "A1 and B2 are too slow. {b} wins on the spot.": "correct",  # moves called wrong together
     "Move: {b}\nAlternatives considered: A1 (loses), B2 (too passive)": "correct",  # each one rejected
     "Move: {b}\nAlternatives: A1 (too slow), B2": "invalid",  # B2 offered beside it
-    "Move: {b}\nBad move: A1": "correct",  # a label that introduces a mistake holds no answer
+    "Move: {b}\nBad move: A1": "correct",
+    "答案：{b}\n等等，{b}有子了。答案：A1": "incorrect",  # a label that introduces a mistake holds no answer
     "Move: A1\nWorst move: {b}": "incorrect",
     "A1? No, {b}.": "invalid",
     "{b}, H6 and G7 are all candidates.": "invalid",

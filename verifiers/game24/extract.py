@@ -62,6 +62,9 @@ MARKERS_READ = 16  # marked lines read back from the end for two answers (the re
 _DIGIT = re.compile(r"\d")
 
 
+_SENTENCE_ENDS = (". ", "? ", "! ", "。", "！", "？")  # what may end a sentence before an answer's label on its line
+
+
 def _answer_lines(text: str) -> list[tuple[int, str]]:
     """The last two answers marked by a line (see the module docstring), with where they start:
     the last, and the one a bare target after it may defer to. A marked line without a digit is
@@ -73,7 +76,7 @@ def _answer_lines(text: str) -> list[tuple[int, str]]:
             found.insert(0, (m.start(), answer))
             if len(found) == 2:
                 break
-    if ". " in text or "? " in text or "! " in text:  # `… let me redo. Answer: 8 * 4 - 6 - 4 = 22`
+    if any(end in text for end in _SENTENCE_ENDS):  # `… let me redo. Answer: 8 * 4 - 6 - 4 = 22`
         after_a_sentence = [
             (span.start, span.text) for span in labels_after_a_sentence(text) if _DIGIT.search(span.text)
         ]
