@@ -318,7 +318,7 @@ def labelled(text: str) -> list[Span]:
     return found
 
 
-_AFTER_A_SENTENCE = re.compile(r"[.!?][ \t]+|[。！？][ \t]*")  # a full-width end needs no space after it
+_AFTER_A_SENTENCE = re.compile(r"[.!?؟।][ \t]+|[。！？][ \t]*")  # a full-width end needs no space after it
 _LABEL_HERE = re.compile(r"(?P<label>[^\W\d_][^\n:：\d.!?]{0,40}?)[ \t*_]*[:：][ \t]*(?P<rest>[^\n]{1,200})")
 _LIST_NUMBER_BEFORE = re.compile(r"[ \t>#*•-]*\d{1,3}")  # `1. Answer: …`: a list's number, no sentence
 LIST_NUMBER_CHARS = 12
