@@ -62,7 +62,16 @@ MARKERS_READ = 16  # marked lines read back from the end for two answers (the re
 _DIGIT = re.compile(r"\d")
 
 
-_SENTENCE_ENDS = (". ", "? ", "! ", "؟ ", "। ", "。", "！", "？")  # what may end a sentence before an answer's label on its line
+_SENTENCE_ENDS = (
+    ". ",
+    "? ",
+    "! ",
+    "؟ ",
+    "। ",
+    "。",
+    "！",
+    "？",
+)  # what may end a sentence before an answer's label on its line
 
 
 def _answer_lines(text: str) -> list[tuple[int, str]]:
