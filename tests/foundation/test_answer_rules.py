@@ -113,6 +113,9 @@ GAME24_FORMS = {
     # an answer's label after a full-width sentence end on its line (no space after `。`)
     "答案：{r}\n等等，这不对。答案：8 * 4 - 6 - 4": "incorrect",
     "答案：8 * 4 - 6 - 4\n不对，重新算。答案：{r}": "correct",
+    # a line of Python that prints the expression
+    "```python\nprint({r})  # 24\n```": "correct",
+    "```python\nprint(8 * 4 - 6 - 4)\n```": "incorrect",
     # an expression over made values, then the steps that make them: its value is the last step's
     "Answer: 2 × 12, where 2 = 6 − 4 and 12 = 4 + 8": "correct",
     "Answer: 2*12 where 2=6-4, 12=4+4": "incorrect",  # an "or" between numbers before the answer offers none

@@ -330,13 +330,18 @@ _STEP_IN_WORDS = re.compile(
 )
 
 
+# a line of Python that prints or evaluates an expression, a comment after it
+_PRINTED = re.compile(r"^(?P<indent>[ \t>]*)(?:print|eval)\((?P<expression>[^\n]*)\)[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
+
+
 def with_verbs_written_out(text: str) -> str:
     """`text` with arithmetic written in words as symbols: an operation written as a verb and its
     operands as the expression it names (`Multiply (6-4) by (4+8) to get 24.` reads `(6-4) * (4+8) to
     get 24.`; forms that name no operation, `divide 8 and 2`, stay as written), an operator word
     between operands as its symbol (`6 minus 4`), words that state an operation's result as `=`
     (`6 - 4 to get 2`), and a table's numbered step rows as step lines (`| 1 | 6 - 4 | 2 |` reads `6 -
-    4 = 2`), so that steps in words or in a table are steps."""
+    4 = 2`), so that steps in words or in a table are steps; and an expression a line of Python
+    prints or evaluates as the expression (`print((6-4)*(4+8))  # 24` reads `(6-4)*(4+8)`)."""
 
     def written_out(m: re.Match[str]) -> str:
         form = _VERB_FORMS.get((m.group(1).lower(), m.group(3).lower()))
@@ -344,6 +349,8 @@ def with_verbs_written_out(text: str) -> str:
             return m.group()
         return form.format(a=m.group(2), b=m.group(4)) + (f" = {m.group(5)}" if m.group(5) else "")
 
+    if "print(" in text or "eval(" in text:
+        text = _PRINTED.sub(r"\g<indent>\g<expression>", text)
     text = with_word_operators_as_symbols(_VERB_OPERATION.sub(written_out, text))
     if "|" in text:
         text = _TABLE_STEP.sub(_table_step, text)
