@@ -62,16 +62,8 @@ MARKERS_READ = 16  # marked lines read back from the end for two answers (the re
 _DIGIT = re.compile(r"\d")
 
 
-_SENTENCE_ENDS = (
-    ". ",
-    "? ",
-    "! ",
-    "؟ ",
-    "। ",
-    "。",
-    "！",
-    "？",
-)  # what may end a sentence before an answer's label on its line
+# what may end a sentence before an answer's label on its line (a full-width end needs no space)
+_SENTENCE_ENDS = (". ", "? ", "! ", "؟ ", "। ", "。", "！", "？")
 
 
 def _answer_lines(text: str) -> list[tuple[int, str]]:

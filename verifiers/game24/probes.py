@@ -30,6 +30,13 @@ def _right_or_wrong_sum(t: Task) -> str:
     return found[0] if found else _wrong_sum(t)
 
 
+def _right_steps(t: Task) -> str:
+    """The steps of a right expression (`_right_or_wrong_sum`), one a line."""
+    from .steps import written_steps
+
+    return written_steps(_right_or_wrong_sum(t), _target(t))
+
+
 def _fake_steps(t: Task) -> str:
     nums = _numbers(t)
     return "\n".join(f"{a} + {a} = {2 * a} (left: {2 * a})" for a in nums)
@@ -96,6 +103,26 @@ PROBES = [
     Probe(
         "other options after the answer",
         lambda v, t: f"Answer: {_right_or_wrong_sum(t)}\nOther options: {_wrong_sum(t)}",
+    ),
+    # the wrong answer is the final one, and a right one stands before it or beside it: never paid
+    Probe(
+        "right steps, then a wrong conclusion", lambda v, t: f"{_right_steps(t)}\n\nSo {_wrong_sum(t)} = {_target(t)}."
+    ),
+    Probe(
+        "a right line under another label, then a wrong conclusion",
+        lambda v, t: f"Idea: {_right_or_wrong_sum(t)} = {_target(t)}\nSo {_wrong_sum(t)} = {_target(t)}.",
+    ),
+    Probe(
+        "the right one under a mistake's label",
+        lambda v, t: f"Answer: {_wrong_sum(t)}\nWrong answer: {_right_or_wrong_sum(t)}",
+    ),
+    Probe(
+        "two tagged answers with an or",
+        lambda v, t: f"<solution>{_wrong_sum(t)}</solution> or <solution>{_right_or_wrong_sum(t)}</solution>",
+    ),
+    Probe(
+        "a label after a full-width sentence end",
+        lambda v, t: f"答案：{_right_or_wrong_sum(t)}\n等等，这不对。答案：{_wrong_sum(t)}",
     ),
     # a stall: a scan quadratic in the number of lines once took minutes here, past the batch's timeout
     Probe(

@@ -269,8 +269,17 @@ def _decomposed(expression: str, result: str) -> list[_Step] | None:
         shown = Shown.parse(result)
     except (ExpressionError, ValueError, ZeroDivisionError):
         return None
+    if not steps:
+        return None
     steps[-1] = steps[-1]._replace(c=shown)
     return steps
+
+
+def written_steps(expression: str, result: int) -> str:
+    """`expression` written as the steps it is made of, one a line (`(6-4)*(4+8)` as `6 - 4 = 2`,
+    `4 + 8 = 12`, `2 * 12 = 24`), or "" where it is no expression of the game (the probes' steps)."""
+    steps = _decomposed(expression, str(result)) or []
+    return "\n".join(f"{s.a.text} {s.op} {s.b.text} = {s.c.text}" for s in steps)
 
 
 def _steps_of(line: str, numbers: list[int]) -> list[_Step] | None:
@@ -311,7 +320,7 @@ def _steps_in_sentences(body: str, numbers: list[int]) -> list[_Step] | None:
     found: list[_Step] = []
     rest = plain
     for m in _COMPOUND_STEP.finditer(plain):
-        if _attempt(m.group("e"), numbers):
+        if _combines_every_number(m.group("e"), numbers):
             continue  # its numbers stay in `rest`: the line is no step
         steps = _decomposed(m.group("e"), m.group("c"))
         if steps is None:
@@ -322,7 +331,7 @@ def _steps_in_sentences(body: str, numbers: list[int]) -> list[_Step] | None:
     return found if found and not _DIGIT.search(rest) else None
 
 
-def _attempt(expression: str, numbers: list[int]) -> bool:
+def _combines_every_number(expression: str, numbers: list[int]) -> bool:
     """Does `expression` combine every number of the puzzle at once (`8 * 4 - 6 - 4`, `(6 - 4) *
     (4 + 8)`)? That is an attempt at the whole answer, read where the text puts its answer (or a try
     in its search), never a step: a step over more numbers combines some of them (`1 * 1 + 7 = 8`)
