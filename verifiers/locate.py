@@ -42,10 +42,10 @@ _EXPRESSION_START = re.compile(r"[(\[0-9$]|\\(?:[A-Za-z]+|[(\[])")  # `$…$`, `
 # spaces and invisible characters apart, a number, an operator it would drop (`√14`, `2^14`, `2 * 14`),
 # a bracket that closes one (`2 (14 + 17)`, an implicit product); a `*` after no operand is emphasis
 # (`So **(14 + 17)**`)
-# a character an expression never opens after: a word, an operator, a closed group, and the comma of a list of
-# numbers (`Using 4, 4, 6, 8: …`: its last number is no start)
+# a character an expression never opens after: a word, an operator, a closed group, and the comma or "and" of a
+# list of numbers (`Using 4, 4, 6 and 8: …`: its last number is no start)
 _NOT_A_START_AFTER = re.compile(
-    rf"[A-Za-z.!]$|[A-Za-z0-9]_$|(?:[0-9^√∛∜−+/×÷·⋅\\)\]}}-]|[0-9)\]}}][ \t]*\*|[0-9],[ \t]*){_GAP}$"
+    rf"[A-Za-z.!]$|[A-Za-z0-9]_$|(?:[0-9^√∛∜−+/×÷·⋅\\)\]}}-]|[0-9)\]}}][ \t]*\*|[0-9],[ \t]*|[0-9],?[ \t]+(?:and|&)[ \t]+){_GAP}$"
 )
 _BEFORE_A_START = 8  # characters before a start read for what it follows
 _AFTER_AN_OPERAND = re.compile(r"[\d)\]}](?P<between>[^\d\n]*)$")  # the words after the last operand before a start
@@ -115,14 +115,15 @@ def denies(line: str) -> bool:
     return DENIALS.search(line) is not None or REJECTS.search(line) is not None
 
 
-# a line after the answer that calls it wrong (`No, that's wrong.`, `This is incorrect.`, `That doesn't
-# work.`), with no answer after it to replace it: the text takes its answer back
+# a line after the answer that calls it wrong or strikes it (`No, that's wrong.`, `This is incorrect.`, `That
+# doesn't work.`, `Scratch that.`), with no answer after it to replace it: the text takes its answer back
 _WHAT_IS_WRONG = (  # `That's wrong.`, `This answer is incorrect.`, `The above SVG was wrong.`
     r"\b(?:that|this|it|the above|my)(?:[ \t]+(?:answer|drawing|svg|image|picture|move|play|solution|expression"
     r"|code|program|function|version|one))?"
 )
 REJECTS = re.compile(
-    rf"^[^\w\n]*(?:no|nope)[,.!]|{_WHAT_IS_WRONG}(?:'s| is| was) (?:wrong|incorrect|invalid|not (?:right|correct|valid))\b"
+    r"\b(?:scratch|strike) (?:that|this)\b|\b(?:disregard|ignore|forget) (?:that|this|the above|my (?:last |previous )?answer)\b"
+    rf"|^[^\w\n]*(?:no|nope)[,.!]|{_WHAT_IS_WRONG}(?:'s| is| was) (?:wrong|incorrect|invalid|not (?:right|correct|valid))\b"
     rf"|{_WHAT_IS_WRONG} (?:does(?:n't| not)|won't|will not) work\b",
     re.IGNORECASE,
 )
@@ -438,7 +439,8 @@ _CALLED_WRONG = re.compile(
     r"|possible|good|best|optimal|enough|it|equal|\d+|(?:a|an|the)[ \t]+(?:(?:good|valid|legal|winning|correct|right"
     r"|best|final)[ \t]+)?(?:answer|solution|move|play)))\b"
     r"|\b(?:does(?:n't| not)|won't|will not|would(?:n't| not)|can(?:'t|not))[ \t]+(?:work|equal|make|reach|get|win)\b"
-    r"|\bfails\b|\b(?:would |will )?loses?\b",
+    r"|\bfails\b|\b(?:would |will )?loses?\b"
+    r"|[,;][ \t]*(?:no|nope|nah)\b(?![ \t]*\w)",  # a search's verdict on its try (`8 * 4 - 6 - 4 = 22, no.`)
     re.IGNORECASE,
 )
 # between the answer's end and the words: closing markup, a stated value, others named with it (`A1 and B2 are

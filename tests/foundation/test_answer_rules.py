@@ -113,8 +113,20 @@ GAME24_FORMS = {
     # an answer's label after a full-width sentence end on its line (no space after `。`)
     "答案：{r}\n等等，这不对。答案：8 * 4 - 6 - 4": "incorrect",
     "答案：8 * 4 - 6 - 4\n不对，重新算。答案：{r}": "correct",
-    # a line of Python that prints the expression
+    # a search's tries on one line: a try called wrong by its verdict (`, no.`) is none; a question's
+    # value stated after its sentence ends (`… = 24? No, it's 16.`) belongs to no later expression
+    "Trying (6-4)*(4+4) = 16, no. Trying {r} = 24, yes!": "correct",
+    "Trying 8 * 4 - 6 - 4 = 22, no. Trying (6-4)*(4+4) = 16, no.": "invalid",
+    "Is (6-4)*(4+4) = 24? No, it's 16. Is {r} = 24? Yes.": "correct",
+    # the numbers listed with "and" before the answer: the last of them opens no expression
+    "Using 4, 4, 6 and 8: {r} = 24": "correct",
+    # a line that strikes the answer takes it back
+    "Answer: {r}\nActually, scratch that.": "invalid",
+    "Answer: 8 * 4 - 6 - 4\nScratch that. Answer: {r}": "correct",
+    # a line of Python that prints the expression, or assigns it with its value in a comment
     "```python\nprint({r})  # 24\n```": "correct",
+    "answer = {r}  # = 24": "correct",
+    "answer = (6-4)*(4+4)  # = 24": "incorrect",
     "```python\nprint(8 * 4 - 6 - 4)\n```": "incorrect",
     # an expression over made values, then the steps that make them: its value is the last step's
     "Answer: 2 × 12, where 2 = 6 − 4 and 12 = 4 + 8": "correct",

@@ -22,11 +22,12 @@ The only rewrites are the ones listed here and in `normalise`; none adds arithme
   expression (`4 * 3!`) it stays a factorial, and is refused;
 - a clause `, which equals N` (also `which is (exactly)`, `that equals`, `giving`, `evaluates to`,
   `results in`, `yields`) is the link `= N`;
+- a code comment that only states a value (`(6-4)*(4+8)  # = 24`, `# 24`) is the link `= N`;
 - commentary is cut where it starts: at a word (after a space or a parenthesis: `14x` stays, and is
   refused), a `;`, a comma or a dash followed by words, a parenthesis that opens words
   (`(correct)`, `(left: 24)`), a symbol that is not arithmetic (an emoji), a code comment, an
   arrow or an ellipsis before words (`// correct`, `<- done`), a smiley; a sentence's full stop
-  before the cut goes with it (`= 24. This uses…`); what is left must
+  before the cut goes with it and ends the answer (`= 24. This uses…`, `16. Is …`); what is left must
   still be a complete answer; commentary that opens by denying a value (`≠ 24`, `≤ 24`, `, which is
   not 24`) or by applying an operation in words (`squared`, `to the power of 2`, `times 2`, `mod 5`)
   refuses the answer instead;
@@ -118,6 +119,8 @@ _HEDGE = re.compile(
     r"(?:[\s,]+(?:alternatively|else|perhaps|maybe|also))*)\b[\s:,]*(?=[\[(0-9])",
     re.IGNORECASE,
 )
+# a code comment that only states a value (`# = 24`, `# 24`): that value, as a link
+_COMMENTED_VALUE = re.compile(r"\s+#\s*=?\s*(?=-?[0-9]+(?:\.[0-9]+)?\s*$)")
 _STATED = re.compile(r"-?\s*[0-9]{1,3}(?:,[0-9]{3})+|-?\s*[0-9]+(?:\.[0-9]+)?")
 _ARITHMETIC = re.compile(r"[0-9+\-*/()=. ]*")
 MAX_LINKS = 8
@@ -158,6 +161,8 @@ def without_commentary(plain: str) -> str:
         plain = _ASIDE_LINK.sub(r"\1 = \2", plain)
     if _ARITHMETIC.fullmatch(plain):  # most answers: nothing to cut
         return plain
+    if "#" in plain:  # `(6-4)*(4+8)  # = 24`: a code comment that states the value is a link
+        plain = _COMMENTED_VALUE.sub(" = ", plain)
     leading = _LEADING_WORDS.match(plain) if plain[:1].isalpha() else None
     if leading:
         plain = plain[leading.end() :]
@@ -182,7 +187,9 @@ def without_commentary(plain: str) -> str:
         raise ExpressionError(
             f"the answer applies {operation.group('operation')!r} to its expression: the game has + - * / only"
         )
-    head = plain[: cut.start()].rstrip(" ,=(").removesuffix(".")  # `= 24. This uses…`: a sentence's full stop
+    head = plain[: cut.start()].rstrip(" ,=(")
+    if head.endswith("."):  # `= 24. This uses…`, `16. Is …`: a sentence's full stop ends the answer
+        return head.removesuffix(".")
     step = _STEP_CLAUSE.match(plain, cut.start())
     if step and head:  # `(6-4)*(4+8) gives 2 × 12 = 24`: every link is checked
         return f"{head} = {without_commentary(plain[step.end() :])}"
