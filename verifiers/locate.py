@@ -49,6 +49,8 @@ _NOT_A_START_AFTER = re.compile(
 )
 _BEFORE_A_START = 8  # characters before a start read for what it follows
 _AFTER_AN_OPERAND = re.compile(r"[\d)\]}](?P<between>[^\d\n]*)$")  # the words after the last operand before a start
+# words just before an expression that deny it (`Not 8*3-8-3 = 13; or rather, …`, `rather than 8 * 3`)
+_DENIED_BEFORE = re.compile(r"\b(?:not|never|rather than|instead of)[ \t]+$", re.IGNORECASE)
 _LIST_MARKER = re.compile(r"[ \t>]*(?:[-+*•◦▪‣]|\d{1,2}[.)])[ \t]+")
 _EMPHASIS_BEFORE = re.compile(r"(?<![^\s(])(?:\*{1,3}|_{1,2}|`)$")  # emphasis that opens at an expression
 # words that offer a second answer beside the first: two answers are one too many (docs/answers.md);
@@ -412,13 +414,16 @@ def talk_takes_back(after: str) -> bool:
 
 def conclusion(text: str) -> tuple[int, int]:
     """Where the conclusion's line is (start, end): the last non-empty line, or, where a few lines
-    of talk follow the last line that computes (no arithmetic, nothing that takes an answer back:
-    `Hope this helps!`, `All four numbers (4, 4, 6, 8) are used once.`), that line."""
+    of talk or tries the text calls wrong follow the last line that computes (no arithmetic, nothing
+    that takes an answer back: `Hope this helps!`, `All four numbers (4, 4, 6, 8) are used once.`;
+    `(6 - 2) * 3 * 4 = 48 (too big)`), that line."""
     lines = [(m.start(), m.end()) for m in _NON_EMPTY_LINE.finditer(text)]
     if not lines:
         return len(text), len(text)
     for start, end in reversed(lines[-(MOST_TALK_LINES + 1) :]):
         line = text[start:end]
+        if _ARITHMETIC.search(line) and rejected_in_its_sentence(line):
+            continue  # a try the text calls wrong (`(6 - 2) * 3 * 4 = 48 (too big)`): the conclusion is before it
         if _ARITHMETIC.search(line):  # the last line that computes, unless a question's or a step's
             label = _LABEL.match(line)
             return lines[-1] if label and rank(Span("", "labelled", 0, label.group("label"))) == 0 else (start, end)
@@ -435,7 +440,7 @@ _CLOSING = r"(?:</\w+>|[*_`~$'\"”’)\]}]|\n[ \t]*(?=[`~]))*+"  # a fence's cl
 _CALLED_WRONG = re.compile(
     r"(?:\b(?:is|was|are|would be|will be|seems|looks)|'s)[ \t]+(?:(?:actually|clearly|also|still|probably|definitely)[ \t]+)?"
     r"(?:wrong|incorrect|invalid|illegal|a mistake|a blunder|losing|bad|weak|pointless|useless"
-    r"|too[ \t]+(?:slow|weak|passive|late)|not[ \t]+(?:right|correct|valid|legal|allowed"
+    r"|too[ \t]+(?:slow|weak|passive|late|big|small|large|high|low|much|little)|not[ \t]+(?:right|correct|valid|legal|allowed"
     r"|possible|good|best|optimal|enough|it|equal|\d+|(?:a|an|the)[ \t]+(?:(?:good|valid|legal|winning|correct|right"
     r"|best|final)[ \t]+)?(?:answer|solution|move|play)))\b"
     r"|\b(?:does(?:n't| not)|won't|will not|would(?:n't| not)|can(?:'t|not))[ \t]+(?:work|equal|make|reach|get|win)\b"
@@ -448,12 +453,13 @@ _CALLED_WRONG = re.compile(
 _BEFORE_THE_WORDS = rf"{_CLOSING}(?:[ \t]*(?:,|and|or|&)[ \t]+\w{{1,4}}{_CLOSING})*[ \t]*(?:=[ \t]*\d+[ \t]*)?"
 # a verdict in a parenthesis right after the answer (`A1 (too slow)`, `B2 (doesn't block)`)
 _CALLED_WRONG_ASIDE = (
-    r"\((?:too[ \t]+(?:slow|weak|passive|late)|los(?:es|ing)|bad|weak|wrong|incorrect|a blunder|fails?"
+    r"\((?:too[ \t]+(?:slow|weak|passive|late|big|small|large|high|low|much|little)|no|nope|los(?:es|ing)|bad|weak|wrong|incorrect|a blunder|fails?"
     r"|does(?:n't| not)[ \t]+(?:work|block|win|help))\b"
 )
 _CALLED_WRONG_AFTER = re.compile(
     rf"{_BEFORE_THE_WORDS}(?:{_CALLED_WRONG.pattern}|{_CALLED_WRONG_ASIDE})", re.IGNORECASE
 )
+_CALLED_WRONG_WORDS = re.compile(rf"{_CALLED_WRONG.pattern}|{_CALLED_WRONG_ASIDE}", re.IGNORECASE)
 # what ends an answer just before the words, where the answer's own text runs on into them (a
 # labelled line, a sentence): its last digit or bracket
 _ANSWER_ENDS_BEFORE = re.compile(rf"[\d)\]}}]{_BEFORE_THE_WORDS}$")
@@ -473,7 +479,7 @@ def rejected_in_its_sentence(answer: str) -> bool:
     words are searched for, then what ends just before them is read."""
     stop = _SENTENCE_END.search(answer)
     sentence = answer if stop is None else answer[: stop.start()]
-    for words in _CALLED_WRONG.finditer(sentence):
+    for words in _CALLED_WRONG_WORDS.finditer(sentence):
         at = words.start()
         if _ANSWER_ENDS_BEFORE.search(sentence, max(0, at - CALLED_WRONG_CHARS), at):
             return True
@@ -529,6 +535,8 @@ def sentences(text: str) -> list[Span]:
         at = opening.start() if opening else m.start()
         beside = _AFTER_AN_OPERAND.search(text, max(start, at - SIDE_BY_SIDE), at)
         if beside and offers(beside.group("between")):  # `<solution>A</solution> or <solution>B`: one of two
+            continue
+        if _DENIED_BEFORE.search(text, max(start, at - _BEFORE_A_START - 4), at):  # `Not A = 13; or rather, B`
             continue
         stretch = text[at:end].strip()
         if not rejected_in_its_sentence(stretch):

@@ -118,6 +118,10 @@ GAME24_FORMS = {
     "Trying (6-4)*(4+4) = 16, no. Trying {r} = 24, yes!": "correct",
     "Trying 8 * 4 - 6 - 4 = 22, no. Trying (6-4)*(4+4) = 16, no.": "invalid",
     "Is (6-4)*(4+4) = 24? No, it's 16. Is {r} = 24? Yes.": "correct",
+    "Not 8 * 4 - 6 - 4 = 22; or rather, {r} = 24.": "correct",  # an expression the words before deny
+    "{r} = 24\n\n(6 - 4) * (4 + 4) = 16 (too small)": "correct",  # a later try called wrong: no conclusion
+    "8 * 4 - 6 - 4 = 22 (too small)": "invalid",
+    "{r} = 2.0 × 12 = 24": "correct",  # working in decimals between the answer and its value: skipped
     # the numbers listed with "and" before the answer: the last of them opens no expression
     "Using 4, 4, 6 and 8: {r} = 24": "correct",
     # a line that strikes the answer takes it back

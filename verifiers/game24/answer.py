@@ -119,6 +119,11 @@ _HEDGE = re.compile(
     r"(?:[\s,]+(?:alternatively|else|perhaps|maybe|also))*)\b[\s:,]*(?=[\[(0-9])",
     re.IGNORECASE,
 )
+# a link after the first that computes with decimals (`5 × (5 − 1/5) = 5 × 4.8 = 24`, `8 / 0.333`): the
+# working in decimals, often rounded, that explains the answer: skipped, neither checked nor refused
+_DECIMAL_WORKING = re.compile(
+    r"[0-9+\-*/() ]*[0-9]\.[0-9]+[ )]*[-+*/][0-9+\-*/(). ]*|[0-9+\-*/() ]*[-+*/][ (]*[0-9]+\.[0-9][0-9+\-*/(). ]*"
+)
 # a code comment that only states a value (`# = 24`, `# 24`): that value, as a link
 _COMMENTED_VALUE = re.compile(r"\s+#\s*=?\s*(?=-?[0-9]+(?:\.[0-9]+)?\s*$)")
 _STATED = re.compile(r"-?\s*[0-9]{1,3}(?:,[0-9]{3})+|-?\s*[0-9]+(?:\.[0-9]+)?")
@@ -212,10 +217,12 @@ def read_chain(text: str, max_chars: int) -> list[Link]:
     if len(parts) > MAX_LINKS:
         raise ExpressionError(f"more than {MAX_LINKS - 1} '=' in the answer")
     links = []
-    for part in parts:
+    for index, part in enumerate(parts):
         if not part:
             raise ExpressionError("an '=' with nothing on one side")
         bare = strip_emphasis(part)
+        if index and _DECIMAL_WORKING.fullmatch(bare):  # `… = 5 × 4.8 = 24`: working, often rounded
+            continue
         if bare.isdigit() and bare.isascii() and len(bare) <= max_chars and (bare[0] != "0" or bare == "0"):
             links.append(literal_link(bare))
             continue
