@@ -67,6 +67,22 @@ FORMS = {
         HUMANEVAL,
         "correct",
     ),
+    "a body indented two spaces under a docstring at four": (
+        "  if x:\n    return x + 1\n  return 1\n",
+        HUMANEVAL,
+        "correct",
+    ),
+    "a wrong body indented two spaces": ("  return x\n", HUMANEVAL, "incorrect"),
+    "unfenced: a function, then a REPL session that demonstrates it": (
+        "def add_one(x):\n    return x + 1\n\n>>> add_one(1)\n2\n",
+        TASK,
+        "correct",
+    ),
+    "unfenced: a wrong function, then a REPL session": (
+        "def add_one(x):\n    return x\n\n>>> add_one(1)\n2\n",
+        TASK,
+        "incorrect",
+    ),
     "a wrong body, then prose": ("    return x\n\nThis adds one.", HUMANEVAL, "incorrect"),
     "a body after a line of prose": ("Here is the body:\n    return x + 1\n", HUMANEVAL, "correct"),
     "a body written at the margin in a fence": ("```python\nreturn x + 1\n```", HUMANEVAL, "correct"),

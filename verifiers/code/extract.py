@@ -436,12 +436,12 @@ _REPL_PROMPT = re.compile(r"^(?:>>>|\.\.\.)(?: |$)")
 
 def from_repl(code: str) -> str:
     """A REPL session (`>>> def f(x):`, `...     return x`, output lines) as the code typed into it;
-    other code as it is."""
+    other code as it is, and so is code with a session after it (`def f(x): …` then `>>> f(1)`)."""
     if ">>> " not in code:
         return code
     lines = code.split("\n")
-    if not any(line.startswith(">>> ") for line in lines):
-        return code
+    if not any(line.startswith(">>> ") for line in lines) or any(_CODE_START.match(line) for line in lines):
+        return code  # no session, or code typed outside it: the session is a demo of that code
     return "\n".join(line[4:] for line in lines if _REPL_PROMPT.match(line)) + "\n"
 
 
@@ -621,16 +621,36 @@ def _continued_prompt(body: str, wanted: set[str], prompt: str) -> str | None:
     if (redefined := _REDEFINES.match(body)) and redefined.group("name") in wanted:
         return None  # `    def f(x): …`: the whole function indented, not a body of the prompt's
     head = prompt.rstrip("\n") + "\n"
-    lines = body.split("\n")
-    # the function ends at the first line back at the margin; what follows is kept where it parses
-    # (a helper it calls), else cut there (prose, the next problem begun, a truncated definition)
+    found = _joined_to_prompt(head, body.split("\n"), wanted)
+    if found is None and (reindented := _indented_as_the_prompt(body, head)) != body:
+        found = _joined_to_prompt(head, reindented.split("\n"), wanted)  # a body indented 2 under a docstring at 4
+    return found
+
+
+def _joined_to_prompt(head: str, lines: list[str], wanted: set[str]) -> str | None:
+    """The prompt's `head` and the body's `lines`: the function ends at the first line back at the
+    margin; what follows is kept where it parses (a helper it calls), else cut there (prose, the next
+    problem begun, a truncated definition). Its own tests, prints and calls are dropped."""
     ends = [i for i in range(len(lines) - 1, 0, -1) if lines[i][:1] not in ("", " ", "\t")]
     for cut in [len(lines), *ends][:SHRINK_TRIES]:
         joined = head + "\n".join(lines[:cut]).rstrip("\n") + "\n"
         tree = _parses(joined)
         if tree is not None:
-            return _core(joined, tree, wanted)  # its own tests, prints and calls dropped
+            return _core(joined, tree, wanted)
     return None
+
+
+def _indented_as_the_prompt(body: str, head: str) -> str:
+    """`body` with its own indentation (that of its first line) replaced by the one the prompt's
+    last line has (its docstring's), line by line; lines at the margin stay: the same body, as the
+    prompt's function holds it."""
+    last = head.rstrip("\n").rsplit("\n", 1)[-1]
+    indent = last[: len(last) - len(last.lstrip(" \t"))]
+    first = body.lstrip("\n")
+    own = first[: len(first) - len(first.lstrip(" \t"))]
+    if not indent or not own or own == indent:
+        return body
+    return "\n".join(indent + line[len(own) :] if line.startswith(own) else line for line in body.split("\n"))
 
 
 _REDEFINES = re.compile(r"\s*(?:async\s+)?def\s+(?P<name>\w+)\s*\(")
