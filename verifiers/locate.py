@@ -282,6 +282,12 @@ MISTAKE_LABEL_WORDS = re.compile(
 )
 
 
+# a mistake's label just before an answer on its line (`Worst: A1`, `Bad move: I5`): what follows is no answer
+UNDER_A_MISTAKE_LABEL = re.compile(
+    rf"(?:{MISTAKE_LABEL_WORDS.pattern})(?:[ \t]+[^\W\d_]+){{0,2}}[ \t*_]*[:：][ \t*_]*$", re.IGNORECASE
+)
+
+
 def rank(span: Span) -> int:
     """2 for an answer's label, 1 for any other label, 0 for one that introduces something else
     (a question, a step, the other player's move, a mistake)."""
@@ -445,7 +451,8 @@ _CALLED_WRONG = re.compile(
     r"|best|final)[ \t]+)?(?:answer|solution|move|play)))\b"
     r"|\b(?:does(?:n't| not)|won't|will not|would(?:n't| not)|can(?:'t|not))[ \t]+(?:work|equal|make|reach|get|win)\b"
     r"|\bfails\b|\b(?:would |will )?loses?\b"
-    r"|[,;][ \t]*(?:no|nope|nah)\b(?![ \t]*\w)",  # a search's verdict on its try (`8 * 4 - 6 - 4 = 22, no.`)
+    r"|[,;][ \t]*(?:no|nope|nah)\b(?![ \t]*\w)"  # a search's verdict on its try (`8 * 4 - 6 - 4 = 22, no.`)
+    rf"|[{CROSS_MARKS}]",  # struck out (`A1 ❌`, `= 22 ✗`)
     re.IGNORECASE,
 )
 # between the answer's end and the words: closing markup, a stated value, others named with it (`A1 and B2 are
@@ -629,6 +636,7 @@ __all__ = [
     "OTHER_SIDE",
     "REPLY_WORDS",
     "Span",
+    "UNDER_A_MISTAKE_LABEL",
     "called_wrong",
     "candidates",
     "cells",

@@ -517,6 +517,10 @@ GOMOKU_FORMS = {
     "Move: {b}\nBad move: A1": "correct",
     "答案：{b}\n等等，{b}有子了。答案：A1": "incorrect",  # a label that introduces a mistake holds no answer
     "Move: A1\nWorst move: {b}": "incorrect",
+    "Best: {b}. Worst: A1.": "correct",  # a mistake's label on the answer's line rejects its move
+    "Bad move: {b}": "invalid",  # a mistake's label over the only move: no answer
+    "A1 ❌  {b} ✅": "correct",  # a move struck out
+    "I play I 5.": "correct",  # a move spaced after the verb that places it
     "A1? No, {b}.": "invalid",
     "{b}, H6 and G7 are all candidates.": "invalid",
     "{b} or H6, both block.": "invalid",
@@ -619,6 +623,12 @@ DOUDIZHU_FORMS = {
     # a number that numbers an option or a step is no card (`option 2` is not the 2)
     "Option 1: lead J — risky.\nOption 2: lead 3 — safe.\n\nI choose option 2: play 3.": "correct",
     "Play: 3\nBad play: J": "correct",  # a label that introduces a mistake holds no answer
+    "Bad play: 3": "invalid",
+    "Best: 3. Worst: PASS.": "correct",
+    "PASS ❌  3 ✅": "correct",
+    "Play the 3, not a pass.": "correct",
+    "Best: Option 2 (3)": "correct",  # the play in the aside after an option's number
+    "Step 1: think about the hand.\nStep 2: lead the 3.": "correct",  # a step's number is no card
     "Play the 3 over the 6.": "correct",  # a play after "over" is rejected
     "<move>3</move>\nFinal answer: none": "invalid",  # the last answer's place says there is none
     "J loses to 2.": "invalid",  # the other side's reply to a play called losing is no answer

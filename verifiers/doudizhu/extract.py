@@ -16,6 +16,7 @@ from ..locate import (
     OTHER_SIDE,
     REPLY_WORDS,
     TAKES_BACK,
+    UNDER_A_MISTAKE_LABEL,
     called_wrong,
     introduced_as_the_form,
     label_cut_off,
@@ -214,6 +215,7 @@ _REJECTED = re.compile(
     rf"(?:\bnot|n't|\bnever|\bavoid|\binstead of|\brather than|\bover|{REPLY_WORDS})\b[\w ]{{0,12}}$", re.IGNORECASE
 )  # or the other side's reply: `3 loses to 5`
 MAX_SENTENCE = 300  # characters of a last line read as sentences
+_A_STEP = re.compile(r"^\W*(?:step|stage|phase)\s*\d", re.IGNORECASE)  # `Step 2: lead the 3.`: a step, no description
 
 
 # what is not our play in a line that names several: a clause about the other side's cards or reply
@@ -282,12 +284,14 @@ def sentence_play(text: str, on_table: Hand | None = None) -> Found:
     if) is left out first: `Play the single 3; the opponent must answer with 5.` plays 3; so is the
     play `on_table` that this one must beat (`To beat the 8, play K.` plays K: no play beats its equal)."""
     lines = [line for line in text.split("\n") if line.strip()]
-    while len(lines) > 1 and any(rank(span) == 0 for span in labelled(lines[-1])):
+    while len(lines) > 1 and not _A_STEP.match(lines[-1]) and any(rank(span) == 0 for span in labelled(lines[-1])):
         lines.pop()  # a line after it that describes (`Remaining hand: 6 J A 2`, `Opponent: 5 5 8`)
     if not lines or len(lines[-1]) > MAX_SENTENCE:
         return Found(None)
     line = with_counts_written_out(ASIDE.sub(" ", lines[-1]))
     found = _play_in(line, on_table)
+    if found.play is None and not found.why and ASIDE.search(lines[-1]):  # `Best: Option 2 (3)`: the aside holds it
+        found = _play_in(with_counts_written_out(lines[-1]), on_table)
     if found.play is None and found.why:
         own = _own_clauses(line)
         if own != line:
@@ -326,11 +330,13 @@ def _play_in(line: str, on_table: Hand | None = None) -> Found:
             found.append(_Run(sentence, m.start(), m.end(), []))  # a word ends the run
             sentence += bool(_SENTENCE_END.fullmatch(token))
         end = m.end()
-    named = [run for run in found if run.cards and not _REJECTED.search(line, 0, run.start)]
+    named = [run for run in found if run.cards and not _rejected(line, run.start)]
     if named and taken_back(line, named[-1].end):  # `I play 3. That's wrong.`
         return Found(None, CALLED_WRONG)
     runs = [(run.sentence, " ".join(run.cards)) for run in named if not called_wrong(line, run.end)]
-    passes = bool(_PASS_IN_SENTENCE.search(line))
+    passes = any(  # `Play the 3, not a pass.`, `Worst: PASS`, `PASS ❌`: a pass rejected is none
+        not _rejected(line, m.start()) and not called_wrong(line, m.end()) for m in _PASS_IN_SENTENCE.finditer(line)
+    )
     if not runs:
         return Found("PASS") if passes else Found(None)
     if passes or offers(line):
@@ -342,6 +348,14 @@ def _play_in(line: str, on_table: Hand | None = None) -> Found:
     sentences = _SENTENCE_END.split(line)
     answering = {parse_cards(cards): cards for at, cards in runs if ANSWER_WORDS.search(sentences[at])}
     return Found(next(iter(answering.values()))) if len(answering) == 1 else Found(None, TWO_PLAYS)
+
+
+def _rejected(line: str, at: int) -> bool:
+    """Do the words before the play at `at` reject it (`not 3`, `instead of PASS`) or label it a
+    mistake (`Worst: PASS`, `Bad play: 3`)?"""
+    return (
+        _REJECTED.search(line, 0, at) is not None or UNDER_A_MISTAKE_LABEL.search(line, max(0, at - 24), at) is not None
+    )
 
 
 def _trio_and_kicker(cards: list[str], line: str, at: int, on_table: Hand | None) -> bool:
@@ -385,10 +399,10 @@ _ROCKET = re.compile(
     re.IGNORECASE,
 )
 _SUITS = re.compile(r"[♠♥♦♣♤♡♢♧]\ufe0f?")
-# a number that numbers an option or a choice (`option 2`, `choice 3`, `#2`): no card (written
+# a number that numbers an option, a choice or a step (`option 2`, `choice 3`, `#2`, `Step 2`): no card (written
 # `option 2th`, a number with letters attached)
 _NUMBERED = re.compile(
-    r"(?P<word>\b(?:option|choice|case|plan|variant|idea|approach|number|no\.)[ \t]*|#)(?P<number>\d{1,2})\b",
+    r"(?P<word>\b(?:option|choice|case|plan|variant|idea|approach|number|no\.|step|stage|phase)[ \t]*|#)(?P<number>\d{1,2})\b",
     re.IGNORECASE,
 )
 

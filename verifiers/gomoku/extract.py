@@ -16,6 +16,7 @@ from ..locate import (
     OTHER_SIDE,
     REPLY_WORDS,
     TAKES_BACK,
+    UNDER_A_MISTAKE_LABEL,
     called_wrong,
     introduced_as_the_form,
     json_fields,
@@ -43,6 +44,10 @@ _COLUMN_ROW = re.compile(
     r"\b(?:col|column)\s*([A-Za-z])\s*,?\s*(?:and\s+)?row\s*(\d{1,2})\b"
     r"|\brow\s*(\d{1,2})\s*,?\s*(?:and\s+)?(?:col|column)\s*([A-Za-z])\b",
     re.IGNORECASE,
+)
+# a move spaced after the verb that places it (`I play I 5.`, `at H 8`): a capital column and its row
+_SPACED_AFTER_A_VERB = re.compile(
+    r"\b((?:play|plays|place|put|choose|pick|at|on)[ \t]+)([A-Z])[ \t]+(\d{1,2})\b(?![ \t]*(?:[,/&x×]|and\b)[ \t]*\d)"
 )
 _LETTER_PAIR = re.compile(r"\(\s*([A-Za-z])\s*,\s*(\d{1,2})\s*\)")  # `(I, 5)`: the letter is the column
 _ROW_COL = re.compile(r"row\s*(\d{1,2})\s*,?\s*(?:col|column)\s*(\d{1,2})", re.IGNORECASE)
@@ -166,7 +171,10 @@ def _blanked(text: str, spans: list[re.Match[str]]) -> str:
 
 
 def _written_out(text: str) -> str:
-    """`text` with moves written out (`I-5`, `(I, 5)`, `column I, row 5`) in the plain notation (`I5`)."""
+    """`text` with moves written out (`I-5`, `(I, 5)`, `column I, row 5`, `I play I 5`) in the plain
+    notation (`I5`)."""
+    if " " in text:
+        text = _SPACED_AFTER_A_VERB.sub(r"\1\2\3", text)
     if "-" in text:
         text = _HYPHENATED.sub(r"\1\2", text)
     if "," in text:
@@ -368,8 +376,10 @@ def _pairs(scope: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, i
 
 
 def _rejected(scope: str, pos: int) -> bool:
-    """Do the words before the move at `pos` (`not J10`) or right after it (`J10 would lose`) reject it?"""
-    if _REJECTED.search(scope[max(0, pos - REJECTION_CHARS) : pos]):
+    """Do the words before the move at `pos` (`not J10`, a mistake's label: `Worst: J10`) or right
+    after it (`J10 would lose`, `J10 ❌`) reject it?"""
+    before = scope[max(0, pos - REJECTION_CHARS) : pos]
+    if _REJECTED.search(before) or UNDER_A_MISTAKE_LABEL.search(before):
         return True
     move = _MOVE_TOKEN.match(scope, pos)
     return move is not None and called_wrong(scope, move.end())
