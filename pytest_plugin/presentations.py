@@ -212,8 +212,9 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
     `other` too, `other` begun after the answer and cut off, the answer only after the turn ended,
     inside a reasoning block never closed, the answer rejected for `other`, the answer called wrong
     with no answer after it or followed by a final answer's place that says there is none, the
-    answer only inside a quoted format example) never pay; `other` shown after the answer as a
-    mistake or for comparison leaves it the answer. `other`: a different answer in the same format."""
+    answer struck out or only under a mistake's label, the answer only inside a quoted format
+    example) never pay; `other` shown after the answer as a mistake or for comparison, or struck out
+    (`A1 ❌`) or under a mistake's label on the answer's line (`Worst move: A1`), leaves it the answer. `other`: a different answer in the same format."""
     axes = []
     before = draw(
         st.sampled_from(
@@ -231,7 +232,9 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
         after += draw(st.sampled_from(CHAT_ENDS)) + "\nUser: and now?\n" + other
         axes.append("text after the turn end")
     traps = ("hedge", "cut off", "after the turn ended", "reasoning never closed", "rejected", "quoted example")
-    traps += ("called wrong", "none stated")
+    traps += ("called wrong", "none stated", "struck out") + (
+        ("under a mistake's label",) if _LABELLED.match(answer) else ()
+    )
     trap = draw(st.sampled_from(("none",) * 4 + traps))
     axes.append(f"trap={trap}")
     text = before + answer + after
@@ -240,6 +243,11 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
         shown = draw(st.sampled_from(mistakes))
         shown_other = other[0].lower() + other[1:] if shown.endswith("Bad ") else other
         text, _ = before + answer + shown + shown_other + after, axes.append(f"shown as a mistake: {shown.strip()!r}")
+    elif trap == "none" and draw(st.booleans()):  # `other` struck out before or after it, or under a
+        struck = (other + " ❌\n" + answer, answer + "\n" + other + " ❌")  # mistake's label on its line
+        struck += ((answer + ". Worst " + other[0].lower() + other[1:]),) if _LABELLED.match(other) else ()
+        shown = draw(st.sampled_from(struck))
+        text, _ = before + shown + after, axes.append(f"other rejected beside it: {shown!r}")
     if trap == "hedge":
         text = before + answer + draw(st.sampled_from(HEDGES)) + other + after
     elif trap == "cut off":  # a better answer begun and cut by the token limit: the earlier never stands in
@@ -254,6 +262,10 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
         text = before + answer + draw(st.sampled_from(REJECTIONS)) + other + after
     elif trap == "called wrong":  # the answer, then words that take it back
         text = before + answer + draw(st.sampled_from(CALLED_WRONG)) + after
+    elif trap == "struck out":  # the answer struck out, no answer after it
+        text = before + answer + " ❌" + after
+    elif trap == "under a mistake's label":  # the answer only under a mistake's label (`Bad move: I5`)
+        text = before + "Bad " + answer[0].lower() + answer[1:] + after
     elif trap == "none stated":  # the answer, then a final answer's place that says there is none
         text = before + answer + draw(st.sampled_from(NONE_STATED)) + after
     elif trap == "quoted example":  # the answer only inside a quoted format example; the answer is `other`

@@ -287,6 +287,8 @@ UNDER_A_MISTAKE_LABEL = re.compile(
     rf"(?:{MISTAKE_LABEL_WORDS.pattern})(?:[ \t]+[^\W\d_]+){{0,2}}[ \t*_]*[:：][ \t*_]*$", re.IGNORECASE
 )
 
+MISTAKE_LABEL_CHARS = 30  # how far before an answer a mistake's label may start
+
 
 def rank(span: Span) -> int:
     """2 for an answer's label, 1 for any other label, 0 for one that introduces something else
@@ -544,6 +546,8 @@ def sentences(text: str) -> list[Span]:
         if beside and offers(beside.group("between")):  # `<solution>A</solution> or <solution>B`: one of two
             continue
         if _DENIED_BEFORE.search(text, max(start, at - _BEFORE_A_START - 4), at):  # `Not A = 13; or rather, B`
+            continue
+        if UNDER_A_MISTAKE_LABEL.search(text, max(start, at - MISTAKE_LABEL_CHARS), at):  # `Bad answer: …`
             continue
         stretch = text[at:end].strip()
         if not rejected_in_its_sentence(stretch):

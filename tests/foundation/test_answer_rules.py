@@ -119,6 +119,9 @@ GAME24_FORMS = {
     "Trying 8 * 4 - 6 - 4 = 22, no. Trying (6-4)*(4+4) = 16, no.": "invalid",
     "Is (6-4)*(4+4) = 24? No, it's 16. Is {r} = 24? Yes.": "correct",
     "Not 8 * 4 - 6 - 4 = 22; or rather, {r} = 24.": "correct",  # an expression the words before deny
+    "Bad answer: {r} = 24": "invalid",  # only under a mistake's label: no answer
+    "Answer: {r} = 24. Worst answer: 8 * 4 - 6 - 4": "correct",
+    "Answer: 8 * 4 - 6 - 4 ❌\nAnswer: {r} ✅": "correct",
     "{r} = 24\n\n(6 - 4) * (4 + 4) = 16 (too small)": "correct",  # a later try called wrong: no conclusion
     "8 * 4 - 6 - 4 = 22 (too small)": "invalid",
     "{r} = 2.0 × 12 = 24": "correct",  # working in decimals between the answer and its value: skipped
@@ -517,6 +520,8 @@ GOMOKU_FORMS = {
     "Move: {b}\nBad move: A1": "correct",
     "答案：{b}\n等等，{b}有子了。答案：A1": "incorrect",  # a label that introduces a mistake holds no answer
     "Move: A1\nWorst move: {b}": "incorrect",
+    "Move: {b}\nMove: A1 ❌": "correct",  # a labelled move struck out is none
+    "Move: {b} ❌": "invalid",
     "Best: {b}. Worst: A1.": "correct",  # a mistake's label on the answer's line rejects its move
     "Bad move: {b}": "invalid",  # a mistake's label over the only move: no answer
     "A1 ❌  {b} ✅": "correct",  # a move struck out

@@ -138,6 +138,10 @@ def answer_move(
         text = _written_out(text)
         labels = _labelled_scopes(text, size, formats)  # one introduced as a mistake or a comparison is none:
         labels = not_shown_as_mistakes(labels, text, lambda scope: text.rfind("\n", 0, scope[0]) + 1)
+        kept = [scope for scope in labels if not _rejects_all(scope[2], size, formats)]  # `Move: A1 ❌`
+        if labels and not kept:
+            return None, CALLED_WRONG
+        labels = kept
         scopes = labels or _line_scopes(text, size, formats)
         if not scopes:
             return None, "no move found (write it like <move>H8</move>)"
@@ -373,6 +377,13 @@ def _named(scope: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, i
 def _pairs(scope: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, int | None]]:
     """Moves written as coordinate pairs (`(7, 7)`, `row 7, col 7`, `x=7, y=7`)."""
     return find_moves(scope, size, tuple(f for f in _plain(formats) if f in ("pair", "row_col")))
+
+
+def _rejects_all(scope: str, size: int, formats: tuple[str, ...]) -> bool:
+    """Does `scope` (what follows an answer's label) name moves and reject every one (`A1 ❌`, `A1
+    would lose`)? Such a line is no answer, as a tag called wrong is none."""
+    named = _named(scope, size, formats)
+    return bool(named) and all(_rejected(scope, pos) for pos, _ in named)
 
 
 def _rejected(scope: str, pos: int) -> bool:
