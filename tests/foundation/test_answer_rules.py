@@ -120,6 +120,22 @@ GAME24_FORMS = {
     "Is (6-4)*(4+4) = 24? No, it's 16. Is {r} = 24? Yes.": "correct",
     "Not 8 * 4 - 6 - 4 = 22; or rather, {r} = 24.": "correct",  # an expression the words before deny
     "Bad answer: {r} = 24": "invalid",  # only under a mistake's label: no answer
+    # two expressions listed after one label, with a comma, a semicolon or "and also": one too many
+    "Answer: {r}, (6 - 4) * (4 + 4)": "invalid",
+    "Answers: {r}; (6 - 4) * (4 + 4)": "invalid",
+    "Answer: {r} and also (6 - 4) * (4 + 4)": "invalid",
+    "Answer: {r} = 24; 2 × 12 = 24": "correct",  # a step restated after it is no second answer
+    # a list of tries, each with its true value: the one item that reaches the target is the answer
+    "- {r} = 24\n- (6 - 4) * (4 + 4) = 16": "correct",
+    "- 8 * 4 - 6 - 4 = 22\n- (6 - 4) * (4 + 4) = 16": "incorrect",
+    "- {r} = 24\n- (6 - 4) * (4 + 4) = 24": "incorrect",  # a miss claimed as the target is the answer
+    "Idea: {r} = 24\nSo (6 - 4) * (4 + 4) = 16.": "incorrect",  # a conclusion outside a list stays
+    # tags in square or full-width brackets, typographic quotes, an arrow after the label
+    "[ANSWER] {r} [/ANSWER]": "correct",
+    "＜answer＞{r}＜/answer＞": "correct",
+    "Answer: «{r}»": "correct",
+    "Answer: 「{r}」": "correct",
+    "Answer => {r}": "correct",
     "Answer: {r} = 24. Worst answer: 8 * 4 - 6 - 4": "correct",
     "Answer: 8 * 4 - 6 - 4 ❌\nAnswer: {r} ✅": "correct",
     "{r} = 24\n\n(6 - 4) * (4 + 4) = 16 (too small)": "correct",  # a later try called wrong: no conclusion

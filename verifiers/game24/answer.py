@@ -115,7 +115,7 @@ _OPERATION = re.compile(
 # a second answer offered beside the first (`A or B`, `A, alternatively B`): one answer too many,
 # refused whichever is right (docs/answers.md), never read as A alone
 _HEDGE = re.compile(
-    rf"\s*[,;]?\s*(?P<hedge>(?:or|also|{HEDGE_WORDS})(?:\s+is)?"
+    rf"\s*[,;]?\s*(?P<hedge>(?:and\s+)?(?:or|also|{HEDGE_WORDS})(?:\s+is)?"
     r"(?:[\s,]+(?:alternatively|else|perhaps|maybe|also))*)\b[\s:,]*(?=[\[(0-9])",
     re.IGNORECASE,
 )
@@ -126,6 +126,9 @@ _DECIMAL_WORKING = re.compile(
 )
 # a code comment that only states a value (`# = 24`, `# 24`): that value, as a link
 _COMMENTED_VALUE = re.compile(r"\s+#\s*=?\s*(?=-?[0-9]+(?:\.[0-9]+)?\s*$)")
+# a second expression listed right after the answer (`A, B`, `A; B`): one combining three numbers or more
+# (two operators before any `=`), never a step that restates a value (`= 24; 2 * 12 = 24`)
+_LISTED_SECOND = re.compile(r"\s*[,;]\s*(?=[(\[\d][\d\s()\[\]]*[-+*/][\d\s()\[\]]*\d[\d\s()\[\]]*[-+*/])")
 _STATED = re.compile(r"-?\s*[0-9]{1,3}(?:,[0-9]{3})+|-?\s*[0-9]+(?:\.[0-9]+)?")
 _ARITHMETIC = re.compile(r"[0-9+\-*/()=. ]*")
 MAX_LINKS = 8
@@ -187,6 +190,10 @@ def without_commentary(plain: str) -> str:
     hedge = _HEDGE.match(plain, cut.start())
     if hedge:
         raise ExpressionError(f"two answers ({hedge.group('hedge')!r} offers a second): one answer too many")
+    if _LISTED_SECOND.match(plain, cut.start()):
+        raise ExpressionError(
+            "two answers (a second expression listed after a comma or semicolon): one answer too many"
+        )
     operation = _OPERATION.match(plain, cut.start())
     if operation:
         raise ExpressionError(

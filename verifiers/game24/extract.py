@@ -45,7 +45,7 @@ _MARKER = re.compile(
     r"(?:(?:(?:my|the|our|one|a|possible)[ \t]+)?(?:final[ \t]+)?(?:answer|solution|expression(?=[ \t*_]*[:：]))"
     r"|(?:最终|最終|最后|最後)?答案|réponse(?:[ \t]+finale)?|respuesta(?:[ \t]+final)?|antwort|ответ)"
     r"(?:[ \t]*\([^()\n]{0,40}\))?[ \t*_]*"  # `Answer (expression):`
-    r"(?:(?:[:：]|=(?!=)|(?:is\b|是|为|為)[ \t]*[:：]?|[-–—](?=[ \t]))[ \t]*(?P<expr>[^\n]*)|(?P<heading>[ \t*_#:：]*)$)",
+    r"(?:(?:[:：]|=>|->|→|⇒|=(?!=)|(?:is\b|是|为|為)[ \t]*[:：]?|[-–—](?=[ \t]))[ \t]*(?P<expr>[^\n]*)|(?P<heading>[ \t*_#:：]*)$)",
     re.IGNORECASE | re.MULTILINE,
 )
 _OPENERS = (("$$", "$$"), ("\\[", "\\]"), ("```", "```"))
@@ -146,7 +146,7 @@ def _opens_with_operator(taken: str, line: str) -> bool:
 def _last_tag(text: str) -> list[tuple[int, str]]:
     """The last `<answer>…</answer>`, tags in any case (positions come from the text itself, never
     from a case-folded copy, whose length may differ: `İ` folds to two characters)."""
-    if "<" not in text:
+    if "<" not in text and "[" not in text and "＜" not in text:
         return []
     opening = _last(_OPEN_TAG.finditer(text))
     if opening is None:
@@ -154,6 +154,8 @@ def _last_tag(text: str) -> list[tuple[int, str]]:
     close = _CLOSE_TAG.search(text, opening.end())
     if close is not None:  # the usual answer
         return [(opening.start(), text[opening.end() : close.start()])]
+    if not opening.group().startswith("<"):
+        return []  # `[answer]` never closed: a link's text, perhaps
     # never closed: engines leave out the stop string `</answer>` that ended generation
     line_end = text.find("\n", opening.end())
     line_end = len(text) if line_end < 0 else line_end
@@ -169,8 +171,9 @@ def _last_tag(text: str) -> list[tuple[int, str]]:
 
 
 _TEXT_WRAPPER = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
-_OPEN_TAG = re.compile(r"<answer\s*>", re.IGNORECASE)
-_CLOSE_TAG = re.compile(r"</answer\s*>", re.IGNORECASE)
+# the tag in angle brackets, full-width ones or square ones (`[ANSWER] … [/ANSWER]`)
+_OPEN_TAG = re.compile(r"<answer\s*>|＜answer＞|\[answer\]", re.IGNORECASE)
+_CLOSE_TAG = re.compile(r"</answer\s*>|＜/answer＞|\[/answer\]", re.IGNORECASE)
 
 
 def _last(matches: Iterable[re.Match[str]]) -> re.Match[str] | None:
@@ -227,10 +230,14 @@ def _called_wrong(text: str, at: int, answer: str) -> bool:
 
 
 def _unquoted(answer: str) -> str:
-    """An answer without the quotes of a YAML or JSON string around it (`answer: "(6 - 4) * 8"`)."""
-    if len(answer) > 1 and answer[0] == answer[-1] and answer[0] in "\"'":
+    """An answer without the quotes around it: a YAML or JSON string's (`answer: "(6 - 4) * 8"`),
+    or typographic ones of any language (`«…»`, `「…」`, `“…”`)."""
+    if len(answer) > 1 and _QUOTES.get(answer[0]) == answer[-1]:
         return answer[1:-1].strip()
     return answer
+
+
+_QUOTES = {'"': '"', "'": "'", "«": "»", "»": "«", "「": "」", "『": "』", "“": "”", "„": "“", "‘": "’", "‹": "›"}
 
 
 def final_answer(text: str, formats: Iterable[str] = ("answer_line", "answer_tag", "boxed")) -> str | None:

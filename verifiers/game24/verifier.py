@@ -110,6 +110,9 @@ MAX_TARGET = 10**60  # past any value 8 numbers up to 1e6 can make (1e48); far b
 _INT_ONLY = {int}
 
 
+_LIST_ITEM = re.compile(r"[ \t>]*(?:[-+*•◦▪‣]|\d{1,2}[.)])[ \t]+")  # `- `, `* `, `1. `, `2) `
+
+
 def _task_numbers(task: Mapping[str, Any]) -> tuple[list[int], tuple[int, ...], int]:
     """The task's numbers (as given, and sorted: what an answer must use) and its target, or
     TaskError naming the field that is wrong."""
@@ -257,6 +260,8 @@ class Game24Verifier(Verifier):
                     lambda a: self._answers_puzzle(a, wanted, target),
                     lambda a: self._attempts_puzzle(a, wanted),
                 )
+                if raw is not None and not self._answers_puzzle(raw, wanted, target):
+                    raw = self._reached_in_its_list(turn.text, raw, wanted, target) or raw
                 if raw is not None and cfg.steps_answer and not self._answers_puzzle(raw, wanted, target):
                     # an attempt that is the last step of steps combining every number (`8 / 4 = 2`,
                     # then `(2 + 2) * 6 = 24` where 2 is also the puzzle's): the steps are the answer
@@ -359,6 +364,39 @@ class Game24Verifier(Verifier):
         except ExpressionError:
             return raw
         return raw if main is None else f"{head.group('head')} = {main.value_text()}{raw[head.end('head') :]}"
+
+    def _reached_in_its_list(self, text: str, tried: str, wanted: tuple[int, ...], target: int) -> str | None:
+        """Where the conclusion is an item of a list of tries that misses, its true value stated (`- (6
+        - 4) * (4 + 4) = 16` under `- (6 - 4) * (4 + 8) = 24`), the one item of that list that reaches
+        the target with exactly the puzzle's numbers; else None. A miss stated as the target (`= 24`,
+        false) or a conclusion outside a list stays the answer."""
+        at = text.rfind(tried)
+        line_start = text.rfind("\n", 0, at) + 1
+        if at < 0 or not _LIST_ITEM.match(text, line_start) or not self._states_its_miss(tried, target):
+            return None
+        reached = []
+        for line in reversed(text[:line_start].split("\n")):
+            if not line.strip():
+                continue  # a loose list: blank lines between its items
+            item = _LIST_ITEM.match(line)
+            if item is None:
+                break  # the list ends
+            answer = line[item.end() :].strip()
+            if self._answers_puzzle(answer, wanted, target) and not self._states_its_miss(answer, target):
+                reached.append(answer)
+        return reached[0] if len(reached) == 1 else None
+
+    def _states_its_miss(self, answer: str, target: int) -> bool:
+        """Does `answer` state a value other than the target, and is that its expression's true value?"""
+        try:
+            links = read_chain(answer, self.config.max_expression_chars)
+        except ExpressionError:
+            return False
+        main = next((link for link in links if link.has_operator), None)
+        stated = [link for link in links if not link.has_operator]
+        if main is None or not stated or not main.differs_from(target, 1):
+            return False
+        return all(not link.differs_from(main.num, main.den) for link in stated)
 
     def _computed_before(self, text: str, stated: str, wanted: tuple[int, ...], target: int) -> str | None:
         """The expression that the bare target `stated` last in `text` restates: where the text's
