@@ -458,6 +458,53 @@ def test_a_missed_attempt_after_right_steps_is_the_answer(data):
     assert v.score(text, task).verdict.value != "correct", text
 
 
+@settings(max_examples=150, deadline=None)
+@given(data=__import__("hypothesis").strategies.data())
+def test_in_a_list_of_tries_the_one_that_reaches_the_target_is_the_answer(data):
+    """A list of tries over any test puzzle, each with its true value (misses: the solution with one
+    number replaced by another of the puzzle's), the solution among them and a miss last: the
+    solution is the answer, in any list marker; with no item that reaches the target, never paid;
+    with a miss written as reaching it (`= 24`, false), that miss is the answer, never paid."""
+    import re as regex
+    from fractions import Fraction
+
+    from hypothesis import strategies as st
+
+    from verifiers.game24.solver import solutions
+
+    v = verifiers.get("game24")
+    task = data.draw(st.sampled_from(v.tasks("test")))
+    target = task.get("target", 24)
+    expression = next(iter(solutions(task["numbers"], target)), None)
+    if expression is None or len(set(task["numbers"])) < 2:
+        return
+    misses = {}
+    for literal in regex.finditer(r"\d+", expression):
+        for other in sorted(set(task["numbers"]) - {int(literal.group())}):
+            missed = expression[: literal.start()] + str(other) + expression[literal.end() :]
+            try:  # exact arithmetic: its true value
+                value = eval(regex.sub(r"(\d+)", r"Fraction(\1)", missed), {"Fraction": Fraction})
+            except ZeroDivisionError:
+                continue
+            if value.denominator == 1 and value != target:
+                misses[missed] = int(value)
+    if not misses:
+        return
+    tried = data.draw(st.lists(st.sampled_from(sorted(misses)), min_size=1, max_size=3, unique=True))
+    at = data.draw(st.integers(0, len(tried) - 1))  # the solution anywhere but last
+    marker = data.draw(st.sampled_from(["- ", "* ", "• ", "{}. ", "{}) "]))
+
+    def listed(items: list[str]) -> str:
+        return "\n".join(marker.format(i + 1) + item for i, item in enumerate(items))
+
+    items = [f"{e} = {misses[e]}" for e in tried]
+    right = items[:at] + [f"{expression} = {target}"] + items[at:]
+    assert v.score(listed(right), task).verdict.value == "correct", listed(right)
+    assert v.score(listed(items), task).verdict.value != "correct", listed(items)
+    claimed = right[:-1] + [f"{tried[-1]} = {target}"]  # the last miss written as reaching the target
+    assert v.score(listed(claimed), task).verdict.value != "correct", listed(claimed)
+
+
 @pytest.mark.parametrize("form", sorted(GAME24_FORMS))
 def test_game24_reads_the_forms_issue_53_names(form):
     v = verifiers.get("game24")
