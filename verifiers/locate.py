@@ -57,17 +57,18 @@ _EMPHASIS_BEFORE = re.compile(r"(?<![^\s(])(?:\*{1,3}|_{1,2}|`)$")  # emphasis t
 # every verifier's reader refuses them from this one list
 HEDGE_WORDS = (
     r"alternatively|alternatives?|otherwise|another (?:way|approach|solution|version|option|implementation|one|answer)"
-    r"|or you could|you could also|simpler (?:one|version|solution|way|approach)|also works|other (?:options?|solutions?)"
+    r"|or you could|you could also|simpler (?:one|version|solution|way|approach)|other (?:options?|solutions?)"
+    r"|(?:would |will |could )?also (?:works?|wins?|valid|correct|fine|good|possible)|works too|would work too"
     r"|option \d|approach \d|if you(?: would|'d)? (?:prefer|like|want)|variant\b"
 )
 # a second answer offered in the words between two answers: a hedge word, or a line that opens with
 # "or" ("or better" and "or rather" replace the earlier answer instead)
 OFFERS = re.compile(
-    rf"\b(?:{HEDGE_WORDS})\b|或者|还可以|也可以|^[^\w\n]*or\b(?![ \t,]*(?:even )?(?:better|rather))",
+    rf"\b(?:{HEDGE_WORDS})\b|或者|还可以|也可以|^[^\w\n]*or\b(?![ \t,]*(?:even )?(?:better|rather|equivalently))",
     re.IGNORECASE | re.MULTILINE,
 )
 # between two answers side by side (`<move>3</move> or <move>4</move>`), a bare "or" offers too
-_OR = re.compile(r"\bor\b(?![ \t,]*(?:even )?(?:better|rather))|或", re.IGNORECASE)
+_OR = re.compile(r"\bor\b(?![ \t,]*(?:even )?(?:better|rather|equivalently))|或", re.IGNORECASE)
 SIDE_BY_SIDE = 40  # characters between two answers on one line that read as one choice between them
 MOST_LABEL_WORDS = 4
 MOST_LEAD_LABEL_WORDS = 8  # a label's words with lead words before an answer's (`So, putting it together, the answer:`)
@@ -192,6 +193,12 @@ def not_shown_as_mistakes(found: list[T], text: str, start: Callable[[T], int]) 
 
 
 ASIDE = re.compile(r"\([^()\n]*\)")  # a parenthesis after an answer: what it says explains the answer
+
+
+def without_asides(text: str) -> str:
+    """`text` without the parentheses that explain (`(blocking E5-H5)`, `(a single)`); one that offers
+    another answer beside it (`(or G4)`, `(D5 also works)`) is kept: a second answer, no explanation."""
+    return ASIDE.sub(lambda m: m.group() if offers(m.group()) else " ", text)
 
 
 def tag_cut_off(text: str, tag: str) -> bool:
@@ -453,7 +460,7 @@ _CALLED_WRONG = re.compile(
     r"|best|final)[ \t]+)?(?:answer|solution|move|play)))\b"
     r"|\b(?:does(?:n't| not)|won't|will not|would(?:n't| not)|can(?:'t|not))[ \t]+(?:work|equal|make|reach|get|win)\b"
     r"|\bfails\b|\b(?:would |will )?loses?\b"
-    r"|[,;][ \t]*(?:no|nope|nah)\b(?![ \t]*\w)"  # a search's verdict on its try (`8 * 4 - 6 - 4 = 22, no.`)
+    r"|(?:[,;]|\.{2,}|…)[ \t]*(?:no|nope|nah)\b(?![ \t]*\w)"  # a search's verdict on its try (`= 22, no.`, `A1... no,`)
     rf"|[{CROSS_MARKS}]",  # struck out (`A1 ❌`, `= 22 ✗`)
     re.IGNORECASE,
 )
@@ -664,4 +671,5 @@ __all__ = [
     "tag_cut_off",
     "taken_back",
     "talk_takes_back",
+    "without_asides",
 ]

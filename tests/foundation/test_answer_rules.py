@@ -136,6 +136,13 @@ GAME24_FORMS = {
     "Answer: «{r}»": "correct",
     "Answer: 「{r}」": "correct",
     "Answer => {r}": "correct",
+    # a second answer offered on the answer's line, in a parenthesis or after a dash: one too many;
+    # the same answer restated (the same numbers and value) offers none
+    "<answer>{r}</answer> (or 8 * 4 - 6 - 4)": "invalid",
+    "Answer: {r} (or 8 * 4 - 6 - 4)": "invalid",
+    "<answer>{r}</answer> — (8 - 4) * 6 * 4 / 4 also works": "invalid",
+    "Answer: {r} = 24\nNote: (4 + 8) * (6 - 4) works too.": "correct",
+    "Answer: {r} = 24\nNote: (8 - 4) * 6 * 4 / 4 works too.": "invalid",
     "Answer: {r} = 24. Worst answer: 8 * 4 - 6 - 4": "correct",
     "Answer: 8 * 4 - 6 - 4 ❌\nAnswer: {r} ✅": "correct",
     "{r} = 24\n\n(6 - 4) * (4 + 4) = 16 (too small)": "correct",  # a later try called wrong: no conclusion
@@ -220,7 +227,8 @@ GAME24_FORMS = {
     "Answer: {r} or (8 - 4) * 6": "invalid",
     "Answer: {r}, or alternatively 4 * 6": "invalid",
     "Answer: {r}\nAlternatively: (4 + 4) * 6 / 2": "invalid",
-    "Answer: {r}\n\nAnother solution: (8 + 4) * (6 - 4)": "invalid",
+    "Answer: {r}\n\nAnother solution: 8 * 4 - 6 - 4": "invalid",
+    "Answer: {r}\n\nAnother solution: (8 + 4) * (6 - 4)": "correct",  # the same answer restated offers none
     # an operation written as a verb and its operands
     "Multiply (6-4) by (4+8) to get 24.": "correct",
     "Answer: subtract (4+8) from (6-4)": "incorrect",  # 2 - 12: the order the verb says
@@ -585,6 +593,8 @@ GOMOKU_FORMS = {
     "Move: A1\nWorst move: {b}": "incorrect",
     "Move: {b}\nMove: A1 ❌": "correct",  # a labelled move struck out is none
     "Move: {b} ❌": "invalid",
+    "<move>{b}</move> (or G4)": "invalid",  # a second move offered on the answer's line
+    "<move>{b}</move> — G4 would also work": "invalid",
     "Best: {b}. Worst: A1.": "correct",  # a mistake's label on the answer's line rejects its move
     "Bad move: {b}": "invalid",  # a mistake's label over the only move: no answer
     "A1 ❌  {b} ✅": "correct",  # a move struck out
@@ -692,6 +702,10 @@ DOUDIZHU_FORMS = {
     "Option 1: lead J — risky.\nOption 2: lead 3 — safe.\n\nI choose option 2: play 3.": "correct",
     "Play: 3\nBad play: J": "correct",  # a label that introduces a mistake holds no answer
     "Bad play: 3": "invalid",
+    "<move>3</move> (or J)": "invalid",  # a second play offered on the answer's line
+    "Play: 3 (or J)": "invalid",
+    "<move>3</move> — J would also work": "invalid",
+    "<move>3</move> (a single)": "correct",
     "Best: 3. Worst: PASS.": "correct",
     "PASS ❌  3 ✅": "correct",
     "Play the 3, not a pass.": "correct",

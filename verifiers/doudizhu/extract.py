@@ -28,6 +28,7 @@ from ..locate import (
     rank,
     tag_cut_off,
     taken_back,
+    without_asides,
 )
 from .cards import Hand, parse_cards
 
@@ -129,6 +130,8 @@ def find_play(
             return Found(None, CALLED_WRONG)
         kept = not_shown_as_mistakes(kept, text, lambda t: t.start)  # `Don't play <move>2</move>`
         if kept:
+            if any(_TOKEN_RUN.search(piece) for piece in offered_after(text, text.find(">", kept[-1].end) + 1)):
+                return Found(None, TWO_PLAYS)  # `<move>3</move> (or J)`, `— J would also work`
             if taken_back(text, kept[-1].end):
                 return Found(None, CALLED_WRONG)
             if none_stated_at(text) > kept[-1].start:  # `Final answer: none` after it
@@ -288,7 +291,7 @@ def sentence_play(text: str, on_table: Hand | None = None) -> Found:
         lines.pop()  # a line after it that describes (`Remaining hand: 6 J A 2`, `Opponent: 5 5 8`)
     if not lines or len(lines[-1]) > MAX_SENTENCE:
         return Found(None)
-    line = with_counts_written_out(ASIDE.sub(" ", lines[-1]))
+    line = with_counts_written_out(without_asides(lines[-1]))
     found = _play_in(line, on_table)
     if found.play is None and not found.why and ASIDE.search(lines[-1]):  # `Best: Option 2 (3)`: the aside holds it
         found = _play_in(with_counts_written_out(lines[-1]), on_table)
@@ -453,7 +456,7 @@ def read_play(raw: str) -> tuple[int, ...] | None:
     try:
         cards = parse_cards(raw)
     except ValueError:
-        plain = _SINGLE.sub(" ", ASIDE.sub(" ", with_counts_written_out(raw)))
+        plain = _SINGLE.sub(" ", without_asides(with_counts_written_out(raw)))
         if plain == raw:
             raise
         cards = parse_cards(plain)

@@ -115,7 +115,7 @@ _OPERATION = re.compile(
 # a second answer offered beside the first (`A or B`, `A, alternatively B`): one answer too many,
 # refused whichever is right (docs/answers.md), never read as A alone
 _HEDGE = re.compile(
-    rf"\s*[,;]?\s*(?P<hedge>(?:and\s+)?(?:or|also|{HEDGE_WORDS})(?:\s+is)?"
+    rf"\s*[,;(]?\s*(?P<hedge>(?:and\s+)?(?:or|also|{HEDGE_WORDS})(?:\s+is)?"
     r"(?:[\s,]+(?:alternatively|else|perhaps|maybe|also))*)\b[\s:,]*(?=[\[(0-9])",
     re.IGNORECASE,
 )

@@ -246,11 +246,26 @@ def final_answer(text: str, formats: Iterable[str] = ("answer_line", "answer_tag
     return answers[-1] if answers else None
 
 
-def offers_another(text: str, answer: str, formats: Iterable[str] = ("answer_line", "answer_tag", "boxed")) -> bool:
+def offers_another(
+    text: str,
+    answer: str,
+    formats: Iterable[str] = ("answer_line", "answer_tag", "boxed"),
+    same: Callable[[str, str], bool] = lambda answer, other: False,
+) -> bool:
     """Is a second answer offered beside `answer`: on a line after it (another expression, or the
     claim that none exists), or as an earlier, different final answer that the words between offer
     it beside (`Answer: A` / `Alternatively:` / `Answer: B`)? One answer too many, whichever is
-    right (docs/answers.md)."""
+    right (docs/answers.md). `same(answer, other)`: is an expression offered the same answer
+    (`4*6*(3-2) works too` beside `6*4*(3-2)`: the same numbers and value), which offers none."""
+
+    def offers_other(words: str) -> bool:
+        expressions = [m.group().strip() for m in _ARITHMETIC_STRETCH.finditer(words) if _OPERATOR.search(m.group())]
+        return (
+            offers(words)
+            and bool(_DIGIT.search(words))
+            and not (expressions and all(same(answer, e) for e in expressions))
+        )
+
     at = text.rfind(answer)
     if at < 0:
         return False
@@ -260,12 +275,15 @@ def offers_another(text: str, answer: str, formats: Iterable[str] = ("answer_lin
         return True  # `{"answer": "…", "alternatives": ["…"]}`: a field after it offers another
     own_line = text[at : len(text) if line_after < 0 else line_after]
     arithmetic = _ARITHMETIC_STRETCH.search(own_line)
-    if arithmetic and lines_deny(own_line[len(arithmetic.group().rstrip(_NOT_ITS_END)) + arithmetic.start() :]):
+    tail = own_line[len(arithmetic.group().rstrip(_NOT_ITS_END)) + arithmetic.start() :] if arithmetic else ""
+    if lines_deny(tail):
         return True  # `… = 24, but it is invalid here.`, `… = 24 — wait. I can't find one.` on its own line
+    if offers_other(tail):
+        return True  # `<answer>…</answer> (or (8 - 4) * 6)`, `… — (8 - 4) * 6 also works` on its own line
     if line_after >= 0:
         if lines_deny(text[line_after:]):
             return True  # `There is no solution.`, `No, that's wrong.` after it
-        if any(offers(line) and _DIGIT.search(line) for line in text[line_after:].split("\n")):
+        if any(offers_other(line) for line in text[line_after:].split("\n")):
             return True  # `Alternatively: …`, `Another solution: …` after it
     # most texts hold no answer marker before this answer's own (its `Answer:` label or `<answer>`
     # tag): three string counts, not a scan for two answers
@@ -282,6 +300,7 @@ def offers_another(text: str, answer: str, formats: Iterable[str] = ("answer_lin
 # the answer's arithmetic in its line: what follows it there is words about it
 _ARITHMETIC_STRETCH = re.compile(r"[\d(\[][\d\s+\-*/×÷·⋅−–=()\[\]xX]*+")  # possessive: linear
 _NOT_ITS_END = " \t+-*/×÷·⋅−–=(["  # it ends at its last digit or closing bracket
+_OPERATOR = re.compile(r"\d[\s()\[\]]*[-+*/×÷·⋅−–xX][\s()\[\]]*\d")
 
 
 def _bare(answer: str) -> str:

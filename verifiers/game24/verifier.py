@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Mapping
 
 from ..base import TaskError, Verifier, setting, shown
@@ -283,7 +283,8 @@ class Game24Verifier(Verifier):
             raw, turn = None, turn._replace(unfinished="the final answer was cut off (the text stops mid-answer)")
         if raw is not None and usual is None and 0 <= turn.text.rfind(raw) < none_stated_at(turn.text):
             raw, turn = None, turn._replace(unfinished="the final answer says there is none (`Final answer: none`)")
-        if raw is not None and usual is None and offers_another(turn.text, raw, cfg.answer_formats):
+        same = partial(self._same_answer, wanted=wanted)  # an answer restated (`4*6*(3-2) works too`) offers none
+        if raw is not None and usual is None and offers_another(turn.text, raw, cfg.answer_formats, same):
             raw, turn = (
                 None,
                 turn._replace(
@@ -408,6 +409,18 @@ class Game24Verifier(Verifier):
         if not before.strip():
             return None
         return located_answer(before, self._is_expression, lambda a: self._answers_puzzle(a, wanted, target))
+
+    def _same_answer(self, answer: str, other: str, wanted: tuple[int, ...]) -> bool:
+        """Are two answers the same: expressions over the same numbers with the same value (`6*4*(3-2)`
+        and `4*6*(3-2)`)? An answer offered beside its own restatement offers none."""
+        try:
+            a = _main_expression(read_chain(answer, self.config.max_expression_chars), wanted)
+            b = _main_expression(read_chain(other, self.config.max_expression_chars), wanted)
+        except ExpressionError:
+            return False
+        if a is None or b is None:
+            return False
+        return sorted(a.numbers) == sorted(b.numbers) and a.num * b.den == b.num * a.den
 
     def _is_expression(self, text: str) -> bool:
         """Does `text` read as an answer: a chain with at least one link that combines numbers?"""

@@ -11,7 +11,6 @@ from typing import Collection
 
 from ..locate import (
     ANSWER_WORDS,
-    ASIDE,
     OPENS_A_PLAN,
     OTHER_SIDE,
     REPLY_WORDS,
@@ -30,6 +29,7 @@ from ..locate import (
     rank,
     tag_cut_off,
     taken_back,
+    without_asides,
 )
 from .board import LETTERS
 
@@ -151,7 +151,7 @@ def answer_move(
     if none_stated_at(text) > start:  # `Final move: none` after it
         return None, STATED_NONE
     cell, why = _move_in(scope, size, formats, occupied)
-    if not tags and labels and cell is not None and _offered_after(text, end, cell, size, formats, occupied):
+    if (tags or labels) and cell is not None and _offered_after(text, end, cell, size, formats, occupied):
         return None, "two different moves offered: one answer too many"
     for _start, earlier_end, earlier in reversed(scopes[:-1]):  # the nearest earlier, different move
         if cell is None or _move_in(earlier, size, formats, occupied)[0] in (None, cell):
@@ -240,14 +240,8 @@ def _line_scopes(text: str, size: int, formats: tuple[str, ...]) -> list[tuple[i
     `Opponent's move: A1`) counts only where no line is about our own."""
     scopes = [(start, start + len(line), line) for start, line in _lines(text)]
     named = [scope for scope in scopes if find_moves(scope[2], size, _plain(formats))]
-    outside = [scope for scope in named if find_moves(_without_asides(scope[2]), size, _plain(formats))] or named
+    outside = [scope for scope in named if find_moves(without_asides(scope[2]), size, _plain(formats))] or named
     return [scope for scope in outside if not OTHER_SIDE.search(scope[2])] or outside
-
-
-def _without_asides(text: str) -> str:
-    """`text` without the parentheses that explain (`(blocking E5-H5)`); one that offers another
-    move beside the answer (`(D5 also works)`) is kept: a second answer, not an explanation."""
-    return ASIDE.sub(lambda m: m.group() if offers(m.group()) else " ", text)
 
 
 def _move_in(
@@ -259,7 +253,7 @@ def _move_in(
     beside another."""
     first = _ALGEBRAIC.search(scope) if "algebraic" in _plain(formats) else None
     if first is not None:
-        scope = scope[: first.end()] + _without_asides(scope[first.end() :])
+        scope = scope[: first.end()] + without_asides(scope[first.end() :])
     named = [(pos, cell) for pos, cell in _named(scope, size, formats) if not _rejected(scope, pos)]
     if not named:
         pairs = [m for m in _pairs(scope, size, formats) if not _rejected(scope, m[0])]
