@@ -68,6 +68,7 @@ HEDGES = (
     "\nor\n",
     "\nOr maybe: ",
 )  # what puts a second answer beside the first
+INLINE_HEDGES = (" (or {})", " — {} also works", " / or maybe {}")  # the same, on the answer's own line
 
 REJECTIONS = ("\nWait, that is wrong. Corrected:\n", "\nNo, that fails. Let me redo it.\n\n")  # a later answer stands
 # words after the final answer that take it back, in its own sentence or on a line of their own: no answer
@@ -248,7 +249,9 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
         struck += ((answer + ". Worst " + other[0].lower() + other[1:]),) if _LABELLED.match(other) else ()
         shown = draw(st.sampled_from(struck))
         text, _ = before + shown + after, axes.append(f"other rejected beside it: {shown!r}")
-    if trap == "hedge":
+    if trap == "hedge" and draw(st.booleans()):
+        text = before + answer + draw(st.sampled_from(INLINE_HEDGES)).format(other) + after
+    elif trap == "hedge":
         text = before + answer + draw(st.sampled_from(HEDGES)) + other + after
     elif trap == "cut off":  # a better answer begun and cut by the token limit: the earlier never stands in
         begun = other.find(": ") + 2 if ": " in other else 0  # a labelled answer is begun once its label is written
@@ -283,6 +286,7 @@ __all__ = [
     "CONTAINERS",
     "EXAMPLES",
     "HEDGES",
+    "INLINE_HEDGES",
     "LABELS",
     "NONE_STATED",
     "REJECTIONS",
