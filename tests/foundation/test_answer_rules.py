@@ -136,6 +136,9 @@ GAME24_FORMS = {
     "Answer: «{r}»": "correct",
     "Answer: 「{r}」": "correct",
     "Answer => {r}": "correct",
+    # the target stated alone, then the expression that explains it
+    "\\(\\boxed{{24}}\\)\n\nUsing \\((6-4)\\times(4+8)\\).": "correct",
+    "\\boxed{{24}}\n\nUsing (6 - 4) * (4 + 4).": "incorrect",
     # a second answer offered on the answer's line, in a parenthesis or after a dash: one too many;
     # the same answer restated (the same numbers and value) offers none
     "<answer>{r}</answer> (or 8 * 4 - 6 - 4)": "invalid",

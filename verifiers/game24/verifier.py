@@ -276,7 +276,8 @@ class Game24Verifier(Verifier):
         # expression computed before it (`… = 24.` then `\\boxed{24}`)
         if usual is None and raw is not None and _states_only(raw, target, cfg.max_expression_chars):
             derived = derivation(turn.text, list(wanted), offers).expression if cfg.steps_answer else None
-            raw = derived or self._computed_before(turn.text, raw, wanted, target) or raw
+            before = self._computed_before(turn.text, raw, wanted, target)
+            raw = derived or before or self._explained_after(turn.text, raw, wanted, target) or raw
         answer = None
         r_l = 0.0  # paid only with a final expression (see the module docstring)
         if raw is not None and usual is None and cut_off(turn.text):  # a usual ending is a whole answer
@@ -421,6 +422,18 @@ class Game24Verifier(Verifier):
         if a is None or b is None:
             return False
         return sorted(a.numbers) == sorted(b.numbers) and a.num * b.den == b.num * a.den
+
+    def _explained_after(self, text: str, stated: str, wanted: tuple[int, ...], target: int) -> str | None:
+        """The expression that the lines after the bare target `stated` explain it by (`\\boxed{24}`
+        then `Using (6-4)*(4+8).`): where the text's structure puts an answer in them, an expression
+        over exactly the puzzle's numbers; or None."""
+        at = text.rfind(stated)
+        line_end = text.find("\n", at)
+        after = text[line_end:] if at >= 0 and line_end >= 0 else ""
+        if not after.strip():
+            return None
+        found = located_answer(after, self._is_expression, lambda a: self._answers_puzzle(a, wanted, target))
+        return found if found is not None and self._answers_puzzle(found, wanted, target) else None
 
     def _is_expression(self, text: str) -> bool:
         """Does `text` read as an answer: a chain with at least one link that combines numbers?"""
