@@ -70,7 +70,11 @@ HEDGES = (
 )  # what puts a second answer beside the first
 INLINE_HEDGES = (" (or {})", " — {} also works", " / or maybe {}")  # the same, on the answer's own line
 
-REJECTIONS = ("\nWait, that is wrong. Corrected:\n", "\nNo, that fails. Let me redo it.\n\n")  # a later answer stands
+REJECTIONS = (
+    "\nWait, that is wrong. Corrected:\n",
+    "\nNo, that fails. Let me redo it.\n\n",
+    " Actually, the better one is:\n",
+)  # a later answer stands
 # words after the final answer that take it back, in its own sentence or on a line of their own: no answer
 CALLED_WRONG = (" is wrong.", " would be a mistake.", " doesn't work.", "\nThat's wrong.", "\nNo, this is incorrect.")
 # a final answer's place after the answer that says there is none: no answer, the earlier never stands in

@@ -271,6 +271,10 @@ OPENS_A_PLAN = re.compile(
     re.IGNORECASE,
 )
 
+# a sentence that opens by replacing the answer before it (`Actually, A1 is better.`, `Instead, lead 6.`): where
+# it names an answer, that one is the answer (gomoku, doudizhu)
+OPENS_A_CORRECTION = re.compile(r"^\W*(?:actually|instead|on second thought|correction)\b", re.IGNORECASE)
+
 # words that name the other player (`Opponent's move:`, `Their reply:`, `对手出牌：`): what follows is
 # their move, never the model's answer
 OTHER_SIDE = re.compile(
@@ -280,7 +284,9 @@ OTHER_SIDE = re.compile(
 
 # a label that says it replaces what came before (`Better:`, `Corrected:`, `Fixed version:`): an
 # answer's label (in a sentence, "J is better" compares: no answer's word there)
-FIX_LABEL_WORDS = re.compile(r"\b(?:better|corrected|correction|fixed|revised|updated|improved)\b", re.IGNORECASE)
+FIX_LABEL_WORDS = re.compile(
+    r"\b(?:better|corrected|correction|fixed|revised|updated|improved|actually)\b", re.IGNORECASE
+)
 
 
 # a label that introduces a mistake (`Worst:`, `Wrong answer:`, `Avoid:`, `Don't play:`): never an answer's
@@ -460,7 +466,7 @@ _CALLED_WRONG = re.compile(
     r"|best|final)[ \t]+)?(?:answer|solution|move|play)))\b"
     r"|\b(?:does(?:n't| not)|won't|will not|would(?:n't| not)|can(?:'t|not))[ \t]+(?:work|equal|make|reach|get|win)\b"
     r"|\bfails\b|\b(?:would |will )?loses?\b"
-    r"|(?:[,;]|\.{2,}|…)[ \t]*(?:no|nope|nah)\b(?![ \t]*\w)"  # a search's verdict on its try (`= 22, no.`, `A1... no,`)
+    r"|(?:[,;?]|\.{2,}|…)[ \t]*(?:no|nope|nah)\b(?![ \t]*\w)"  # a search's verdict on its try (`= 22, no.`, `A1? No,`)
     rf"|[{CROSS_MARKS}]",  # struck out (`A1 ❌`, `= 22 ✗`)
     re.IGNORECASE,
 )
@@ -539,6 +545,9 @@ def sentences(text: str) -> list[Span]:
     expression to the end of the line, longest first (`1. (6 - 4) * (4 + 8) = 24`, `24 can be made
     as (8 + 4) × (6 − 4).`)."""
     start, end = conclusion(text)
+    corrected = _last(_A_CORRECTION.finditer(text, start, end))  # `A = 22. Actually, B = 24 works.`: B only
+    if corrected and _EXPRESSION_START.search(text, corrected.end(), end):
+        start = corrected.start()
     found = []
     for m in _EXPRESSION_START.finditer(text, start, end):
         if (
@@ -564,6 +573,20 @@ def sentences(text: str) -> list[Span]:
                 found.append(Span(stretch[:asked].strip(), "sentence", at))
         if len(found) == MOST_SENTENCE_STARTS:
             break
+    return found
+
+
+# a sentence in the conclusion's line that opens by replacing what came before it (`locate.OPENS_A_CORRECTION`)
+_A_CORRECTION = re.compile(
+    rf"(?:(?<=[.!?。！？])[ \t]+|^)(?={OPENS_A_CORRECTION.pattern[1:]})", re.IGNORECASE | re.MULTILINE
+)
+
+
+def _last(matches):
+    """The last of `matches`, or None."""
+    found = None
+    for found in matches:  # noqa: B007 (the loop keeps the last)
+        pass
     return found
 
 
@@ -643,6 +666,7 @@ __all__ = [
     "CROSS_MARKS",
     "HEDGE_WORDS",
     "MISTAKE_LABEL_WORDS",
+    "OPENS_A_CORRECTION",
     "OPENS_A_PLAN",
     "OTHER_SIDE",
     "REPLY_WORDS",

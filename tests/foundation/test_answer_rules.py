@@ -136,6 +136,12 @@ GAME24_FORMS = {
     "Answer: «{r}»": "correct",
     "Answer: 「{r}」": "correct",
     "Answer => {r}": "correct",
+    # a later sentence that opens a correction replaces the answer before it
+    "{r} = 24. Actually, 8 * 4 - 6 - 4 is better.": "incorrect",
+    "Answer: {r}\nActually, 8 * 4 - 6 - 4 is better.": "invalid",
+    "8 * 4 - 6 - 4 = 22. Actually, {r} = 24 works.": "correct",
+    "Answer: 8 * 4 - 6 - 4. Wait, that's 22. Actually: {r}": "correct",
+    "Answer: {r}\nWait, let me check: 6 - 4 = 2, 4 + 8 = 12, 2 * 12 = 24. Yes.": "correct",
     # the target stated alone, then the expression that explains it
     "\\(\\boxed{{24}}\\)\n\nUsing \\((6-4)\\times(4+8)\\).": "correct",
     "\\boxed{{24}}\n\nUsing (6 - 4) * (4 + 4).": "incorrect",
@@ -602,7 +608,10 @@ GOMOKU_FORMS = {
     "Bad move: {b}": "invalid",  # a mistake's label over the only move: no answer
     "A1 ❌  {b} ✅": "correct",  # a move struck out
     "I play I 5.": "correct",  # a move spaced after the verb that places it
-    "A1? No, {b}.": "invalid",
+    "A1? No, {b}.": "correct",  # a try answered "No" is called wrong
+    "{b}? No, A1.": "incorrect",
+    "Play {b}. Actually, A1 is better.": "incorrect",  # a later sentence that opens a correction replaces it
+    "Play A1. Actually, {b} is better.": "correct",
     "{b}, H6 and G7 are all candidates.": "invalid",
     "{b} or H6, both block.": "invalid",
     "<move>{b}</move>\nDoes this work?\nNo, that's wrong.": "invalid",
@@ -700,7 +709,7 @@ DOUDIZHU_FORMS = {
     "Play 3 because the opponent has 5 5 and 8.": "correct",
     "I lead the 3; with A and 2 left I can't lose.": "correct",
     "My move: 3. Reason: the 2 and A control the game.": "correct",
-    "Move: 3. Actually, J is better.": "invalid",  # the later sentence doubts: two plays
+    "Move: 3. Actually, J is better.": "correct",  # the later sentence replaces the play: J
     # a number that numbers an option or a step is no card (`option 2` is not the 2)
     "Option 1: lead J — risky.\nOption 2: lead 3 — safe.\n\nI choose option 2: play 3.": "correct",
     "Play: 3\nBad play: J": "correct",  # a label that introduces a mistake holds no answer
@@ -709,6 +718,9 @@ DOUDIZHU_FORMS = {
     "Play: 3 (or J)": "invalid",
     "<move>3</move> — J would also work": "invalid",
     "<move>3</move> (a single)": "correct",
+    "Play 3. Actually, 2 is better.": "incorrect",  # a later sentence that opens a correction replaces it
+    "Lead with 2? No — that wastes control. Lead 3.": "correct",  # a try answered "No" is called wrong
+    "A or 2 would be a mistake; play 3.": "correct",  # an "or" between plays called wrong offers none
     "Best: 3. Worst: PASS.": "correct",
     "PASS ❌  3 ✅": "correct",
     "Play the 3, not a pass.": "correct",
@@ -819,7 +831,7 @@ OPENING_FRAMES = (
     "**{b}** — it keeps {o} and {p} in reserve.",
     "{b}: this covers {o}.",
 )
-NOT_ONE_FRAMES = ("{o} is worse than {b}.", "{b}, {o} and {p} are candidates.", "{o}? No, {b}.", "{b} or {o}.")
+NOT_ONE_FRAMES = ("{o} is worse than {b}.", "{b}, {o} and {p} are candidates.", "{o}? Hmm, {b}.", "{b} or {o}.")
 
 
 @settings(max_examples=150, deadline=None)

@@ -12,6 +12,8 @@ from ..locate import (
     ANSWER_WORDS,
     ASIDE,
     MISTAKE_LABEL_WORDS,
+    OFFERS,
+    OPENS_A_CORRECTION,
     OPENS_A_PLAN,
     OTHER_SIDE,
     REPLY_WORDS,
@@ -175,7 +177,7 @@ def _blanked(text: str, plays: list[_Written]) -> str:
 def _as_play(found: Found, on_table: Hand | None = None) -> Found:
     """`found`, or where its text does not read as cards, its first sentence where that is cards and
     the rest neither doubts nor offers (`Move: 3. Reason: the 2 and A control the game.`; never `Move:
-    3. Actually, J is better.`), else the play its sentence names (`Move: I lead the 3.`,
+    3. Actually, J is better.`, which J replaces), else the play its sentence names (`Move: I lead the 3.`,
     `<move>play 3</move>`, `I play 3.`); as found where the sentence names none (read_play then says
     why it is no play)."""
     if found.play is None or _reads_as_play(found.play):
@@ -336,19 +338,24 @@ def _play_in(line: str, on_table: Hand | None = None) -> Found:
     named = [run for run in found if run.cards and not _rejected(line, run.start)]
     if named and taken_back(line, named[-1].end):  # `I play 3. That's wrong.`
         return Found(None, CALLED_WRONG)
-    runs = [(run.sentence, " ".join(run.cards)) for run in named if not called_wrong(line, run.end)]
+    kept = [run for run in named if not called_wrong(line, run.end)]  # `A or 2 would be a mistake`
+    runs = [(run.sentence, " ".join(run.cards)) for run in kept]
     passes = any(  # `Play the 3, not a pass.`, `Worst: PASS`, `PASS ❌`: a pass rejected is none
         not _rejected(line, m.start()) and not called_wrong(line, m.end()) for m in _PASS_IN_SENTENCE.finditer(line)
     )
     if not runs:
         return Found("PASS") if passes else Found(None)
-    if passes or offers(line):
+    between = (line[a.end : b.start] for a, b in zip(kept, kept[1:]))  # an "or" between plays kept offers
+    if passes or OFFERS.search(line) or any(offers(words) for words in between):
         return Found(None, TWO_PLAYS)
+    last = runs[-1]
+    sentences = _SENTENCE_END.split(line)
+    if len({parse_cards(cards) for _, cards in runs}) > 1 and OPENS_A_CORRECTION.match(sentences[last[0]]):
+        return Found(last[1])  # `Play 3. Actually, 2 is better.`: the later sentence replaces the play
     if len({parse_cards(cards) for _, cards in runs}) > 1 and on_table is not None:
         runs = [(at, cards) for at, cards in runs if parse_cards(cards) != on_table] or runs  # `To beat the 8, play K.`
     if len({parse_cards(cards) for _, cards in runs}) == 1:
         return Found(runs[-1][1])
-    sentences = _SENTENCE_END.split(line)
     answering = {parse_cards(cards): cards for at, cards in runs if ANSWER_WORDS.search(sentences[at])}
     return Found(next(iter(answering.values()))) if len(answering) == 1 else Found(None, TWO_PLAYS)
 

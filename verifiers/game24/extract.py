@@ -28,6 +28,7 @@ import re
 from typing import Callable, Iterable
 
 from ..locate import (
+    OPENS_A_CORRECTION,
     called_wrong,
     labels_after_a_sentence,
     lines_deny,
@@ -251,19 +252,28 @@ def offers_another(
     answer: str,
     formats: Iterable[str] = ("answer_line", "answer_tag", "boxed"),
     same: Callable[[str, str], bool] = lambda answer, other: False,
+    attempts: Callable[[str], bool] = lambda expression: False,
 ) -> bool:
     """Is a second answer offered beside `answer`: on a line after it (another expression, or the
     claim that none exists), or as an earlier, different final answer that the words between offer
     it beside (`Answer: A` / `Alternatively:` / `Answer: B`)? One answer too many, whichever is
-    right (docs/answers.md). `same(answer, other)`: is an expression offered the same answer
-    (`4*6*(3-2) works too` beside `6*4*(3-2)`: the same numbers and value), which offers none."""
+    right (docs/answers.md); or does a sentence after it open by replacing it with another attempt
+    (`Actually, 8 * 4 - 6 - 4 is better.`)? `same(answer, other)`: is an expression offered the same
+    answer (`4*6*(3-2) works too` beside `6*4*(3-2)`: the same numbers and value), which offers none;
+    `attempts(expression)`: is it an attempt at the puzzle (a step, `2 * 12 = 24`, replaces nothing)."""
+
+    def expressions(words: str) -> list[str]:
+        return [m.group().strip() for m in _ARITHMETIC_STRETCH.finditer(words) if _OPERATOR.search(m.group())]
 
     def offers_other(words: str) -> bool:
-        expressions = [m.group().strip() for m in _ARITHMETIC_STRETCH.finditer(words) if _OPERATOR.search(m.group())]
-        return (
-            offers(words)
-            and bool(_DIGIT.search(words))
-            and not (expressions and all(same(answer, e) for e in expressions))
+        found = expressions(words)
+        return offers(words) and bool(_DIGIT.search(words)) and not (found and all(same(answer, e) for e in found))
+
+    def replaced_in(words: str) -> bool:
+        return any(
+            OPENS_A_CORRECTION.match(sentence)
+            and any(attempts(e) and not same(answer, e) for e in expressions(sentence))
+            for sentence in _SENTENCE_BREAK.split(words)
         )
 
     at = text.rfind(answer)
@@ -280,6 +290,8 @@ def offers_another(
         return True  # `… = 24, but it is invalid here.`, `… = 24 — wait. I can't find one.` on its own line
     if offers_other(tail):
         return True  # `<answer>…</answer> (or (8 - 4) * 6)`, `… — (8 - 4) * 6 also works` on its own line
+    if replaced_in(tail + ("" if line_after < 0 else text[line_after:])):
+        return True  # `… = 24. Actually, 8 * 4 - 6 - 4 is better.`
     if line_after >= 0:
         if lines_deny(text[line_after:]):
             return True  # `There is no solution.`, `No, that's wrong.` after it
@@ -300,6 +312,7 @@ def offers_another(
 # the answer's arithmetic in its line: what follows it there is words about it
 _ARITHMETIC_STRETCH = re.compile(r"[\d(\[][\d\s+\-*/×÷·⋅−–=()\[\]xX]*+")  # possessive: linear
 _NOT_ITS_END = " \t+-*/×÷·⋅−–=(["  # it ends at its last digit or closing bracket
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?。！？])[ \t]+|\n")
 _OPERATOR = re.compile(r"\d[\s()\[\]]*[-+*/×÷·⋅−–xX][\s()\[\]]*\d")
 
 

@@ -285,7 +285,8 @@ class Game24Verifier(Verifier):
         if raw is not None and usual is None and 0 <= turn.text.rfind(raw) < none_stated_at(turn.text):
             raw, turn = None, turn._replace(unfinished="the final answer says there is none (`Final answer: none`)")
         same = partial(self._same_answer, wanted=wanted)  # an answer restated (`4*6*(3-2) works too`) offers none
-        if raw is not None and usual is None and offers_another(turn.text, raw, cfg.answer_formats, same):
+        attempts = partial(self._attempts_puzzle, wanted=wanted)
+        if raw is not None and usual is None and offers_another(turn.text, raw, cfg.answer_formats, same, attempts):
             raw, turn = (
                 None,
                 turn._replace(

@@ -11,6 +11,7 @@ from typing import Collection
 
 from ..locate import (
     ANSWER_WORDS,
+    OPENS_A_CORRECTION,
     OPENS_A_PLAN,
     OTHER_SIDE,
     REPLY_WORDS,
@@ -265,6 +266,9 @@ def _move_in(
     if len({cell for _, cell in named}) > 1 and occupied and not offers(scope) and _apart(named, occupied):
         named = [(pos, cell) for pos, cell in named if cell not in occupied]
     if len({cell for _, cell in named}) > 1:
+        corrected = _corrected(scope, size, formats)
+        if corrected is not None:  # `Play I5. Actually, A1 is better.`: the later sentence replaces the move
+            return corrected, None
         answered = _answering_sentence(scope, size, formats, occupied)
         if answered is None:
             answered = _opening_move(scope, size)
@@ -272,6 +276,16 @@ def _move_in(
             return None, "two different moves offered: one answer too many"
         return answered, None
     return named[-1][1], None
+
+
+def _corrected(scope: str, size: int, formats: tuple[str, ...]) -> int | None:
+    """The one move the last sentence that names a move names, where that sentence opens by replacing
+    the move before it (`locate.OPENS_A_CORRECTION`: `Actually, A1 is better.`); else None."""
+    for sentence in reversed(_SENTENCE_END.split(scope)):
+        named = {cell for pos, cell in _named(sentence, size, formats) if not _rejected(sentence, pos)}
+        if named:
+            return named.pop() if len(named) == 1 and OPENS_A_CORRECTION.match(sentence) else None
+    return None
 
 
 def _apart(named: list[tuple[int, int | None]], occupied: Collection[int]) -> bool:
@@ -342,7 +356,7 @@ _COMPARES = re.compile(
 def _opening_move(scope: str, size: int) -> int | None:
     """Where a line opens with its move and the rest explains it (`I5, blocking the four and
     threatening H6.`, `I5 creates a double threat at H6 and G7.`): that move; never where the line
-    compares moves, doubts or takes back (`A1 is worse than I5`, `A1? No, I5.`; `locate.TAKES_BACK`)
+    compares moves, doubts or takes back (`A1 is worse than I5`, `A1? Hmm, I5.`; `locate.TAKES_BACK`)
     or offers one beside another."""
     m = _OPENS_WITH_MOVE.match(scope)
     if m is None or offers(scope) or TAKES_BACK.search(scope) or _COMPARES.search(scope):
