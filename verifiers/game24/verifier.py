@@ -284,9 +284,7 @@ class Game24Verifier(Verifier):
             raw, turn = None, turn._replace(unfinished="the final answer was cut off (the text stops mid-answer)")
         if raw is not None and usual is None and 0 <= turn.text.rfind(raw) < none_stated_at(turn.text):
             raw, turn = None, turn._replace(unfinished="the final answer says there is none (`Final answer: none`)")
-        same = partial(self._same_answer, wanted=wanted)  # an answer restated (`4*6*(3-2) works too`) offers none
-        attempts = partial(self._attempts_puzzle, wanted=wanted)
-        if raw is not None and usual is None and offers_another(turn.text, raw, cfg.answer_formats, same, attempts):
+        if raw is not None and usual is None and self._offers_another(turn.text, raw, wanted):
             raw, turn = (
                 None,
                 turn._replace(
@@ -411,6 +409,13 @@ class Game24Verifier(Verifier):
         if not before.strip():
             return None
         return located_answer(before, self._is_expression, lambda a: self._answers_puzzle(a, wanted, target))
+
+    def _offers_another(self, text: str, raw: str, wanted: tuple[int, ...]) -> bool:
+        """`extract.offers_another` for this puzzle: an answer restated (`4*6*(3-2) works too`) offers
+        none, and only an attempt at the puzzle replaces it (`Actually, 8 * 4 - 6 - 4 is better.`)."""
+        same = partial(self._same_answer, wanted=wanted)
+        attempts = partial(self._attempts_puzzle, wanted=wanted)
+        return offers_another(text, raw, self.config.answer_formats, same, attempts)
 
     def _same_answer(self, answer: str, other: str, wanted: tuple[int, ...]) -> bool:
         """Are two answers the same: expressions over the same numbers with the same value (`6*4*(3-2)`
