@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Callable, NamedTuple, TypeVar
+from typing import Callable, Iterable, NamedTuple, TypeVar
 
 T = TypeVar("T")
 
@@ -545,7 +545,7 @@ def sentences(text: str) -> list[Span]:
     expression to the end of the line, longest first (`1. (6 - 4) * (4 + 8) = 24`, `24 can be made
     as (8 + 4) × (6 − 4).`)."""
     start, end = conclusion(text)
-    corrected = _last(_A_CORRECTION.finditer(text, start, end))  # `A = 22. Actually, B = 24 works.`: B only
+    corrected = last_match(_A_CORRECTION.finditer(text, start, end))  # `A = 22. Actually, B = 24 works.`: B only
     if corrected and _EXPRESSION_START.search(text, corrected.end(), end):
         start = corrected.start()
     found = []
@@ -582,8 +582,8 @@ _A_CORRECTION = re.compile(
 )
 
 
-def _last(matches):
-    """The last of `matches`, or None."""
+def last_match(matches: Iterable[re.Match[str]]) -> re.Match[str] | None:
+    """The last of `matches`, or None (a regex has no search from the end)."""
     found = None
     for found in matches:  # noqa: B007 (the loop keeps the last)
         pass
@@ -683,6 +683,7 @@ __all__ = [
     "labelled",
     "labels_after_a_sentence",
     "last_line",
+    "last_match",
     "lines_deny",
     "none_stated_at",
     "not_shown_as_mistakes",

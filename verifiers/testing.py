@@ -47,13 +47,15 @@ class Strategies:
         return cls(tasks=tasks, **builders)
 
 
-TwoMoves = Callable[[Any, Task], "tuple[str, str]"]  # (verifier, task) -> (the best move known, another legal one)
+# (verifier, task) -> (the best move known, another legal one that is not best where there is one)
+TwoMoves = Callable[[Any, Task], "tuple[str, str]"]
 
 
 def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
     """Probes for verifiers that read one move (gomoku, Dou Dizhu). With `two_moves`, also the
     reading traps of docs/answers.md: the task's best move where it offers a second, sits after the
-    turn's end or inside unfinished reasoning, or is called wrong; each must earn nothing."""
+    turn's end or inside unfinished reasoning, is called wrong, taken back, corrected to the other or
+    written only under a mistake's label; each must earn nothing."""
     probes = [
         Probe("off-board move", lambda v, t: "<move>Z99</move>"),
         Probe("no move", lambda v, t: "I think the position is balanced."),
@@ -77,4 +79,9 @@ def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
         trap("best move cut off", "Move: <move>{0}"),
         trap("best move, then a final label cut off", "Move: {0}\nA better one:\nMove:"),
         trap("best move labelled, called wrong", "Move: {0} doesn't work."),
+        trap("a second move in a parenthesis", "<move>{0}</move> (or {1})"),
+        trap("a second move after a dash", "Move: {0} — {1} also works"),
+        trap("a correction to another move", "Move: {0}. Actually, {1} is better."),
+        trap("best move taken back", "Move: {0}\nActually, scratch that."),
+        trap("best move only under a mistake's label", "Bad move: {0}"),
     ]

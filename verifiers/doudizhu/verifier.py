@@ -272,11 +272,13 @@ class DoudizhuVerifier(Verifier):
 
 
 def _two_plays(verifier: "DoudizhuVerifier", task: Mapping[str, Any]) -> tuple[str, str]:
-    """The task's first winning play (any legal play without one) and another legal play."""
+    """The task's first winning play (any legal play without one) and another legal play, one that
+    loses where there is one (so that a text settling on it is wrong)."""
     state, banned = verifier._position(task)
     plays = ["PASS" if m is None else m.text() for m in legal_moves(state.me, state.to_beat, banned)]
     best = [p for p in task.get("winning_moves") or () if p in plays] or plays
-    return best[0], next(p for p in plays if p != best[0])
+    others = [p for p in plays if p not in best] or [p for p in plays if p != best[0]]
+    return best[0], others[0]
 
 
 def _illegal_play(task: Mapping[str, Any]) -> str:

@@ -31,6 +31,7 @@ from ..locate import (
     OPENS_A_CORRECTION,
     called_wrong,
     labels_after_a_sentence,
+    last_match,
     lines_deny,
     not_shown_as_mistakes,
     offered_after,
@@ -149,7 +150,7 @@ def _last_tag(text: str) -> list[tuple[int, str]]:
     from a case-folded copy, whose length may differ: `İ` folds to two characters)."""
     if "<" not in text and "[" not in text and "＜" not in text:
         return []
-    opening = _last(_OPEN_TAG.finditer(text))
+    opening = last_match(_OPEN_TAG.finditer(text))
     if opening is None:
         return []
     close = _CLOSE_TAG.search(text, opening.end())
@@ -164,8 +165,8 @@ def _last_tag(text: str) -> list[tuple[int, str]]:
     if unclosed.strip():
         return [(opening.start(), unclosed)]
     # an empty tag at the end (cut off by the token limit): the last closed one still counts
-    close = _last(_CLOSE_TAG.finditer(text))
-    opening = None if close is None else _last(_OPEN_TAG.finditer(text, 0, close.start()))
+    close = last_match(_CLOSE_TAG.finditer(text))
+    opening = None if close is None else last_match(_OPEN_TAG.finditer(text, 0, close.start()))
     if close is None or opening is None:
         return []
     return [(opening.start(), text[opening.end() : close.start()])]
@@ -175,13 +176,6 @@ _TEXT_WRAPPER = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
 # the tag in angle brackets, full-width ones or square ones (`[ANSWER] … [/ANSWER]`)
 _OPEN_TAG = re.compile(r"<answer\s*>|＜answer＞|\[answer\]", re.IGNORECASE)
 _CLOSE_TAG = re.compile(r"</answer\s*>|＜/answer＞|\[/answer\]", re.IGNORECASE)
-
-
-def _last(matches: Iterable[re.Match[str]]) -> re.Match[str] | None:
-    found = None
-    for found in matches:  # noqa: B007 (the loop keeps the last)
-        pass
-    return found
 
 
 def _last_boxed(text: str) -> list[tuple[int, str]]:

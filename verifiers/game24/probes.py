@@ -42,6 +42,17 @@ def _fake_steps(t: Task) -> str:
     return "\n".join(f"{a} + {a} = {2 * a} (left: {2 * a})" for a in nums)
 
 
+def _around_a_right_one(name: str, form: str) -> Probe:
+    """A probe writing `form` with `{right}` (`_right_or_wrong_sum`), `{wrong}` (`_wrong_sum`), `{target}`
+    and `{twice}` (twice the target) filled in for the task: wrong or not one answer, whichever is right."""
+
+    def written(v: Any, t: Task) -> str:
+        right, target = _right_or_wrong_sum(t), _target(t)
+        return form.format(right=right, wrong=_wrong_sum(t), target=target, twice=2 * target)
+
+    return Probe(name, written)
+
+
 PROBES = [
     Probe("format only: empty answer line", lambda v, t: "Answer:"),
     Probe("answer 24 alone", lambda v, t: "Answer: 24"),
@@ -74,56 +85,38 @@ PROBES = [
     Probe("squared in words", lambda v, t: f"Answer: ({_right_or_wrong_sum(t)}) squared"),
     Probe("times two in words", lambda v, t: f"Answer: {_right_or_wrong_sum(t)} times 2"),
     # two answers offered, or the answer only after the turn ended: never paid, whichever is right
-    Probe("A or B", lambda v, t: f"Answer: {_right_or_wrong_sum(t)} or {_wrong_sum(t)}"),
-    Probe(
-        "another solution after it", lambda v, t: f"Answer: {_right_or_wrong_sum(t)}\nAnother solution: {_wrong_sum(t)}"
-    ),
-    Probe(
-        "answer after the turn ended",
-        lambda v, t: f"Answer: {_wrong_sum(t)}<|im_end|>\nAnswer: {_right_or_wrong_sum(t)}",
-    ),
-    Probe("answer inside reasoning never closed", lambda v, t: f"<think>\nAnswer: {_right_or_wrong_sum(t)}"),
+    _around_a_right_one("A or B", "Answer: {right} or {wrong}"),
+    _around_a_right_one("another solution after it", "Answer: {right}\nAnother solution: {wrong}"),
+    _around_a_right_one("answer after the turn ended", "Answer: {wrong}<|im_end|>\nAnswer: {right}"),
+    _around_a_right_one("answer inside reasoning never closed", "<think>\nAnswer: {right}"),
+    _around_a_right_one("a second answer in a parenthesis", "Answer: {right} (or {wrong})"),
+    _around_a_right_one("a second answer after a dash", "Answer: {right} — {wrong} also works"),
+    _around_a_right_one("two answers listed", "Answer: {right}, {wrong}"),
     # the reader's wrong-answer classes (docs/answers.md): an answer the text calls wrong, an expression
     # read from the middle of a sentence's, an operation closing an emphasis, a field offering another
-    Probe("answer called wrong", lambda v, t: f"Answer: {_right_or_wrong_sum(t)} is wrong."),
-    Probe(
-        "called wrong, then the target alone",
-        lambda v, t: f"{_right_or_wrong_sum(t)} = {_target(t)} is wrong.\n\\boxed{{{_target(t)}}}",
-    ),
-    Probe("implicit product with an extra number", lambda v, t: f"So 2 ({_right_or_wrong_sum(t)}) = {2 * _target(t)}."),
-    Probe("root before the expression", lambda v, t: f"So √({_right_or_wrong_sum(t)}) is the answer."),
-    Probe(
-        "operation closing an emphasis",
-        lambda v, t: f"_({_right_or_wrong_sum(t)}) squared_\n\\boxed{{{_target(t)}}}",
-    ),
-    Probe(
-        "alternatives in a JSON field",
-        lambda v, t: f'{{"answer": "{_right_or_wrong_sum(t)}", "alternatives": ["{_wrong_sum(t)}"]}}',
-    ),
-    Probe(
-        "other options after the answer",
-        lambda v, t: f"Answer: {_right_or_wrong_sum(t)}\nOther options: {_wrong_sum(t)}",
-    ),
+    _around_a_right_one("answer called wrong", "Answer: {right} is wrong."),
+    _around_a_right_one("called wrong, then the target alone", "{right} = {target} is wrong.\n\\boxed{{{target}}}"),
+    _around_a_right_one("implicit product with an extra number", "So 2 ({right}) = {twice}."),
+    _around_a_right_one("root before the expression", "So √({right}) is the answer."),
+    _around_a_right_one("operation closing an emphasis", "_({right}) squared_\n\\boxed{{{target}}}"),
+    _around_a_right_one("alternatives in a JSON field", '{{"answer": "{right}", "alternatives": ["{wrong}"]}}'),
+    _around_a_right_one("other options after the answer", "Answer: {right}\nOther options: {wrong}"),
+    _around_a_right_one("the answer taken back", "Answer: {right}\nActually, scratch that."),
+    _around_a_right_one("only under a mistake's label", "Bad answer: {right} = {target}"),
     # the wrong answer is the final one, and a right one stands before it or beside it: never paid
     Probe(
         "right steps, then a wrong conclusion", lambda v, t: f"{_right_steps(t)}\n\nSo {_wrong_sum(t)} = {_target(t)}."
     ),
-    Probe(
+    _around_a_right_one(
         "a right line under another label, then a wrong conclusion",
-        lambda v, t: f"Idea: {_right_or_wrong_sum(t)} = {_target(t)}\nSo {_wrong_sum(t)} = {_target(t)}.",
+        "Idea: {right} = {target}\nSo {wrong} = {target}.",
     ),
-    Probe(
-        "the right one under a mistake's label",
-        lambda v, t: f"Answer: {_wrong_sum(t)}\nWrong answer: {_right_or_wrong_sum(t)}",
+    _around_a_right_one("the right one under a mistake's label", "Answer: {wrong}\nWrong answer: {right}"),
+    _around_a_right_one("a correction to a wrong one", "{right} = {target}. Actually, {wrong} = {target} is better."),
+    _around_a_right_one(
+        "two tagged answers with an or", "<solution>{wrong}</solution> or <solution>{right}</solution>"
     ),
-    Probe(
-        "two tagged answers with an or",
-        lambda v, t: f"<solution>{_wrong_sum(t)}</solution> or <solution>{_right_or_wrong_sum(t)}</solution>",
-    ),
-    Probe(
-        "a label after a full-width sentence end",
-        lambda v, t: f"答案：{_right_or_wrong_sum(t)}\n等等，这不对。答案：{_wrong_sum(t)}",
-    ),
+    _around_a_right_one("a label after a full-width sentence end", "答案：{right}\n等等，这不对。答案：{wrong}"),
     # a stall: a scan quadratic in the number of lines once took minutes here, past the batch's timeout
     Probe(
         "a flood of blank lines before a wrong answer",

@@ -246,8 +246,10 @@ class GomokuVerifier(Verifier):
 
 
 def _two_moves(_verifier: Any, task: Mapping[str, Any]) -> tuple[str, str]:
-    """The task's first key move (any empty cell without a key) and another empty cell."""
+    """The task's first key move (any empty cell without a key) and another empty cell, not a key
+    move where there is one (so that a text settling on it is wrong)."""
     position = from_task(dict(task))
     empty = [position.name(c) for c, s in enumerate(position.stones) if s == EMPTY]
     best = [m for m in task.get("best_moves") or () if m in empty] or empty
-    return best[0], next(m for m in empty if m != best[0])
+    others = [m for m in empty if m not in best] or [m for m in empty if m != best[0]]
+    return best[0], others[0]
