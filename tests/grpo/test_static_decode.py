@@ -55,7 +55,11 @@ def test_static_decoding_samples_what_generate_samples(smollm2):
 def test_bfloat16_static_decoding_follows_the_same_path(smollm2):
     """In bfloat16 the two paths round differently (one cache layout against another), each about
     1e-3 nats of KL from float32 at the first token: a sampled token moves wherever a row's number
-    falls that close to a boundary (often, over 49k tokens), so greedy decoding is what must agree."""
+    falls that close to a boundary (often, over 49k tokens), so greedy decoding is what must agree,
+    up to a tie that bfloat16 cannot tell apart: where two paths part, their two tokens' float32
+    logits differ by no more than bfloat16 moves the logits there, twice over (each path rounds on its
+    own). On a CPU without bfloat16 instructions (AVX2) the products sum in another order, and one
+    such tie broke the other way."""
     model, tok = smollm2
     model.eval()
     ids, attn = _prompts(tok, ["Name a colour.", "Count to five, slowly, one number a line.", "Why is the sky blue?"])
@@ -63,7 +67,28 @@ def test_bfloat16_static_decoding_follows_the_same_path(smollm2):
     static, reference = _both(
         model, ids, attn, None, sampling, Ends(tok.pad_token_id, tok.eos_token_id), torch.bfloat16
     )
-    assert torch.equal(static, reference)
+    assert static.shape == reference.shape
+    for row, (ours, theirs) in enumerate(zip(static, reference)):
+        parted = (ours != theirs).nonzero()
+        if len(parted):
+            at = int(parted[0])
+            margin, moved = _tie_at(model, theirs[:at], attn[row // sampling.n], (int(ours[at]), int(theirs[at])))
+            assert margin <= 2 * moved, (row, at, margin, moved)
+
+
+def _tie_at(model, prefix, prompt_mask, tokens):
+    """After `prefix` (a left-padded prompt and its completion so far): the float32 logits' gap
+    between `tokens`, and the most bfloat16 moves any logit, in float64."""
+    from evalkit.devices import autocast
+
+    mask = torch.cat([prompt_mask, torch.ones(len(prefix) - len(prompt_mask), dtype=prompt_mask.dtype)])[None]
+    positions = (mask.cumsum(-1) - 1).clamp(min=0)
+    with torch.no_grad():
+        exact = model(prefix[None], attention_mask=mask, position_ids=positions).logits[0, -1].double()
+        with autocast(prefix.device, torch.bfloat16):
+            rounded = model(prefix[None], attention_mask=mask, position_ids=positions).logits[0, -1].double()
+    first, second = tokens
+    return abs(float(exact[first] - exact[second])), float((rounded - exact).abs().max())
 
 
 @pytest.mark.parametrize("model_type", ["llama", "qwen2", "qwen3"])
