@@ -208,6 +208,24 @@ def code_presentations(draw: st.DrawFn, program: str, other: str, usage: str = "
     return Presentation(text, pays, tuple(axes))
 
 
+def _unlabelled(answer: str) -> str:
+    """The answer without its label (`Move: A1` is `A1`): what an option's own label holds."""
+    label = _LABELLED.match(answer)
+    return answer[label.end() :].strip() if label else answer
+
+
+def _options(draw: st.DrawFn, answer: str, other: str) -> tuple[str, str]:
+    """The two answers listed under option labels, in either order, then a choice by name: (the text
+    choosing `answer`, the same text choosing `other`)."""
+    first, second = draw(st.sampled_from((("A", "B"), ("1", "2"))))
+    swap = draw(st.booleans())
+    listed = (answer, other)[::-1] if swap else (answer, other)
+    text = f"Option {first}: {listed[0]}\nOption {second}: {listed[1]}\n"
+    chosen, passed_over = (second, first) if swap else (first, second)
+    choose = draw(st.sampled_from(("I choose option {}.", "Best: option {}", "**Final answer:** Option {}")))
+    return text + choose.format(chosen), text + choose.format(passed_over)
+
+
 @st.composite
 def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation:
     """A whole answer as its verifier's own format writes it (`answer`, e.g. `Answer: (6-4)*(4+8)`
@@ -218,8 +236,11 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
     inside a reasoning block never closed, the answer rejected for `other`, the answer called wrong
     with no answer after it or followed by a final answer's place that says there is none, the
     answer struck out or only under a mistake's label, the answer only inside a quoted format
-    example) never pay; `other` shown after the answer as a mistake or for comparison, or struck out
-    (`A1 ❌`) or under a mistake's label on the answer's line (`Worst move: A1`), leaves it the answer. `other`: a different answer in the same format."""
+    example, the answer listed as one of two options and the other chosen by name) never pay; `other`
+    shown after the answer as a mistake or for comparison, or struck out (`A1 ❌`) or under a mistake's
+    label on the answer's line (`Worst move: A1`), or the two listed as options and the answer chosen
+    by name (`Option A: …` … `I choose option A.`), leaves it the answer. `other`: a different answer
+    in the same format."""
     axes = []
     before = draw(
         st.sampled_from(
@@ -237,7 +258,7 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
         after += draw(st.sampled_from(CHAT_ENDS)) + "\nUser: and now?\n" + other
         axes.append("text after the turn end")
     traps = ("hedge", "cut off", "after the turn ended", "reasoning never closed", "rejected", "quoted example")
-    traps += ("called wrong", "none stated", "struck out") + (
+    traps += ("called wrong", "none stated", "struck out", "another option chosen") + (
         ("under a mistake's label",) if _LABELLED.match(answer) else ()
     )
     trap = draw(st.sampled_from(("none",) * 4 + traps))
@@ -253,7 +274,12 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
         struck += ((answer + ". Worst " + other[0].lower() + other[1:]),) if _LABELLED.match(other) else ()
         shown = draw(st.sampled_from(struck))
         text, _ = before + shown + after, axes.append(f"other rejected beside it: {shown!r}")
-    if trap == "hedge" and draw(st.booleans()):
+    elif trap == "none" and draw(st.booleans()):  # listed as one of two options, and chosen by name
+        options = _options(draw, _unlabelled(answer), _unlabelled(other))
+        text, _ = before + options[0] + after, axes.append(f"chosen among options: {options[0]!r}")
+    if trap == "another option chosen":  # listed as one of two options; the other one is chosen
+        text = before + _options(draw, _unlabelled(answer), _unlabelled(other))[1] + after
+    elif trap == "hedge" and draw(st.booleans()):
         text = before + answer + draw(st.sampled_from(INLINE_HEDGES)).format(other) + after
     elif trap == "hedge":
         text = before + answer + draw(st.sampled_from(HEDGES)) + other + after

@@ -201,6 +201,58 @@ def without_asides(text: str) -> str:
     return ASIDE.sub(lambda m: m.group() if offers(m.group()) else " ", text)
 
 
+# an option's label where a line or a sentence starts (`Option A: lead 3`, `**Option 2**: I5`, `Choice B) …`)
+_OPTION_WORDS = r"option|choice|plan|candidate|alternative"
+_OPTION_LABEL = re.compile(
+    rf"(?:^|(?<=[.!?]))[ \t>*_#-]*\b(?:{_OPTION_WORDS})[ \t]+(?P<name>[A-Z]|\d{{1,2}})\b[*_]*[ \t]*[:)：—–-][ \t]*",
+    re.IGNORECASE | re.MULTILINE,
+)
+# an option named as the choice (`I choose option A`, `Option 2 it is`): not its label
+_OPTION_NAMED = re.compile(
+    rf"\b(?:{_OPTION_WORDS})[ \t]+(?P<name>[A-Z]|\d{{1,2}})\b(?![*_]*[ \t]*[:)：—–-])", re.IGNORECASE
+)
+_OPTION_ENDS = re.compile(r"[.!?](?=\s|$)|\n")
+
+
+def with_choices_resolved(text: str) -> str:
+    """`text` where an option chosen by its name (`I choose option A`) is written as what that option's
+    label said it is, and the options listed are left out (`Option A: lead 3.` `Option B: lead 2.`
+    `I choose option A.` reads `I choose lead 3.`): the name of an option is no answer (read as a
+    card, `option A` played an ace; read past, the last option listed was paid), and the options a
+    choice settles are what it chose from, not answers offered beside it. Only an option labelled
+    before the choice, and only once (two options of one name: left as written)."""
+    if not _OPTION_NAMED.search(text):
+        return text
+    said: dict[str, tuple[str, int]] = {}  # an option's name: what its label says, and where that ends
+    listed: list[tuple[int, int]] = []  # where each option's label and what it says stand
+    seen: set[str] = set()
+    labels = list(_OPTION_LABEL.finditer(text))
+    for k, label in enumerate(labels):
+        name = label.group("name").upper()
+        stop = labels[k + 1].start() if k + 1 < len(labels) else len(text)
+        end = _OPTION_ENDS.search(text, label.end(), stop)
+        what = text[label.end() : end.start() if end else stop].strip()
+        listed.append((label.start(), end.end() if end else stop))
+        if name in seen:
+            said.pop(name, None)
+        elif what:
+            said[name] = (what, label.end())
+        seen.add(name)
+    chosen = [
+        (m.start(), m.end(), said[name][0])
+        for m in _OPTION_NAMED.finditer(text)
+        if (name := m.group("name").upper()) in said and m.start() >= said[name][1]
+    ]
+    if not chosen:
+        return text
+    pieces, at = [], 0
+    for start, end, what in sorted([(start, end, "") for start, end in listed] + chosen):
+        if start >= at:  # an option's name inside another's text is left as written
+            pieces += [text[at:start], what]
+            at = end
+    return "".join(pieces) + text[at:]
+
+
 def tag_cut_off(text: str, tag: str) -> bool:
     """Does the text end inside an answer tag (`<move>A`, `<move>A1</mo`, `<mo`): one opened after
     the last closed one and never closed, or the start of one at the very end? The token limit cut
@@ -696,5 +748,6 @@ __all__ = [
     "tag_cut_off",
     "taken_back",
     "talk_takes_back",
+    "with_choices_resolved",
     "without_asides",
 ]

@@ -37,6 +37,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from ..base import TaskError, Verifier, setting, shown
+from ..locate import with_choices_resolved
 from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
@@ -181,7 +182,9 @@ class DoudizhuVerifier(Verifier):
         if turn.unfinished:
             return Score.invalid(turn.unfinished)
         on_table = state.to_beat.cards if state.to_beat is not None else None  # the play to beat
-        raw, why = find_play(ascii_width(turn.text), self.config.move_formats, on_table, PROMPT_EXAMPLES)
+        raw, why = find_play(
+            with_choices_resolved(ascii_width(turn.text)), self.config.move_formats, on_table, PROMPT_EXAMPLES
+        )
         if raw is None:
             return Score.invalid(why or "no play found (write it like <move>3 3</move> or <move>PASS</move>)")
         try:

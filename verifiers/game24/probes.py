@@ -116,6 +116,10 @@ PROBES = [
     _around_a_right_one(
         "two tagged answers with an or", "<solution>{wrong}</solution> or <solution>{right}</solution>"
     ),
+    _around_a_right_one(
+        "listed as an option, another chosen", "Option A: {right}\nOption B: {wrong}\nI choose option B."
+    ),
+    _around_a_right_one("listed last, the first chosen", "Option 1: {wrong}\nOption 2: {right}\nAnswer: option 1"),
     _around_a_right_one("a label after a full-width sentence end", "答案：{right}\n等等，这不对。答案：{wrong}"),
     # a stall: a scan quadratic in the number of lines once took minutes here, past the batch's timeout
     Probe(

@@ -36,7 +36,7 @@ from functools import lru_cache, partial
 from typing import Any, Mapping
 
 from ..base import TaskError, Verifier, setting, shown
-from ..locate import none_stated_at, offers
+from ..locate import none_stated_at, offers, with_choices_resolved
 from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
@@ -236,6 +236,7 @@ class Game24Verifier(Verifier):
         cfg = self.config
         numbers, wanted, target = _task_numbers(task)
         turn = model_turn(completion)  # where the final answer may be (docs/answers.md)
+        turn = turn._replace(text=with_choices_resolved(turn.text))  # `Option A: …` then `I choose option A`
         completion = strip_special_tokens(completion)
         steps = check_steps(completion, numbers, cfg.max_steps_checked)
         info: dict[str, Any] = {"steps": steps.total_lines, "steps_valid": 0}

@@ -32,6 +32,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from ..base import TaskError, Verifier, setting
+from ..locate import with_choices_resolved
 from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
@@ -132,7 +133,11 @@ class GomokuVerifier(Verifier):
         occupied = {cell for cell, stone in enumerate(position.stones) if stone != EMPTY}
         centre = position.size // 2 * position.size + position.size // 2  # the prompt's example move
         cell, why = answer_move(
-            ascii_width(turn.text[-4000:]), position.size, self.config.move_formats, occupied, {centre}
+            with_choices_resolved(ascii_width(turn.text))[-4000:],
+            position.size,
+            self.config.move_formats,
+            occupied,
+            {centre},
         )
         if why is not None:
             return Score.invalid(why)

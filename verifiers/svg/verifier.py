@@ -25,6 +25,7 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence
 import numpy as np
 
 from ..base import TaskError, Verifier, setting
+from ..locate import with_choices_resolved
 from ..protocol import Item
 from ..registry import register
 from ..score import Score, Verdict
@@ -178,7 +179,7 @@ class SvgVerifier(Verifier):
                 if turn.unfinished:
                     out[i] = _invalid("unfinished", turn.unfinished)
                     continue
-                svg, why = extract_svg(turn.text, self.config.pick)
+                svg, why = extract_svg(with_choices_resolved(turn.text), self.config.pick)
                 if svg is None:
                     out[i] = _invalid(why, READ_FAILURES[why])
                     continue
