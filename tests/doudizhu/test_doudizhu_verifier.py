@@ -164,10 +164,12 @@ HOSTILE = [
 
 
 def test_hostile_move_strings_are_bounded(dd):
+    """Bounded, not fast (bench/ measures speed): a scan quadratic in these texts takes minutes, and
+    2 s a text failed on a busy 2-core machine (the suite's other worker, and more, beside it)."""
     for text in HOSTILE:
         start = time.perf_counter()
         s = dd.score(text, LEAD)
-        assert time.perf_counter() - start < 2 and not s.is_error, (text[:40], s.reason)
+        assert time.perf_counter() - start < 10 and not s.is_error, (text[:40], s.reason)
     assert_bounded(dd, [(text, FOLLOW) for text in HOSTILE], seconds=10)
 
 
