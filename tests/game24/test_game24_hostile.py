@@ -31,11 +31,13 @@ HOSTILE = {
 }
 
 
+# The bounds are in this process's CPU seconds: a bound against a scan that grows faster than the
+# text, which other work on a busy machine must not trip (wall clocks did, beside a full suite)
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_hostile_completion_is_bounded_and_not_correct(name):
-    start = time.perf_counter()
+    start = time.process_time()
     s = V.score(HOSTILE[name], TASK)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert elapsed < 5, f"{name} took {elapsed:.1f} s"
     assert s.verdict in (Verdict.INVALID, Verdict.INCORRECT), (name, s.verdict, s.reason)
     assert s.reason
@@ -51,8 +53,8 @@ def test_hostile_batch_is_bounded_in_worker_processes():
 def test_a_flood_of_blank_or_symbol_lines_before_a_right_answer_is_bounded_and_correct(flood):
     """Degenerate models print long runs of empty lines: scanning them for steps once took n² steps
     (64 kB: 43 s, past the batch timeout, so a right answer lost its reward)."""
-    start = time.perf_counter()
+    start = time.process_time()
     s = V.score(flood * (1_000_000 // len(flood)) + "Answer: (6 - 4) * (4 + 8) = 24", TASK)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert elapsed < 5, f"took {elapsed:.1f} s"
     assert s.verdict is Verdict.CORRECT, s.reason

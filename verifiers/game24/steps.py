@@ -345,12 +345,14 @@ def _forward(plain: str) -> str:
 
 
 def _blocks(text: str, numbers: list[int]) -> list[tuple[int, int, list[_Step]]]:
-    """Runs of step lines: (start offset, end offset, steps)."""
+    """Runs of step lines: (start offset, end offset, steps). A line met again is read once (a model
+    stuck repeating one step line writes it thousands of times)."""
     blocks: list[tuple[int, int, list[_Step]]] = []
     current: list[_Step] = []
     start = offset = 0
+    read: dict[str, list[_Step] | None] = {}
     for line in text.split("\n"):
-        steps = _steps_of(line, numbers)
+        steps = read[line] if line in read else read.setdefault(line, _steps_of(line, numbers))
         if steps:
             if not current:
                 start = offset
