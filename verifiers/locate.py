@@ -118,8 +118,9 @@ def denies(line: str) -> bool:
     return DENIALS.search(line) is not None or REJECTS.search(line) is not None
 
 
-# a line after the answer that calls it wrong or strikes it (`No, that's wrong.`, `This is incorrect.`, `That
-# doesn't work.`, `Scratch that.`), with no answer after it to replace it: the text takes its answer back
+# a line after the answer that calls it wrong, strikes it or admits a blunder (`No, that's wrong.`, `This is
+# incorrect.`, `That doesn't work.`, `Scratch that.`, `Oops, …`, `Let me fix that.`), with no answer after it
+# to replace it: the text takes its answer back
 _WHAT_IS_WRONG = (  # `That's wrong.`, `This answer is incorrect.`, `The above SVG was wrong.`
     r"\b(?:that|this|it|the above|my)(?:[ \t]+(?:answer|drawing|svg|image|picture|move|play|solution|expression"
     r"|code|program|function|version|one))?"
@@ -127,7 +128,11 @@ _WHAT_IS_WRONG = (  # `That's wrong.`, `This answer is incorrect.`, `The above S
 REJECTS = re.compile(
     r"\b(?:scratch|strike) (?:that|this)\b|\b(?:disregard|ignore|forget) (?:that|this|the above|my (?:last |previous )?answer)\b"
     rf"|^[^\w\n]*(?:no|nope)[,.!]|{_WHAT_IS_WRONG}(?:'s| is| was) (?:wrong|incorrect|invalid|not (?:right|correct|valid))\b"
-    rf"|{_WHAT_IS_WRONG} (?:does(?:n't| not)|won't|will not) work\b",
+    rf"|{_WHAT_IS_WRONG} (?:does(?:n't| not)|won't|will not) work\b"
+    # a blunder admitted, and nothing after it to mend it (`Oops, the circle is lopsided.`, `I made a mistake.`)
+    r"|^[^\w\n]*(?:oops|whoops|uh[- ]?oh|my bad)\b"
+    r"|\b(?:i|we)(?: have|'ve)? made (?:a |an )?(?:mistake|error|blunder|typo)(?:[ \t]+(?:here|there|above))?[ \t]*[.!]?[ \t]*$"
+    r"|\blet me (?:fix|correct|redo|re-do) (?:it|that|this|the \w+)[ \t]*[.!:]?[ \t]*$",  # a mend promised, never given
     re.IGNORECASE,
 )
 
@@ -578,13 +583,22 @@ def lines_deny(after: str) -> bool:
     then `No, this is the only one.`, on one line too) is that question's answer: the rest of its
     line is read alone; after a question whether the answer is right (`Is this correct? No.`) it
     takes the answer back."""
-    previous = ""
-    for line in _AFTER_A_QUESTION.split(after):  # lines, and a line's sentences after a question mark
+    return denial_at(after) is not None
+
+
+def denial_at(after: str) -> int | None:
+    """Where in `after` the first line that denies the answer before it starts (`lines_deny`'s
+    rule), or None. What the text writes from there on may replace the answer it denied (`Move: A1`
+    / `Wait, that is wrong. I play I5 instead.`: rule 5, docs/answers.md)."""
+    previous, start = "", 0
+    for gap in [*_AFTER_A_QUESTION.finditer(after), None]:  # lines, and a line's sentences after a question mark
+        line = after[start : gap.start() if gap else len(after)]
         answers_a_question = previous.rstrip().endswith("?") and not _DOUBTS_THE_ANSWER.search(previous)
         if denies(_LEADING_NO.sub("", line, count=1) if answers_a_question else line):
-            return True
+            return start
         previous = line if line.strip() else previous
-    return False
+        start = gap.end() if gap else len(after)
+    return None
 
 
 def taken_back(text: str, end: int) -> bool:
@@ -730,6 +744,7 @@ __all__ = [
     "candidates",
     "cells",
     "counter_example",
+    "denial_at",
     "introduced_as_mistake",
     "introduced_as_the_form",
     "json_fields",

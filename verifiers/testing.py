@@ -84,6 +84,7 @@ def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
         trap("a second move after a dash", "Move: {0} — {1} also works"),
         trap("a correction to another move", "Move: {0}. Actually, {1} is better."),
         trap("best move taken back", "Move: {0}\nActually, scratch that."),
+        trap("best move, then a blunder admitted", "Move: {0}\nOops, I made a mistake."),
         trap("best move only under a mistake's label", "Bad move: {0}"),
         trap("best move listed as an option, another chosen", "Option A: {0}\nOption B: {1}\nI choose option B."),
         trap("best move listed last, the first chosen", "Option 1: {1}\nOption 2: {0}\nBest: option 1"),

@@ -162,6 +162,14 @@ GAME24_FORMS = {
     # a line that strikes the answer takes it back
     "Answer: {r}\nActually, scratch that.": "invalid",
     "Answer: 8 * 4 - 6 - 4\nScratch that. Answer: {r}": "correct",
+    # a labelled answer denied by a later line: what the text writes from there replaces it, in any form
+    "Answer: 8 * 4 - 6 - 4\nWait, that is wrong. Corrected:\n{r} = 24": "correct",
+    "Answer: 8 * 4 - 6 - 4\nNo, that fails. I choose {r} = 24.": "correct",
+    "Answer: {r}\nWait, that is wrong. Corrected:\n8 * 4 - 6 - 4 = 22": "incorrect",
+    "Answer: {r}\nWait, that is wrong.\nHope this helps!": "invalid",
+    # a blunder admitted after the answer, with nothing to mend it: taken back
+    "Answer: {r}\nOops, that uses a number twice.": "invalid",
+    "Answer: {r}\nI made a mistake.": "invalid",
     # a line of Python that prints the expression, or assigns it with its value in a comment
     "```python\nprint({r})  # 24\n```": "correct",
     "answer = {r}  # = 24": "correct",
@@ -579,6 +587,11 @@ GOMOKU_FORMS = {
     "Move: {b} is a mistake.": "invalid",
     "**{b}** doesn't work.": "invalid",
     "<move>{b}</move>\nThat's wrong.": "invalid",
+    "<move>{b}</move>\nOops, I made a mistake.": "invalid",
+    "Move: A1\nWait, that is wrong. I will play {b} instead.": "correct",  # the denied move replaced
+    "Move: A1\nNo, that's wrong. Corrected:\n{b}": "correct",
+    "Move: {b}\nThat's wrong.\nThe opponent then plays A1.": "invalid",  # their move never stands in for ours
+    "Move: A1\nThat's wrong.\nThe opponent then plays {b}.": "invalid",
     "<move>{b}</move> wins. <move>A1</move> loses.": "correct",  # the move called losing is none
     "<move>{b}</move> is not blocked, so it wins.": "correct",
     "{b} can't be blocked.": "correct",
@@ -756,6 +769,15 @@ DOUDIZHU_FORMS = {
     "Play: 3 doesn't work.": "invalid",  # a labelled play called wrong in its sentence
     "Play: 3\nDon't write this:\nPlay: PASS": "correct",
     "Play: 3\nA better one:\nPlay:": "invalid",
+    # talk after a play in a sentence passes over; talk that doubts it takes it back
+    "I play 3.\nHope this helps!": "correct",
+    "I choose 3.\nThis keeps the control.\nGood luck!": "correct",
+    "I play 3.\nHmm, wait.": "invalid",
+    "I play 3.\nOops, I made a mistake.": "invalid",
+    # a denied play replaced by the one written after the denial; the other side's never stands in
+    "Play: PASS\nWait, that is wrong. I play 3 instead.": "correct",
+    "<move>PASS</move>\nNo, that is wrong.\n<move>3</move>": "correct",
+    "Play: 3\nThat is wrong.\nThe opponent plays 5.": "invalid",
 }
 
 

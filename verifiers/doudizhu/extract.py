@@ -12,6 +12,7 @@ from ..locate import (
     ANSWER_WORDS,
     ASIDE,
     MISTAKE_LABEL_WORDS,
+    MOST_TALK_LINES,
     OFFERS,
     OPENS_A_CORRECTION,
     OPENS_A_PLAN,
@@ -20,6 +21,7 @@ from ..locate import (
     TAKES_BACK,
     UNDER_A_MISTAKE_LABEL,
     called_wrong,
+    denial_at,
     introduced_as_the_form,
     label_cut_off,
     labelled,
@@ -30,6 +32,7 @@ from ..locate import (
     rank,
     tag_cut_off,
     taken_back,
+    talk_takes_back,
     without_asides,
 )
 from .cards import Hand, parse_cards
@@ -109,7 +112,12 @@ def _labelled_plays(text: str) -> list[_Written]:
 
 
 def find_play(
-    text: str, formats: tuple[str, ...], on_table: Hand | None = None, examples: tuple[str, ...] = ()
+    text: str,
+    formats: tuple[str, ...],
+    on_table: Hand | None = None,
+    examples: tuple[str, ...] = (),
+    *,
+    replacing: bool = True,
 ) -> Found:
     """The last play written in the completion (raw text), trying the configured formats in
     order: the last complete <move>...</move> (none where the text ends inside a tag: cut off),
@@ -117,7 +125,9 @@ def find_play(
     or its last line's sentences; a text that does not read as cards is read as a sentence
     (`sentence_play`). A play the text calls wrong is none, and a tag that quotes the prompt's
     example (`examples`) as the form to write (`answer like <move>3 3</move>`) is none where the text
-    answers elsewhere. Linear in the length of the text."""
+    answers elsewhere. A play a later line calls wrong is none, unless what the text writes from that
+    line on names one (`replacing`: `Play: PASS` / `Wait, that is wrong. I play 3 instead.` is 3;
+    read once, never further). Linear in the length of the text."""
     if "tag" in formats:
         if tag_cut_off(text, "move"):
             return Found(None, CUT_OFF)
@@ -135,7 +145,7 @@ def find_play(
             if any(_TOKEN_RUN.search(piece) for piece in offered_after(text, text.find(">", kept[-1].end) + 1)):
                 return Found(None, TWO_PLAYS)  # `<move>3</move> (or J)`, `— J would also work`
             if taken_back(text, kept[-1].end):
-                return Found(None, CALLED_WRONG)
+                return _written_after_a_denial(text, kept[-1].end, formats, on_table, examples, replacing)
             if none_stated_at(text) > kept[-1].start:  # `Final answer: none` after it
                 return Found(None, STATED_NONE)
             return _as_play(_last_of(kept, text), on_table)
@@ -151,12 +161,26 @@ def find_play(
             if any(_TOKEN_RUN.search(piece) for piece in offered_after(text, lines[-1].end)):
                 return Found(None, TWO_PLAYS)  # `{"move": "3", "alternatives": ["6"]}`
             if taken_back(text, lines[-1].end):
-                return Found(None, CALLED_WRONG)
+                return _written_after_a_denial(text, lines[-1].end, formats, on_table, examples, replacing)
             return _as_play(_last_of(lines, text), on_table)
     if "bare" in formats:
         stripped = text.strip()
         return _as_play(Found(stripped), on_table) if len(stripped) <= BARE_LIMIT else sentence_play(text, on_table)
     return Found(None)
+
+
+def _written_after_a_denial(
+    text: str, end: int, formats: tuple[str, ...], on_table: Hand | None, examples: tuple[str, ...], replacing: bool
+) -> Found:
+    """The play written after the line that denies the play ending at `end` (rule 5): read from that
+    line on, once. None where nothing after names one, or where what follows speaks of the other
+    side (`That's wrong. The opponent plays 3.`: their play, never ours in its place)."""
+    denial = denial_at(text[end:]) if replacing else None
+    rest = text[end + denial :] if denial is not None else ""
+    if not rest or OTHER_SIDE.search(rest):
+        return Found(None, CALLED_WRONG)
+    later = find_play(rest, formats, on_table, examples, replacing=False)
+    return later if later.play is not None and _reads_as_play(later.play) else Found(None, CALLED_WRONG)
 
 
 def _quotes_an_example(tag: _Written, text: str, examples: tuple[str, ...]) -> bool:
@@ -281,7 +305,8 @@ def _own_clauses(line: str) -> str:
 
 def sentence_play(text: str, on_table: Hand | None = None) -> Found:
     """The play the last non-empty line (past lines after it under a label that describes: `Remaining
-    hand: 6 J A 2`) names in its sentences: its one run of cards (runs the
+    hand: 6 J A 2`, and a few lines of talk that name no card and take nothing back: `Hope this
+    helps!`) names in its sentences: its one run of cards (runs the
     text rejects, `not 3`, left out), PASS where it names no card and says pass; where it names
     different plays, the one in the sentences that say what they answer (`locate.ANSWER_WORDS`), or
     none. A second play offered (`3 or J`), or cards beside a pass, are one answer too many. Where
@@ -291,6 +316,12 @@ def sentence_play(text: str, on_table: Hand | None = None) -> Found:
     lines = [line for line in text.split("\n") if line.strip()]
     while len(lines) > 1 and not _A_STEP.match(lines[-1]) and any(rank(span) == 0 for span in labelled(lines[-1])):
         lines.pop()  # a line after it that describes (`Remaining hand: 6 J A 2`, `Opponent: 5 5 8`)
+    talk = 0  # lines of talk after it (`Hope this helps!`): no cards, nothing that takes it back
+    while len(lines) > 1 and talk < MOST_TALK_LINES and not talk_takes_back(lines[-1]) and _names_nothing(lines[-1]):
+        lines.pop()
+        talk += 1
+    if len(lines) > 1 and talk_takes_back(lines[-1]) and _names_nothing(lines[-1]):
+        return Found(None, CALLED_WRONG)  # `I play 3.` then `Hmm, wait.` or `Oops, I made a mistake.`
     if not lines or len(lines[-1]) > MAX_SENTENCE:
         return Found(None)
     line = with_counts_written_out(without_asides(lines[-1]))
@@ -303,6 +334,12 @@ def sentence_play(text: str, on_table: Hand | None = None) -> Found:
             mine = _play_in(own, on_table)
             return mine if mine.play is not None else found
     return found
+
+
+def _names_nothing(line: str) -> bool:
+    """Does a line name no play and no pass (`Hope this helps!`, `This keeps the 2 for later` names one)?"""
+    found = _play_in(with_counts_written_out(without_asides(line)))
+    return found.play is None and not found.why
 
 
 class _Run(NamedTuple):

@@ -36,7 +36,7 @@ from functools import lru_cache, partial
 from typing import Any, Mapping
 
 from ..base import TaskError, Verifier, setting, shown
-from ..locate import none_stated_at, offers, with_choices_resolved
+from ..locate import denial_at, none_stated_at, offers, with_choices_resolved
 from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
@@ -254,6 +254,8 @@ class Game24Verifier(Verifier):
         else:
             turn = turn._replace(text=with_verbs_written_out(turn.text))  # `Multiply (6-4) by (4+8)`
             raw, links = self._final(final_answers(turn.text, cfg.answer_formats), wanted, target), None
+            if raw is not None:  # `Answer: A` / `Wait, that is wrong. Corrected:` / `(8 - 4) * 6 = 24`
+                raw = self._written_after_a_denial(turn.text, raw, wanted, target) or raw
             if raw is None:  # no marked answer: where the text's structure puts one (verifiers/locate.py)
                 raw = located_answer(
                     turn.text,
@@ -410,6 +412,20 @@ class Game24Verifier(Verifier):
         if not before.strip():
             return None
         return located_answer(before, self._is_expression, lambda a: self._answers_puzzle(a, wanted, target))
+
+    def _written_after_a_denial(self, text: str, marked: str, wanted: tuple[int, ...], target: int) -> str | None:
+        """The answer written after a line that calls the marked answer `marked` wrong (`Answer: A`,
+        then `Wait, that is wrong. Corrected:` and `(8 - 4) * 6 = 24`): the text replaced it (rule 5,
+        docs/answers.md), in whatever form the new one takes. Only an expression over exactly the
+        puzzle's numbers, where the text's structure puts an answer after the denial begins; else
+        None (the denial then takes the marked answer back, with nothing in its place)."""
+        at = text.rfind(marked)
+        end = text.find("\n", at + len(marked)) if at >= 0 else -1  # its own line's words: `offers_another`'s
+        denial = denial_at(text[end:]) if end >= 0 else None
+        if denial is None:
+            return None
+        answers = partial(self._answers_puzzle, wanted=wanted, target=target)
+        return located_answer(text[end + denial :], self._is_expression, answers)
 
     def _offers_another(self, text: str, raw: str, wanted: tuple[int, ...]) -> bool:
         """`extract.offers_another` for this puzzle: an answer restated (`4*6*(3-2) works too`) offers

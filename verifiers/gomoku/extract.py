@@ -18,6 +18,7 @@ from ..locate import (
     TAKES_BACK,
     UNDER_A_MISTAKE_LABEL,
     called_wrong,
+    denial_at,
     introduced_as_the_form,
     json_fields,
     label_cut_off,
@@ -101,7 +102,13 @@ REJECTION_CHARS = 24  # how far before a move its rejecting words may stand
 
 
 def answer_move(
-    text: str, size: int, formats: tuple[str, ...], occupied: Collection[int] = (), examples: Collection[int] = ()
+    text: str,
+    size: int,
+    formats: tuple[str, ...],
+    occupied: Collection[int] = (),
+    examples: Collection[int] = (),
+    *,
+    replacing: bool = True,
 ) -> tuple[int | None, str | None]:
     """The move a completion answers with, read by the rules every verifier shares (docs/answers.md):
     the last `<move>` tag, else the last line with an answer's label (`Move:`, `Answer:`) that names a
@@ -115,8 +122,10 @@ def answer_move(
     the `occupied` cells among them describe the position (`O wins by playing I8: E4, F5, G6, H7,
     I8.`): a stone already on the board is no move, where the move stands apart from them (first or
     last). A tag that quotes the prompt's example (`examples`: cells) as the form to write (`answer
-    in tags like <move>E5</move>`) is not the answer where the text names one elsewhere. Returns
-    (cell, None), or (None, why)."""
+    in tags like <move>E5</move>`) is not the answer where the text names one elsewhere. A move a
+    later line calls wrong is none, unless what the text writes from that line on names one
+    (`replacing`: `Move: A1` / `Wait, that is wrong. I play I5 instead.` is I5; read once, never
+    further). Returns (cell, None), or (None, why)."""
     if "tag" in formats and tag_cut_off(text, "move"):
         return None, "the final move was cut off (a <move> tag never closed): no answer"
     if label_cut_off(text):
@@ -148,7 +157,9 @@ def answer_move(
             return None, "no move found (write it like <move>H8</move>)"
     start, end, scope = scopes[-1]
     if taken_back(text, end):  # `That's wrong.` after it
-        return None, CALLED_WRONG
+        return (
+            _written_after_a_denial(text, end, size, formats, occupied, examples) if replacing else (None, CALLED_WRONG)
+        )
     if none_stated_at(text) > start:  # `Final move: none` after it
         return None, STATED_NONE
     cell, why = _move_in(scope, size, formats, occupied)
@@ -161,6 +172,20 @@ def answer_move(
             return None, "two different moves offered: one answer too many"
         break
     return cell, why
+
+
+def _written_after_a_denial(
+    text: str, end: int, size: int, formats: tuple[str, ...], occupied: Collection[int], examples: Collection[int]
+) -> tuple[int | None, str | None]:
+    """The move written after the line that denies the move ending at `end` (rule 5): read from that
+    line on, once. None where nothing after names one, or where what follows speaks of the other
+    player (`That's wrong. The opponent then plays I5.`: their move, never ours in its place)."""
+    denial = denial_at(text[end:])
+    rest = text[end + denial :] if denial is not None else ""
+    if not rest or OTHER_SIDE.search(rest):
+        return None, CALLED_WRONG
+    cell, why = answer_move(rest, size, formats, occupied, examples, replacing=False)
+    return (cell, why) if cell is not None else (None, CALLED_WRONG)
 
 
 def _quotes_an_example(tag: re.Match[str], text: str, size: int, examples: Collection[int]) -> bool:
