@@ -236,7 +236,8 @@ class Game24Verifier(Verifier):
         cfg = self.config
         numbers, wanted, target = _task_numbers(task)
         turn = model_turn(completion)  # where the final answer may be (docs/answers.md)
-        turn = turn._replace(text=with_choices_resolved(turn.text))  # `Option A: …` then `I choose option A`
+        resolved = with_choices_resolved(turn.text)  # `Option A: …` then `I choose option A`
+        turn = turn if resolved is turn.text else turn._replace(text=resolved)  # most texts name no option
         completion = strip_special_tokens(completion)
         steps = check_steps(completion, numbers, cfg.max_steps_checked)
         info: dict[str, Any] = {"steps": steps.total_lines, "steps_valid": 0}
