@@ -77,11 +77,7 @@ REJECTIONS = (
 )  # a later answer stands
 # words after the final answer that take it back, in its own sentence or on a line of their own: no answer
 CALLED_WRONG = (" is wrong.", " would be a mistake.", " doesn't work.", "\nThat's wrong.", "\nNo, this is incorrect.")
-CALLED_WRONG += (
-    "\nOops, that breaks a rule.",
-    "\nI made a mistake.",
-    "\nHmm, that's off. Let me fix it.",
-)  # a blunder admitted
+CALLED_WRONG += ("\nOops, that breaks a rule.", "\nI made a mistake.", "\nHmm, that's off. Let me fix it.")  # a blunder
 # a final answer's place after the answer that says there is none: no answer, the earlier never stands in
 NONE_STATED = ("\nFinal answer: none", "\n**Answer:** N/A", "\nFinal answer: I couldn't find one.")
 # another answer shown after the answer as what not to do or for comparison: the answer still stands

@@ -602,6 +602,16 @@ def denial_at(after: str) -> int | None:
     return None
 
 
+def after_a_denial(text: str, end: int) -> str | None:
+    """What the text writes from the first line after the answer ending at `end` that denies it
+    (`denial_at`), where a move game reads the answer that replaces it (rule 5); None where no line
+    denies it, or where that text speaks of the other side (`That's wrong. The opponent plays I5.`:
+    their move never stands in for ours)."""
+    denial = denial_at(text[end:])
+    rest = text[end + denial :] if denial is not None else ""
+    return rest if rest and not OTHER_SIDE.search(rest) else None
+
+
 def taken_back(text: str, end: int) -> bool:
     """Does the text take back its last answer, which ends at `end`: words right after it that call
     it wrong (`called_wrong`), or a line after it that says it is wrong or that no answer exists
@@ -741,6 +751,7 @@ __all__ = [
     "REPLY_WORDS",
     "Span",
     "UNDER_A_MISTAKE_LABEL",
+    "after_a_denial",
     "called_wrong",
     "candidates",
     "cells",

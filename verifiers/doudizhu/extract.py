@@ -20,8 +20,8 @@ from ..locate import (
     REPLY_WORDS,
     TAKES_BACK,
     UNDER_A_MISTAKE_LABEL,
+    after_a_denial,
     called_wrong,
-    denial_at,
     introduced_as_the_form,
     label_cut_off,
     labelled,
@@ -175,9 +175,8 @@ def _written_after_a_denial(
     """The play written after the line that denies the play ending at `end` (rule 5): read from that
     line on, once. None where nothing after names one, or where what follows speaks of the other
     side (`That's wrong. The opponent plays 3.`: their play, never ours in its place)."""
-    denial = denial_at(text[end:]) if replacing else None
-    rest = text[end + denial :] if denial is not None else ""
-    if not rest or OTHER_SIDE.search(rest):
+    rest = after_a_denial(text, end) if replacing else None
+    if rest is None:
         return Found(None, CALLED_WRONG)
     later = find_play(rest, formats, on_table, examples, replacing=False)
     return later if later.play is not None and _reads_as_play(later.play) else Found(None, CALLED_WRONG)
@@ -317,11 +316,13 @@ def sentence_play(text: str, on_table: Hand | None = None) -> Found:
     while len(lines) > 1 and not _A_STEP.match(lines[-1]) and any(rank(span) == 0 for span in labelled(lines[-1])):
         lines.pop()  # a line after it that describes (`Remaining hand: 6 J A 2`, `Opponent: 5 5 8`)
     talk = 0  # lines of talk after it (`Hope this helps!`): no cards, nothing that takes it back
-    while len(lines) > 1 and talk < MOST_TALK_LINES and not talk_takes_back(lines[-1]) and _names_nothing(lines[-1]):
+    while len(lines) > 1 and _names_nothing(lines[-1]):
+        if talk_takes_back(lines[-1]):
+            return Found(None, CALLED_WRONG)  # `I play 3.` then `Hmm, wait.` or `Oops, I made a mistake.`
+        if talk == MOST_TALK_LINES:
+            break
         lines.pop()
         talk += 1
-    if len(lines) > 1 and talk_takes_back(lines[-1]) and _names_nothing(lines[-1]):
-        return Found(None, CALLED_WRONG)  # `I play 3.` then `Hmm, wait.` or `Oops, I made a mistake.`
     if not lines or len(lines[-1]) > MAX_SENTENCE:
         return Found(None)
     line = with_counts_written_out(without_asides(lines[-1]))

@@ -352,7 +352,9 @@ def _blocks(text: str, numbers: list[int]) -> list[tuple[int, int, list[_Step]]]
     start = offset = 0
     read: dict[str, list[_Step] | None] = {}
     for line in text.split("\n"):
-        steps = read[line] if line in read else read.setdefault(line, _steps_of(line, numbers))
+        if line not in read:
+            read[line] = _steps_of(line, numbers)
+        steps = read[line]
         if steps:
             if not current:
                 start = offset

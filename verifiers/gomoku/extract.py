@@ -17,8 +17,8 @@ from ..locate import (
     REPLY_WORDS,
     TAKES_BACK,
     UNDER_A_MISTAKE_LABEL,
+    after_a_denial,
     called_wrong,
-    denial_at,
     introduced_as_the_form,
     json_fields,
     label_cut_off,
@@ -180,9 +180,8 @@ def _written_after_a_denial(
     """The move written after the line that denies the move ending at `end` (rule 5): read from that
     line on, once. None where nothing after names one, or where what follows speaks of the other
     player (`That's wrong. The opponent then plays I5.`: their move, never ours in its place)."""
-    denial = denial_at(text[end:])
-    rest = text[end + denial :] if denial is not None else ""
-    if not rest or OTHER_SIDE.search(rest):
+    rest = after_a_denial(text, end)
+    if rest is None:
         return None, CALLED_WRONG
     cell, why = answer_move(rest, size, formats, occupied, examples, replacing=False)
     return (cell, why) if cell is not None else (None, CALLED_WRONG)
