@@ -103,6 +103,9 @@ LOCATIONS = (
     "Réponse : {a}",
     "We can compute {a}",  # unmarked: a sentence in the conclusion's line (a restated target defers to it)
     "Putting it together, {a}",
+    "Attempt 2: {a}",  # a numbered label: its number is the label's, never the answer's
+    "Try #3: {a}",
+    "解法2：{a}",
 )
 # locations that hold a block: only a plain expression goes there (no inline markup)
 BLOCKS = (

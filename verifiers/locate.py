@@ -48,15 +48,20 @@ _NOT_A_START_AFTER = re.compile(
     rf"[A-Za-z.!]$|[A-Za-z0-9]_$|(?:[0-9^√∛∜−+/×÷·⋅\\)\]}}-]|[0-9)\]}}][ \t]*\*|[0-9],[ \t]*|[0-9],?[ \t]+(?:and|&)[ \t]+){_GAP}$"
 )
 _BEFORE_A_START = 8  # characters before a start read for what it follows
+# a numbered label's number (`Attempt 2: …`, `Try #2: …`, `解法2：…`): a word, perhaps `#`, then the number and a
+# colon; the label's, never the start of the answer after it (`2: (6 - 4) * …` read a value of 2)
+_LABEL_NUMBER = re.compile(r"\d{1,3}[ \t]*(?:：|:(?!\d))")  # `2:3` is a ratio; a full-width colon needs no space
+_WORD_BEFORE_A_NUMBER = re.compile(r"[^\W\d_]\.?[ \t]*[#№]?[ \t]*$")
 _AFTER_AN_OPERAND = re.compile(r"[\d)\]}](?P<between>[^\d\n]*)$")  # the words after the last operand before a start
 # words just before an expression that deny it (`Not 8*3-8-3 = 13; or rather, …`, `rather than 8 * 3`)
 _DENIED_BEFORE = re.compile(r"\b(?:not|never|rather than|instead of)[ \t]+$", re.IGNORECASE)
 _LIST_MARKER = re.compile(r"[ \t>]*(?:[-+*•◦▪‣]|\d{1,2}[.)])[ \t]+")
-_EMPHASIS_BEFORE = re.compile(r"(?<![^\s(])(?:\*{1,3}|_{1,2}|`)$")  # emphasis that opens at an expression
+_EMPHASIS_BEFORE = re.compile(r"(?<![^\s(:：])(?:\*{1,3}|_{1,2}|`)$")  # emphasis that opens at an expression
 # words that offer a second answer beside the first: two answers are one too many (docs/answers.md);
-# every verifier's reader refuses them from this one list
+# every verifier's reader refuses them from this one list ("otherwise" after a modal is a condition,
+# never an offer: `block at I5, since X would otherwise complete five`)
 HEDGE_WORDS = (
-    r"alternatively|alternatives?|otherwise|another (?:way|approach|solution|version|option|implementation|one|answer)"
+    r"alternatively|alternatives?|(?<!would )(?<!could )(?<!will )(?<!might )otherwise|another (?:way|approach|solution|version|option|implementation|one|answer)"
     r"|or you could|you could also|simpler (?:one|version|solution|way|approach)|other (?:options?|solutions?)"
     r"|(?:would |will |could )?also (?:works?|wins?|valid|correct|fine|good|possible)|works too|would work too"
     r"|option \d|approach \d|if you(?: would|'d)? (?:prefer|like|want)|variant\b"
@@ -457,9 +462,17 @@ MOST_SENTENCE_STARTS = 12  # places in the last line an expression may start, tr
 # words in a line after an answer that take it back or doubt it (`No, that's wrong.`, `Hmm, let me
 # reconsider.`, `I do not know.`): such a line is never talk an answer may stand before
 CROSS_MARKS = "✗❌✘"  # a mark that strikes out what it follows (`(8 - 4) * 6 = 24 ✗`)
+# words that say the text has no answer after all (`I give up.`, `I cannot find a way to make 24.`; never
+# `I couldn't find a simpler one.`)
+GIVES_UP = (
+    r"\b(?:give up|gave up|giving up)\b"
+    r"|\b(?:it|this|that|puzzle|problem|task)(?:'s| is| seems| looks| appears)(?: to be)?[ \t]+(?:impossible|unsolvable)"
+    r"|\b(?:can(?:not|'t)|could(?:n't| not)|unable to|failed to) (?:find|solve|get|make|reach)\b"
+    r"(?![^\n]{0,24}\b(?:better|simpler|shorter|faster|other|another|different)\b)"
+)
 TAKES_BACK = re.compile(
     rf"[{CROSS_MARKS}]|\?|\b(?:no|not|wrong|incorrect|invalid|mistake|oops|wait|but|however|actually|hmm|hold on|reconsider"
-    r"|rethink|re-check|recheck|unsure|maybe|perhaps|doubt)\b|n't\b",
+    rf"|rethink|re-check|recheck|unsure|maybe|perhaps|doubt)\b|n't\b|{GIVES_UP}",
     re.IGNORECASE,
 )
 # a line that computes: an operator (or `=`) between two operands, in any spelling the readers know:
@@ -482,7 +495,8 @@ _TALK_DOUBTS = re.compile(
     r"|\bnot (?:sure|quite|right|correct|valid|allowed|possible|equal|\d)|n't (?:sure|quite|right|correct|valid|allowed"
     r"|work|equal|make|give|get|add|reach|possible)"
     r"|\b(?:this|that|it|the answer|my answer)\b[^?\n]*\b(?:right|correct|work|works|valid|true)\b[^?\n]*\?"
-    r"(?![ \t]*(?:yes|yep|yeah|correct|indeed)\b)",  # `Is that right?`, unless it answers `Yes!`
+    r"(?![ \t]*(?:yes|yep|yeah|correct|indeed)\b)"  # `Is that right?`, unless it answers `Yes!`
+    rf"|{GIVES_UP}",
     re.IGNORECASE | re.MULTILINE,
 )
 
@@ -505,9 +519,8 @@ def conclusion(text: str) -> tuple[int, int]:
         line = text[start:end]
         if _ARITHMETIC.search(line) and rejected_in_its_sentence(line):
             continue  # a try the text calls wrong (`(6 - 2) * 3 * 4 = 48 (too big)`): the conclusion is before it
-        if _ARITHMETIC.search(line):  # the last line that computes, unless a question's or a step's
-            label = _LABEL.match(line)
-            return lines[-1] if label and rank(Span("", "labelled", 0, label.group("label"))) == 0 else (start, end)
+        if _ARITHMETIC.search(line):  # the last line that computes
+            return start, end
         if talk_takes_back(line):
             return lines[-1]
     return lines[-1]
@@ -635,6 +648,10 @@ def sentences(text: str) -> list[Span]:
             and not _LIST_MARKER.fullmatch(text, start, m.start())  # `- (6 - 4) * …`: a list's dash, no minus
         ):
             continue
+        if _LABEL_NUMBER.match(text, m.start(), end) and _WORD_BEFORE_A_NUMBER.search(
+            text, max(start, m.start() - _BEFORE_A_START), m.start()
+        ):
+            continue  # `Attempt 2: …`: the label's number
         opening = _EMPHASIS_BEFORE.search(text, max(start, m.start() - 3), m.start())  # `*14 + 17*`: its pair
         at = opening.start() if opening else m.start()
         beside = _AFTER_AN_OPERAND.search(text, max(start, at - SIDE_BY_SIDE), at)

@@ -261,6 +261,17 @@ GAME24_FORMS = {
     "{r} = 24\nHmm, let me reconsider.": "invalid",  # doubted
     "{r} = 24\nI do not know.": "invalid",
     "{r} = 24?\nSo the answer is 8 * 3 = 24.": "incorrect",  # the last answer is the answer
+    # a numbered label's number is the label's (`Attempt 2:`), never the answer's first number
+    "Attempt 1: 8 * 4 - 6 - 4 = 22\nAttempt 2: {r} = 24 ✓": "correct",
+    "Try #2: {r} = 24": "correct",
+    "解法2：{r} = 24": "correct",
+    "Attempt 2: 8 * 4 - 6 + 4 = 24": "incorrect",  # 30: the attempt's own value
+    "Trying: {r} = 24\nYes.": "correct",  # a try the text confirms is its conclusion
+    # talk that gives up leaves no answer (a try before it is no answer: no credit for a wrong one)
+    "8 * 4 - 6 - 4 = 22\nI give up.": "invalid",
+    "Attempt 3: 8 * 4 - 6 - 4 = 22\nI cannot find a way to make 24.": "invalid",
+    "{r} = 24\nI couldn't find a simpler one.": "correct",
+    "{r}\nThat's the only way; other combinations are impossible.": "correct",
     # the text takes its answer back: the claim that none exists is a second, different final answer
     "Answer: {r}\nThere is no solution.": "invalid",
     "Answer: {r}\nNo, that's wrong.": "invalid",  # called wrong, and nothing replaces it
@@ -547,6 +558,9 @@ GOMOKU_FORMS = {
     "<move>(4, 8)</move>": "invalid",  # a pair in a convention the prompt never states: ambiguous
     "{b} (row 5, col 9)": "correct",  # a pair beside the named move restates it
     "I looked at A1 and B2.\nMy move: {b}": "correct",  # the last line that names a move
+    # "otherwise" after a modal is a condition, never a second move offered
+    "The best move for O is to block at **{b}**, since X would otherwise complete E5, F5, G5, H5.": "correct",
+    "Block at {b}; otherwise, A1.": "invalid",
     "<move>I 5</move>": "correct",  # spaced inside a tag: still one move
     "Move: {b}\nThis completes the line from E5 to {b}.": "correct",  # lines after an answer's label explain it
     "**Answer: {b}**\n\nAlternatives like A1 lose at once.": "correct",
