@@ -55,8 +55,8 @@ def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
     """Probes for verifiers that read one move (gomoku, Dou Dizhu). With `two_moves`, also the
     reading traps of docs/answers.md: the task's best move where it offers a second, sits after the
     turn's end or inside unfinished reasoning, is called wrong, taken back, corrected to the other or
-    written only under a mistake's label, or listed as an option beside another that is chosen; each must
-    earn nothing."""
+    written only under a mistake's label, listed as an option beside another that is chosen, or named
+    as the other side's move after the text denies its own; each must earn nothing."""
     probes = [
         Probe("off-board move", lambda v, t: "<move>Z99</move>"),
         Probe("no move", lambda v, t: "I think the position is balanced."),
@@ -88,4 +88,7 @@ def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
         trap("best move only under a mistake's label", "Bad move: {0}"),
         trap("best move listed as an option, another chosen", "Option A: {0}\nOption B: {1}\nI choose option B."),
         trap("best move listed last, the first chosen", "Option 1: {1}\nOption 2: {0}\nBest: option 1"),
+        trap(
+            "another move denied, then the best as the opponent's", "Move: {1}\nThat is wrong.\nThe opponent plays {0}."
+        ),
     ]

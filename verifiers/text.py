@@ -15,9 +15,15 @@ from typing import Any
 _SPECIAL_TOKEN = re.compile(r"(?:<\|[A-Za-z0-9_]{1,32}\|>|<｜[^<>｜]{1,40}｜>|</s>|<eos>|<end_of_turn>|<eot>)\s*$")
 
 
+# the character before the closing '>' of every token `_SPECIAL_TOKEN` matches (`|>`, `｜>`, `</s>`, `<eos>`,
+# `<end_of_turn>`, `<eot>`): a text ending in another tag (`</answer>`, `</move>`, `</svg>`) holds none
+_BEFORE_A_TOKENS_CLOSE = frozenset("|｜snt")
+
+
 def strip_special_tokens(text: str) -> str:
     """`text` without the chat special tokens at its end (up to eight of them)."""
-    if text.rstrip()[-1:] != ">":  # every special token ends in '>': most completions have none
+    tail = text.rstrip()[-2:]
+    if tail[-1:] != ">" or tail[:1] not in _BEFORE_A_TOKENS_CLOSE:  # most completions end in no token
         return text
     for _ in range(8):
         match = _SPECIAL_TOKEN.search(text, max(0, len(text) - 200))
