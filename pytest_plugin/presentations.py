@@ -61,6 +61,10 @@ CHAT_ENDS = ("<|im_end|>", "<|eot_id|>", "</s>", "<|endoftext|>", "<end_of_turn>
 # the model's own turn header, decoded with the completion by some trainers: not text of the turn
 OWN_HEADERS = ("<|im_start|>assistant\n", "<|start_header_id|>assistant<|end_header_id|>\n\n")
 TALK = ("", "\nThis runs in linear time.", "\nHope this helps!", "\n\nThe idea is to handle each case once.")
+TALK += (
+    "\nI couldn't find a simpler one.",
+    "\nAnything else would otherwise cost time.",
+)  # neither gives up nor offers
 REASONING = ("Let me think about the edge cases first.\nThe empty input needs care.\n\n",)
 HEDGES = (
     "\nAlternatively:\n",

@@ -261,6 +261,12 @@ GAME24_FORMS = {
     "{r} = 24\nHmm, let me reconsider.": "invalid",  # doubted
     "{r} = 24\nI do not know.": "invalid",
     "{r} = 24?\nSo the answer is 8 * 3 = 24.": "incorrect",  # the last answer is the answer
+    # a next puzzle the model invents in the prompt's own words is not the model's turn for this one
+    "Answer: {r} = 24\nNow solve: 1 2 3 4\n1 + 2 = 3 (left: 3 3 4)\nAnswer: (1 + 2 + 3) * 4 = 24": "correct",
+    "Answer: {r} = 24\n\nExample for 1 2 7 14:\nAnswer: (14 + 7) + (2 + 1) = 24": "correct",
+    "Answer: 8 * 4 - 6 + 4 = 24\nNow solve: 1 2 3 4\nAnswer: {r} = 24": "incorrect",
+    "Example for 1 2 7 14:\nAnswer: (14 + 7) + (2 + 1) = 24\nNow solve: 4 4 6 8\nAnswer: {r} = 24": "correct",
+    "Now solve: 4 4 6 8\nAnswer: 8 * 4 - 6 + 4 = 24": "incorrect",  # this puzzle restated: its answer is read
     # a numbered label's number is the label's (`Attempt 2:`), never the answer's first number
     "Attempt 1: 8 * 4 - 6 - 4 = 22\nAttempt 2: {r} = 24 ✓": "correct",
     "Try #2: {r} = 24": "correct",

@@ -122,6 +122,10 @@ PROBES = [
     ),
     _around_a_right_one("listed last, the first chosen", "Option 1: {wrong}\nOption 2: {right}\nAnswer: option 1"),
     _around_a_right_one("a label after a full-width sentence end", "答案：{right}\n等等，这不对。答案：{wrong}"),
+    _around_a_right_one(  # a base model going on past its answer: the next puzzle's answer is not this one's
+        "the right one after a next puzzle it invented",
+        "Answer: {wrong} = {target}\nNow solve: 1000 2000\nAnswer: {right}",
+    ),
     # a stall: a scan quadratic in the number of lines once took minutes here, past the batch's timeout
     Probe(
         "a flood of blank lines before a wrong answer",

@@ -5,6 +5,8 @@ asks a model to solve one. The puzzles themselves are built and proven solvable 
 
 from __future__ import annotations
 
+import re
+
 from .countdown import load as load_countdown
 from .countdown import load_mix
 from .solver import load_task_set
@@ -26,6 +28,28 @@ Now solve: {numbers}
 
 
 SHORT_PROMPT = """Use the numbers {numbers} and + - * / to make {target}, using each number exactly once. Reply with one line: Answer: <expression> = {target}"""
+
+
+# the lines with which the prompts above open a puzzle (`Now solve: 4 4 6 8`, `Example for 1 2 7 14:`, `Use
+# the numbers 4 4 6 8 …`): a base model that goes on past its answer writes the next puzzle so
+_TASK_OPENER = re.compile(
+    r"^[ \t]*(?:Now solve:|Example for|Use the numbers)[ \t]*(?P<numbers>\d+(?:[ \t,]+\d+)*)", re.MULTILINE
+)
+
+
+def own_puzzle_part(completion: str, numbers: list[int]) -> str:
+    """The part of `completion` about this puzzle: where it writes the prompts' own opening line
+    for other numbers (a next puzzle it invented, `Answer: … = 24` / `Now solve: 1 2 3 4` / …),
+    the text before that line; where it restates this puzzle's opening line (a model that echoes
+    the prompt, its example too), the text after the last such line. A model's answer to another
+    puzzle is never its answer to this one (docs/answers.md, rule 1)."""
+    if "Now solve" not in completion and "Example for" not in completion and "Use the numbers" not in completion:
+        return completion  # most completions: one plain search each
+    wanted = sorted(numbers)
+    openers = [(m, sorted(map(int, re.findall(r"\d+", m.group("numbers"))))) for m in _TASK_OPENER.finditer(completion)]
+    start = max((m.end() for m, named in openers if named == wanted), default=0)
+    end = next((m.start() for m, named in openers if named != wanted and m.start() >= start), len(completion))
+    return completion[start:end]
 
 
 def prompt_text(numbers: list[int], target: int, style: str = "steps") -> str:

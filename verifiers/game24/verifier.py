@@ -48,7 +48,7 @@ from .countdown import TASK_SETS
 from .expression import Evaluated, ExpressionError
 from .extract import EXTRACTORS, cut_off, final_answers, located_answer, offers_another, with_verbs_written_out
 from .steps import check_steps, derivation, derivation_at
-from .tasks import load_tasks, prompt_text
+from .tasks import load_tasks, own_puzzle_part, prompt_text
 from .usual import read_usual_answer
 
 
@@ -235,6 +235,7 @@ class Game24Verifier(Verifier):
     def evaluate(self, completion: str, task: Mapping[str, Any]) -> Score:
         cfg = self.config
         numbers, wanted, target = _task_numbers(task)
+        completion = own_puzzle_part(completion, numbers)  # never a next puzzle the model invented
         turn = model_turn(completion)  # where the final answer may be (docs/answers.md)
         resolved = with_choices_resolved(turn.text)  # `Option A: …` then `I choose option A`
         turn = turn if resolved is turn.text else turn._replace(text=resolved)  # most texts name no option
