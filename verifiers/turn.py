@@ -10,6 +10,9 @@ same for every verifier (docs/answers.md), and come before any verifier reads an
   and `<reasoning>`), the answer is read after its end; a template that opens the block in the
   prompt leaves only the closing tag, which counts the same. A block opened and never closed was cut
   off before its conclusion: there is no answer, and nothing inside it stands in for one.
+- **A next task the model writes in its prompt's words is not its turn** (`own_task_part`): a base
+  model that goes on past its answer writes the next task as the prompt opens one; a restatement of
+  this task (an echo of the prompt) is not its answer either, and the turn starts after it.
 - **The turn's own header is not text of the turn**: a completion that opens with its role header
   (`<|im_start|>assistant`, `<|start_header_id|>assistant<|end_header_id|>`) starts after it.
 - **Line ends and spaces are one kind each**: CRLF and CR are LF; no-break and other Unicode spaces
@@ -21,7 +24,7 @@ Every scan is linear in the text.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 # a token that ends a turn, wherever it is (`<|im_start|>` opens one: a next turn)
 _TURN_END = re.compile(
@@ -91,4 +94,23 @@ def model_turn(completion: str, invented_turns: bool = True) -> Turn:
     return Turn(text, None, dropped)
 
 
-__all__ = ["Turn", "model_turn", "normalised"]
+def own_task_part(text: str, opener: re.Pattern[str], restates: Callable[[re.Match[str]], bool]) -> str:
+    """The part of `text` about this task where it writes a line that opens a task as the verifier's
+    prompt does (`opener`, matched where such a line starts): after the last one that restates this
+    task (`restates`: an echo of the prompt), up to the first other one after that (a next task the
+    model invented: its answer is never this task's). Text with no such line, as it is."""
+    found = list(opener.finditer(text))
+    if not found:
+        return text
+    start = max((m.end() for m in found if restates(m)), default=0)
+    end = next((m.start() for m in found if m.start() >= start and not restates(m)), len(text))
+    return text[start:end]
+
+
+def shows_within(text: str, opening: re.Match[str], identity: str, window: int) -> bool:
+    """Does the task opened at `opening` show `identity` (what tells this task from others: its
+    board, its hands) within `window` characters (a prompt's length): an echo of this task's prompt?"""
+    return text.find(identity, opening.end(), opening.end() + window) >= 0
+
+
+__all__ = ["Turn", "model_turn", "normalised", "own_task_part", "shows_within"]

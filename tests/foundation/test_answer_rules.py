@@ -813,6 +813,52 @@ EXPLANATIONS = ("", "\nThis wins the race.", "\n这样可以赢。", "\nEsta jug
 THEIR_MOVE = ("Opponent's move: {}", "Their reply: {}", "对手出牌：{}", "The opponent's best move: {}")
 
 
+# a next task in the prompt's own opening words (a base model going on past its answer), for another position
+INVENTED = {
+    "gomoku": "You are playing free-style gomoku on a 9x9 board: five or more stones in a row wins.\n"
+    "  A B C D E F G H I\n9 . . . . . . . . .\nO (white) to move.\n",
+    "doudizhu": "Two-player Dou Dizhu endgame, both hands visible.\nYour hand (you move now): 4 4 9\n",
+}
+LOSING = {"gomoku": "A1", "doudizhu": "A"}  # a legal move of each first test task that loses
+
+
+@pytest.mark.parametrize("name", sorted(INVENTED))
+@pytest.mark.parametrize(
+    "form, verdict",
+    [
+        ("<move>{best}</move>\n\n{invented}<move>{losing}</move>", "correct"),
+        ("<move>{losing}</move>\n\n{invented}<move>{best}</move>", "incorrect"),
+        ("{prompt}\n\n<move>{best}</move>", "correct"),  # an echo of this task's prompt, then the answer
+        ("Let me restate.\n{prompt}\nI play <move>{best}</move>", "correct"),
+        ("{prompt}\n<move>{best}</move>\n\n{invented}<move>{losing}</move>", "correct"),
+    ],
+)
+def test_a_next_task_the_model_invents_is_not_its_turn(name, form, verdict):
+    """Rule 1 for a base model that goes on past its answer: a line opening a task in the prompt's
+    words for another position ends the turn; one restating this task starts it after the echo."""
+    v, task = _task(name)
+    text = form.format(best=MOVES[name][0], losing=LOSING[name], invented=INVENTED[name], prompt=v.prompt(task))
+    score = v.score(text, task)
+    assert score.verdict.value == verdict, score.reason
+
+
+@pytest.mark.parametrize(
+    "form, verdict",
+    [
+        ("{right}\n\nDraw a red square as an SVG image.\n{wrong}", "correct"),
+        ("{wrong}\n\nDraw a red square as an SVG image.\n{right}", "incorrect"),
+        ("{prompt}\n\n{right}", "correct"),  # this task's prompt echoed, then the drawing
+    ],
+)
+def test_a_next_drawing_the_model_asks_itself_for_is_not_its_turn(form, verdict):
+    """Rule 1 for svg: a line opening a task as its prompt does (`Draw … as an SVG image.`) for another
+    subject ends the turn; this task's own, echoed, starts it after the echo."""
+    v, task = _task("svg")
+    text = form.format(right=SVG[1], wrong=SVG[2], prompt=v.prompt(task))
+    score = v.score(text, task)
+    assert score.verdict.value == verdict, score.reason
+
+
 @pytest.mark.parametrize("name", sorted(MOVES))
 @settings(max_examples=150, deadline=None)
 @given(data=__import__("hypothesis").strategies.data())

@@ -31,6 +31,7 @@ its reward.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -43,7 +44,7 @@ from ..score import Score, Verdict
 from ..splits import select
 from ..testing import Probe, move_game_probes
 from ..text import ascii_width
-from ..turn import model_turn
+from ..turn import model_turn, own_task_part, shows_within
 from ..winrate import WinRate, check_budget, estimate_seeded, keyed_verdict, stable_seed
 from .cards import (
     ALLOW_BOMB_WINGS,
@@ -72,6 +73,8 @@ After a PASS the other player leads.
 {position}
 Answer with your play in tags, e.g. <move>{example}</move> or <move>PASS</move>."""
 PROMPT_EXAMPLES = ("3 3", "PASS")  # the plays the prompt shows as the form to write
+_OPENING_WORDS = "Two-player Dou Dizhu endgame"  # how PROMPT opens a task, every task the same
+_OPENS_A_TASK = re.compile(rf"^[ \t]*{_OPENING_WORDS}", re.MULTILINE)
 
 
 MODES = ("auto", "rollout", "exact")
@@ -181,6 +184,15 @@ class DoudizhuVerifier(Verifier):
         turn = model_turn(completion)  # the model's own turn (docs/answers.md)
         if turn.unfinished:
             return Score.invalid(turn.unfinished)
+        if _OPENING_WORDS in turn.text:  # a next endgame the model invented, or this one echoed
+            position = describe(state, banned)
+            turn = turn._replace(
+                text=own_task_part(
+                    turn.text,
+                    _OPENS_A_TASK,
+                    lambda m: shows_within(turn.text, m, position, len(PROMPT) + len(position)),
+                )
+            )
         on_table = state.to_beat.cards if state.to_beat is not None else None  # the play to beat
         raw, why = find_play(
             with_choices_resolved(ascii_width(turn.text)), self.config.move_formats, on_table, PROMPT_EXAMPLES

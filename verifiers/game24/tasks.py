@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ..turn import own_task_part
 from .countdown import load as load_countdown
 from .countdown import load_mix
 from .solver import load_task_set
@@ -42,14 +43,14 @@ def own_puzzle_part(completion: str, numbers: list[int]) -> str:
     for other numbers (a next puzzle it invented, `Answer: … = 24` / `Now solve: 1 2 3 4` / …),
     the text before that line; where it restates this puzzle's opening line (a model that echoes
     the prompt, its example too), the text after the last such line. A model's answer to another
-    puzzle is never its answer to this one (docs/answers.md, rule 1)."""
+    puzzle is never its answer to this one (docs/answers.md, rule 1; `turn.own_task_part`, the rule
+    gomoku and doudizhu share, read here by the numbers the line names)."""
     if "Now solve" not in completion and "Example for" not in completion and "Use the numbers" not in completion:
         return completion  # most completions: one plain search each
     wanted = sorted(numbers)
-    openers = [(m, sorted(map(int, re.findall(r"\d+", m.group("numbers"))))) for m in _TASK_OPENER.finditer(completion)]
-    start = max((m.end() for m, named in openers if named == wanted), default=0)
-    end = next((m.start() for m, named in openers if named != wanted and m.start() >= start), len(completion))
-    return completion[start:end]
+    return own_task_part(
+        completion, _TASK_OPENER, lambda m: sorted(map(int, re.findall(r"\d+", m.group("numbers")))) == wanted
+    )
 
 
 def prompt_text(numbers: list[int], target: int, style: str = "steps") -> str:

@@ -26,6 +26,7 @@ So a verdict never contradicts its reward.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -38,7 +39,7 @@ from ..score import Score, Verdict
 from ..splits import select
 from ..testing import Probe, move_game_probes
 from ..text import ascii_width
-from ..turn import model_turn
+from ..turn import model_turn, own_task_part, shows_within
 from ..winrate import WinRate, check_budget, estimate_seeded, keyed_verdict, stable_seed
 from .board import EMPTY, geometry, makes_five, other, winning_cells
 from .extract import MOVE_FORMATS, answer_move
@@ -54,6 +55,9 @@ PROMPT = """You are playing free-style gomoku on a {size}x{size} board: five or 
 {board}
 Columns are letters from the left, rows are numbered from the bottom (e.g. {example}).
 Choose the best move for {side} and answer with it in tags, e.g. <move>{example}</move>."""
+
+_OPENING_WORDS = "You are playing free-style gomoku"  # how PROMPT opens a task, every task the same
+_OPENS_A_TASK = re.compile(rf"^[ \t]*{_OPENING_WORDS}", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -130,6 +134,13 @@ class GomokuVerifier(Verifier):
         turn = model_turn(completion)  # the model's own turn (docs/answers.md)
         if turn.unfinished:
             return Score.invalid(turn.unfinished)
+        if _OPENING_WORDS in turn.text:  # a next position the model invented, or this one echoed
+            board = position.text()
+            turn = turn._replace(
+                text=own_task_part(
+                    turn.text, _OPENS_A_TASK, lambda m: shows_within(turn.text, m, board, len(PROMPT) + len(board))
+                )
+            )
         occupied = {cell for cell, stone in enumerate(position.stones) if stone != EMPTY}
         centre = position.size // 2 * position.size + position.size // 2  # the prompt's example move
         cell, why = answer_move(

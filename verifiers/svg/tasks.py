@@ -25,6 +25,10 @@ PROMPT = (
     "Reply with the complete SVG code in one ```svg block. The root <svg> element needs a viewBox "
     "(or a width and height). Use shapes and paths only: no <text>, no scripts, no external images."
 )
+# how PROMPT opens a task: a base model that goes on past its drawing writes the next one so
+# (`turn.own_task_part`; the subject tells this task's echo from another task)
+OPENING_WORDS = "as an SVG image."
+OPENS_A_TASK = re.compile(r"^[ \t]*Draw (?P<subject>[^\n]{1,300}?) as an SVG image\.", re.MULTILINE)
 
 _SWAPS: list[tuple[str, ...]] = [
     ("one", "two", "three", "four", "five", "six", "seven", "eight"),

@@ -31,12 +31,12 @@ from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
 from ..testing import Probe
-from ..turn import model_turn
+from ..turn import model_turn, own_task_part
 from .drawing import CheckResult, image_from_png
 from .extract import PICKS, READ_FAILURES, extract_svg
 from .gate import GatedSvg, GateError, GateLimits, gate
 from .render import RENDERERS, STALLED, RenderPool, wall_seconds
-from .tasks import builtin_tasks, load_tasks, negatives_for, prompt_for, validate
+from .tasks import OPENING_WORDS, OPENS_A_TASK, builtin_tasks, load_tasks, negatives_for, prompt_for, validate
 
 
 @dataclass(frozen=True)
@@ -179,7 +179,11 @@ class SvgVerifier(Verifier):
                 if turn.unfinished:
                     out[i] = _invalid("unfinished", turn.unfinished)
                     continue
-                svg, why = extract_svg(with_choices_resolved(turn.text), self.config.pick)
+                text = turn.text
+                if OPENING_WORDS in text:  # a next drawing the model asked itself for, or this one echoed
+                    subject = task["prompt"]
+                    text = own_task_part(text, OPENS_A_TASK, lambda m, subject=subject: m.group("subject") == subject)
+                svg, why = extract_svg(with_choices_resolved(text), self.config.pick)
                 if svg is None:
                     out[i] = _invalid(why, READ_FAILURES[why])
                     continue
