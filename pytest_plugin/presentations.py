@@ -232,7 +232,7 @@ def _options(draw: st.DrawFn, answer: str, other: str) -> tuple[str, str]:
 
 
 @st.composite
-def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation:
+def turn_presentations(draw: st.DrawFn, answer: str, other: str, next_task: str = "") -> Presentation:
     """A whole answer as its verifier's own format writes it (`answer`, e.g. `Answer: (6-4)*(4+8)`
     or `<move>H8</move>`), presented over the axes every verifier shares (`verifiers.turn`,
     docs/answers.md): the turn's own header before it, chat tokens and junk after the turn, a think
@@ -245,7 +245,9 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
     shown after the answer as a mistake or for comparison, or struck out (`A1 ❌`) or under a mistake's
     label on the answer's line (`Worst move: A1`), or the two listed as options and the answer chosen
     by name (`Option A: …` … `I choose option A.`), leaves it the answer. `other`: a different answer
-    in the same format."""
+    in the same format. `next_task`: how the verifier's prompt opens another task (`Now solve: 1 2 3
+    4`), where it has one: `other` after it leaves the answer the answer, and the answer only after
+    it never pays (a base model that goes on past its answer invents the next task)."""
     axes = []
     before = draw(
         st.sampled_from(
@@ -266,6 +268,9 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
     traps += ("called wrong", "none stated", "struck out", "another option chosen") + (
         ("under a mistake's label",) if _LABELLED.match(answer) else ()
     )
+    traps += ("after a next task",) if next_task else ()
+    if next_task and draw(st.booleans()):  # the model goes on with a next task it invents, and answers that
+        after, _ = after + "\n\n" + next_task + "\n" + other, axes.append("a next task after it")
     trap = draw(st.sampled_from(("none",) * 4 + traps))
     axes.append(f"trap={trap}")
     text = before + answer + after
@@ -306,6 +311,8 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str) -> Presentation
         text = before + "Bad " + answer[0].lower() + answer[1:] + after
     elif trap == "none stated":  # the answer, then a final answer's place that says there is none
         text = before + answer + draw(st.sampled_from(NONE_STATED)) + after
+    elif trap == "after a next task":  # the answer only to a next task the model invented
+        text = before + other + "\n\n" + next_task + "\n" + answer
     elif trap == "quoted example":  # the answer only inside a quoted format example; the answer is `other`
         text = before + draw(st.sampled_from(EXAMPLES)).format(answer) + other + after
     if draw(st.integers(0, 3)) == 0:  # the turn's own header, decoded with it: not text of the turn

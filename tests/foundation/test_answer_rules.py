@@ -21,6 +21,14 @@ HEXAGON = (  # svg's first test task is a regular hexagon (checked by its progra
 )
 SVG = (None, HEXAGON, '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><circle r="40"/></svg>')
 
+# a next task in the prompt's own opening words (a base model going on past its answer), for another position
+INVENTED = {
+    "gomoku": "You are playing free-style gomoku on a 9x9 board: five or more stones in a row wins.\n"
+    "  A B C D E F G H I\n9 . . . . . . . . .\nO (white) to move.\n",
+    "doudizhu": "Two-player Dou Dizhu endgame, both hands visible.\nYour hand (you move now): 4 4 9\n",
+}
+# how each verifier's prompt opens another task (a base model that goes on past its answer writes one)
+NEXT_TASK = {**INVENTED, "game24": "Now solve: 1 2 3 4", "svg": "Draw a red square as an SVG image."}
 
 _BUILT: dict[str, verifiers.Verifier] = {}
 
@@ -57,7 +65,7 @@ def test_the_turn_rules_hold_for_every_verifier(name, answer, other, data):
     v, task = _task(name)
     plain = v.score(answer, task)
     assert plain.verdict.value == "correct", plain.reason
-    p = data.draw(turn_presentations(answer, other))
+    p = data.draw(turn_presentations(answer, other, NEXT_TASK[name]))
     paid = v.score(p.text, task).verdict.value == "correct"
     assert paid == p.pays, (p.axes, p.text)
 
@@ -813,12 +821,6 @@ EXPLANATIONS = ("", "\nThis wins the race.", "\n这样可以赢。", "\nEsta jug
 THEIR_MOVE = ("Opponent's move: {}", "Their reply: {}", "对手出牌：{}", "The opponent's best move: {}")
 
 
-# a next task in the prompt's own opening words (a base model going on past its answer), for another position
-INVENTED = {
-    "gomoku": "You are playing free-style gomoku on a 9x9 board: five or more stones in a row wins.\n"
-    "  A B C D E F G H I\n9 . . . . . . . . .\nO (white) to move.\n",
-    "doudizhu": "Two-player Dou Dizhu endgame, both hands visible.\nYour hand (you move now): 4 4 9\n",
-}
 LOSING = {"gomoku": "A1", "doudizhu": "A"}  # a legal move of each first test task that loses
 
 
