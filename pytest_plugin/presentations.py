@@ -57,7 +57,7 @@ SCRIPTS = (
 )
 TURN_ROLES = frozenset({"USER", "HUMAN"})  # random label words that would open a next turn instead
 COLONS = (":", "：", " :", "\u00a0:")
-CHAT_ENDS = ("<|im_end|>", "<|eot_id|>", "</s>", "<|endoftext|>", "<end_of_turn>")
+CHAT_ENDS = ("<|im_end|>", "<|eot_id|>", "</s>", "<|endoftext|>", "<end_of_turn>", "[INST]")  # [INST]: a next user turn
 # the model's own turn header, decoded with the completion by some trainers: not text of the turn
 OWN_HEADERS = ("<|im_start|>assistant\n", "<|start_header_id|>assistant<|end_header_id|>\n\n")
 TALK = ("", "\nThis runs in linear time.", "\nHope this helps!", "\n\nThe idea is to handle each case once.")

@@ -4,7 +4,7 @@ same for every verifier (docs/answers.md), and come before any verifier reads an
 - **The turn ends at its end.** Text after the first chat token that ends a turn (`<|im_end|>`,
   `<|eot_id|>`, `<|endoftext|>`, `</s>`, `<end_of_turn>`, `<｜end▁of▁sentence｜>`, `<|end|>`, ...)
   or after a next turn the model wrote itself (a line `User:`, `Human:`, `### Instruction:`,
-  `<|user|>`, `<start_of_turn>user`) is not the model's answer: a trainer that decodes with special
+  `<|user|>`, `<start_of_turn>user`, Llama 2's and Mistral's `[INST]`) is not the model's answer: a trainer that decodes with special
   tokens kept hands it over, and an invented next turn may "answer" for the model.
 - **Reasoning is not the conclusion.** With a reasoning block (`<think>…</think>`, also `<thinking>`
   and `<reasoning>`), the answer is read after its end; a template that opens the block in the
@@ -30,6 +30,7 @@ from typing import Callable, NamedTuple
 _TURN_END = re.compile(
     r"<\|(?:im_end|eot_id|endoftext|end|eos|end_of_text|im_start|start_header_id|user|assistant|system)\|>"
     r"|<｜end▁of▁sentence｜>|<｜(?:User|Assistant)｜>|</s>|<eos>|<end_of_turn>|<start_of_turn>|<eot>"
+    r"|\[INST\]"  # Llama 2 and Mistral open the user's turn so: a next turn
 )
 # the model's own turn opened at the very start (a trainer that decodes the template's last header
 # with the completion): a header, not a next turn
@@ -73,7 +74,9 @@ def model_turn(completion: str, invented_turns: bool = True) -> Turn:
     tagged = "<" in text
     if tagged and (header := _OWN_HEADER.match(text)) is not None:
         text = text[header.end() :]
-    if tagged and ("<|" in text or "<｜" in text or "</s>" in text or "<e" in text or "<start_of_turn>" in text):
+    if (
+        tagged and ("<|" in text or "<｜" in text or "</s>" in text or "<e" in text or "<start_of_turn>" in text)
+    ) or "[INST]" in text:
         end = _TURN_END.search(text)
         if end is not None:
             text, dropped = text[: end.start()], (f"text after {end.group()}",)

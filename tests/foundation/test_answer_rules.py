@@ -84,6 +84,7 @@ def test_the_turn_rules_hold_for_every_verifier(name, answer, other, data):
         ("<|im_start|>assistant\nA<|im_end|>", "A", False),  # the turn's own header opens it
         ("<|start_header_id|>assistant<|end_header_id|>\n\nA<|eot_id|>B", "\nA", False),
         ("A<|im_start|>assistant\nB", "A", False),  # a header after text opens a next turn
+        ("A\n[INST] again [/INST]\nB", "A\n", False),  # Llama 2's and Mistral's user turn
     ],
 )
 def test_the_model_turn(text, turn_text, unfinished):
