@@ -25,6 +25,11 @@ def strip_special_tokens(text: str) -> str:
     tail = text.rstrip()[-2:]
     if tail[-1:] != ">" or tail[:1] not in _BEFORE_A_TOKENS_CLOSE:  # most completions end in no token
         return text
+    return _without_trailing_tokens(text)
+
+
+def _without_trailing_tokens(text: str) -> str:
+    """`strip_special_tokens` without its early exit: the last 200 characters searched, up to eight times."""
     for _ in range(8):
         match = _SPECIAL_TOKEN.search(text, max(0, len(text) - 200))
         if match is None:
