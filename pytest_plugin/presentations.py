@@ -84,6 +84,14 @@ CALLED_WRONG = (" is wrong.", " would be a mistake.", " doesn't work.", "\nThat'
 CALLED_WRONG += ("\nOops, that breaks a rule.", "\nI made a mistake.", "\nHmm, that's off. Let me fix it.")  # a blunder
 # a final answer's place after the answer that says there is none: no answer, the earlier never stands in
 NONE_STATED = ("\nFinal answer: none", "\n**Answer:** N/A", "\nFinal answer: I couldn't find one.")
+# a last line that concludes with an answer (`{}`: the answer without its label): with the answer, it
+# restates it; with another, the text ends on a second final answer, one too many (docs/answers.md, rule 5)
+CONCLUSIONS = (
+    "\n\nSo the answer is {}.",
+    "\n\nTherefore, {}.",
+    "\n\nThus my final answer is {}.",
+    "\n\nSo I go with {}.",
+)
 # another answer shown after the answer as what not to do or for comparison: the answer still stands
 _LABELLED = re.compile(
     r"[A-Za-z][\w ]{0,20}:"
@@ -241,7 +249,8 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str, next_task: str 
     inside a reasoning block never closed, the answer rejected for `other`, the answer called wrong
     with no answer after it or followed by a final answer's place that says there is none, the
     answer struck out or only under a mistake's label, the answer only inside a quoted format
-    example, the answer listed as one of two options and the other chosen by name) never pay; `other`
+    example, the answer listed as one of two options and the other chosen by name, a last line that
+    concludes with `other`: `So the answer is A1.`) never pay; the answer restated there pays; `other`
     shown after the answer as a mistake or for comparison, or struck out (`A1 ❌`) or under a mistake's
     label on the answer's line (`Worst move: A1`), or the two listed as options and the answer chosen
     by name (`Option A: …` … `I choose option A.`), leaves it the answer. `other`: a different answer
@@ -265,7 +274,7 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str, next_task: str 
         after += draw(st.sampled_from(CHAT_ENDS)) + "\nUser: and now?\n" + other
         axes.append("text after the turn end")
     traps = ("hedge", "cut off", "after the turn ended", "reasoning never closed", "rejected", "quoted example")
-    traps += ("called wrong", "none stated", "struck out", "another option chosen") + (
+    traps += ("called wrong", "none stated", "struck out", "another option chosen", "concluded with another") + (
         ("under a mistake's label",) if _LABELLED.match(answer) else ()
     )
     traps += ("after a next task",) if next_task else ()
@@ -287,6 +296,9 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str, next_task: str 
     elif trap == "none" and draw(st.booleans()):  # listed as one of two options, and chosen by name
         options = _options(draw, _unlabelled(answer), _unlabelled(other))
         text, _ = before + options[0] + after, axes.append(f"chosen among options: {options[0]!r}")
+    elif trap == "none" and draw(st.booleans()):  # restated in a concluding line
+        conclusion = draw(st.sampled_from(CONCLUSIONS)).format(_unlabelled(answer))
+        text, _ = before + answer + conclusion + after, axes.append(f"concluded again: {conclusion.strip()!r}")
     if trap == "another option chosen":  # listed as one of two options; the other one is chosen
         text = before + _options(draw, _unlabelled(answer), _unlabelled(other))[1] + after
     elif trap == "hedge" and draw(st.booleans()):
@@ -305,6 +317,8 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str, next_task: str 
         text = before + answer + draw(st.sampled_from(REJECTIONS)) + other + after
     elif trap == "called wrong":  # the answer, then words that take it back
         text = before + answer + draw(st.sampled_from(CALLED_WRONG)) + after
+    elif trap == "concluded with another":  # the answer, then a concluding line that names another
+        text = before + answer + draw(st.sampled_from(CONCLUSIONS)).format(_unlabelled(other)) + after
     elif trap == "struck out":  # the answer struck out, no answer after it
         text = before + answer + " ❌" + after
     elif trap == "under a mistake's label":  # the answer only under a mistake's label (`Bad move: I5`)
@@ -325,6 +339,7 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str, next_task: str 
 
 __all__ = [
     "CALLED_WRONG",
+    "CONCLUSIONS",
     "CONTAINERS",
     "EXAMPLES",
     "HEDGES",

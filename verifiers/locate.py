@@ -35,6 +35,7 @@ _KEY = re.compile(
     r"""^[ \t{,]*["']?(?P<label>[^\W\d][\w ]{0,30}?)["']?[ \t]*:[ \t]*["']?(?P<rest>[^\n"']*)["']?[ \t,}]*$""",
     re.MULTILINE,
 )
+_FENCE = re.compile(r"[ \t]*(?:`{3,}|~{3,})[\w+-]*[ \t]*")  # a code fence's opening or closing line
 _ROW = re.compile(r"^[ \t]*\|(?P<cells>[^\n]*)\|[ \t]*$", re.MULTILINE)
 _GAP = r"[\s\u200b-\u200d\u2060\ufeff\ufe00-\ufe0f]*"  # spaces and invisible characters (a reader drops them)
 _EXPRESSION_START = re.compile(r"[(\[0-9$]|\\(?:[A-Za-z]+|[(\[])")  # `$…$`, `\(…\)` and `\Big(` open one too
@@ -109,6 +110,7 @@ DENIALS = re.compile(
     r"(?:\bthere(?:'s| is| are| exists?) no (?:valid |possible |such |exact )?(?:solutions?|answers?)\b"
     r"|\bno (?:valid |possible |exact )?solutions? (?:exists?|is possible|(?:was |can be )?found)\b"
     r"|\b(?:is|seems|looks|be) (?:unsolvable|impossible to solve)\b|\bcannot be solved\b|无解|没有解"
+    r"|\b(?:i|we) (?:give|gave) up\b"  # `Answer: …` then `I give up.`: it was no answer after all
     # the model says it found none (`I can't find one.`, `We couldn't find a solution.`), not a narrower one
     r"|\b(?:i|we) (?:can(?:'t|not)|could(?:n't| not)|(?:was|were) (?:not |un)able to|did(?:n't| not)) (?:find|get|solve)"
     r" (?:it|one|any(?:thing| solution| answer)?+|a (?:valid |working |correct )?(?:solution|answer|combination)|the answer)\b)"
@@ -397,9 +399,9 @@ def labelled(text: str) -> list[Span]:
             if not _short_label(m.group("label")):
                 continue
             rest = m.group("rest").strip().strip("*_").strip()
-            if not rest:  # the label stands alone: the answer is the next non-empty line
+            if not rest:  # the label stands alone: the answer is the next non-empty line (in a fence too)
                 following = text[m.end() : m.end() + 2000].split("\n")
-                rest = next((line.strip() for line in following if line.strip()), "")
+                rest = next((line.strip() for line in following if line.strip() and not _FENCE.fullmatch(line)), "")
             if rest:
                 found.append(Span(rest, "labelled", m.start(), m.group("label")))
     found += labels_after_a_sentence(text) if ":" in text or "：" in text else []
@@ -527,6 +529,47 @@ def conclusion(text: str) -> tuple[int, int]:
 
 
 _NON_EMPTY_LINE = re.compile(r"[^\n]*[^\s][^\n]*")
+# a line that opens by concluding (`So I play A1.`, `Therefore, the best move is A1.`, `In conclusion, lead
+# 4 4.`, `所以出 4 4。`): what it names is the answer the text ends with
+CONCLUDES = re.compile(
+    r"^[\W_]*(?:(?:so|therefore|thus|hence|overall|finally|in (?:conclusion|summary|short)|to (?:sum up|conclude)"
+    r"|all in all|all things considered)\b|所以|因此|综上|總之|总之)",
+    re.IGNORECASE,
+)
+# a plan of later turns or a condition anywhere in a concluding line (`So if they answer A1, I play B2.`)
+_A_PLAN_WITHIN = re.compile(
+    r"\b(?:if|when|whenever|unless|after|once|then|next|later)\b|如果|若|要是|然后|之后", re.IGNORECASE
+)
+
+# a conclusion that states our answer (`So I play A1.`, `Thus the best move is A1.`, `So, play A1.`, `所以我出…`),
+# or is the answer alone (`Therefore, A1.`): not a line about what another player is forced to do
+_OUR_ANSWER = re.compile(
+    r"\b(?:I|I'll|I'd|we|we'll|my|our|me|us)\b|我"
+    r"|\b(?:answer|solution|move|play|choice|pick|result)[ \t]+(?:is|would be|will be)\b"
+    r"|^[\W_]*(?:the answer[ \t]*:|(?:play|lead|place|put|go with|choose|pick)\b)",
+    re.IGNORECASE,
+)
+
+
+def concluding_line(text: str, end: int) -> str:
+    """The last line after the answer that ends at `end` that opens as a conclusion (`CONCLUDES`:
+    `Move: I5` … `So I play A1.`), among the last few (talk may follow it: `Hope this helps!`), where
+    it is about our answer now (no other player's move, no plan: `So if they answer A1, …`), else "". Where it names another answer than the one
+    before, the text offers two final answers: one too many (docs/answers.md, rule 5)."""
+    line_end = text.find("\n", end)
+    if line_end < 0:
+        return ""
+    lines = _NON_EMPTY_LINE.findall(text, line_end)[-(MOST_TALK_LINES + 1) :]  # talk may follow it
+    line = next((line for line in reversed(lines) if CONCLUDES.match(line)), "")
+    opening = CONCLUDES.match(line)
+    if opening is None or OTHER_SIDE.search(line):
+        return ""
+    rest = line[opening.end() :]
+    if _A_PLAN_WITHIN.search(rest) or not (_OUR_ANSWER.search(rest) or len(rest.split()) <= 3):
+        return ""  # `So X is forced to block at A1.`: not the answer we give
+    return line
+
+
 # words right after an answer, in its own sentence, that call it wrong (`(6-4)*(4+8) = 24 is wrong.`,
 # `<move>I5</move> would lose.`, `8 / (3 - 8/3) doesn't work`): the text rejects that answer. Closing
 # markup may stand between (`</answer>`, `}`, `**`, a quote), and a stated value (`= 24`)
@@ -759,6 +802,7 @@ def candidates(text: str) -> list[Span]:
 
 __all__ = [
     "ASIDE",
+    "CONCLUDES",
     "CROSS_MARKS",
     "HEDGE_WORDS",
     "MISTAKE_LABEL_WORDS",
@@ -772,6 +816,7 @@ __all__ = [
     "called_wrong",
     "candidates",
     "cells",
+    "concluding_line",
     "counter_example",
     "denial_at",
     "introduced_as_mistake",

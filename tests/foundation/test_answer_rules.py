@@ -357,6 +357,29 @@ GAME24_FORMS = {
     "Yes! {r} = 24.": "correct",
     # a final answer cut off: an earlier one never stands in
     "Solution: {r}\nSo the answer is: (": "invalid",
+    # the text concludes with another attempt after its answer: two final answers; restated, one
+    "Answer: {r}\n\nTherefore 8 * 4 - 6 + 4 = 24.": "invalid",
+    "Answer: 8 * 4 - 6 + 4\n\nTherefore {r} = 24.": "invalid",
+    "Answer: {r}\n\nTherefore (4 + 8) * (6 - 4) = 24.": "correct",
+    "Answer: {r}\n\nTherefore 8 * 4 - 6 - 4 = 22 does not work.": "correct",  # a try called wrong offers none
+    "Solution:\n1. 6 - 4 = 2\n2. 4 + 8 = 12\n3. 2 × 12 = 24\n\nSo: **8 * 4 - 6 + 4 = 24**": "invalid",
+    "Solution:\n1. 6 - 4 = 2\n2. 4 + 8 = 12\n3. 2 × 12 = 24\n\nSo: **{r} = 24**": "correct",
+    # an answer's label alone over steps in words: the expression they build
+    "Solution:\n- First, 6 - 4 = 2\n- Then 4 + 8 = 12\n- Finally 2 × 12 = 24": "correct",
+    "Solution:\n- First, 6 - 4 = 2\n- Then 4 + 8 = 12\n- Finally 2 × 12 = 24\n\nSo: **{r} = 24**": "correct",
+    "Answer: {r}\nI give up.": "invalid",  # it was no answer after all
+    # an answer that is the last of the steps before it, or restates it: the expression they build
+    "6 - 4 = 2\n4 + 8 = 12\nAnswer: 2 * 12 = 24": "correct",
+    "Step 1: 6 - 4 = 2\nStep 2: 4 + 8 = 12\nStep 3: 2 * 12 = 24\n\nAnswer: 2 × 12 = 24": "correct",
+    "6 - 4 = 2\n4 + 8 = 12\n2 * 12 = 24\n\n<answer>2 * 12</answer>": "correct",
+    "Step 1: 6 - 4 = 2\nStep 2: 4 + 8 = 12\nStep 3: 2 * 12 = 24\n\nAnswer: 3 * 8 = 24": "incorrect",
+    "6 - 4 = 2\n4 + 4 = 8\n2 * 8 = 16\n\nAnswer: 2 * 8 = 24": "incorrect",
+    'The answer is "{r}".': "correct",  # quoted, the sentence's full stop after the quotes
+    "Here's my solution:\n```\n{r} = 24\n```\nVerification: 2 × 12 = 24 ✓": "correct",  # a label over a fence
+    "Here's my solution:\n```\n8 * 4 - 6 + 4 = 24\n```\nVerification: 2 × 12 = 24 ✓": "incorrect",
+    "Trying (8 + 4) * (6 - 4): 12 * 2 = 24.": "correct",  # a colon and a space: what it works out to
+    "Trying (8 + 4) * (6 - 4): 12 * 3 = 24.": "incorrect",
+    "Answer: (8+4):(6-4)": "incorrect",  # a colon between operands divides
     # a label that introduces something else is no answer's
     "Question: {r}\nI do not know.": "invalid",
 }
@@ -627,6 +650,13 @@ GOMOKU_FORMS = {
     "<move>{b}</move>\nCan O block both threats?\nNo, so X wins.": "correct",
     "<move>{b}</move>\nFinal move: none": "invalid",  # the last answer's place says there is none
     "A1 loses to {b}.": "invalid",  # the other side's reply to a move called losing is no answer
+    # a last line that concludes with another move: two final answers; restated, or the other side's, one
+    "Move: {b}\n\nSo the best move is A1.": "invalid",
+    "<move>{b}</move>\n\nTherefore, A1.": "invalid",
+    "Move: A1\n\nSo I play {b}.": "invalid",
+    "Move: {b}\n\nSo I play {b} to block the four.": "correct",
+    "Move: {b}\n\nSo X is forced to answer at A1.": "correct",
+    "Move: {b}\n\nSo if they reply A1, I win.": "correct",
     "{b}, since A1 loses to H6.": "correct",
     "<move>{b}</move>\nResult: nothing else blocks the four.": "correct",
     # a line that opens with its move explains it with the cells after it; comparing or doubting, refused
@@ -771,6 +801,14 @@ DOUDIZHU_FORMS = {
     "Play the 3 over the 6.": "correct",  # a play after "over" is rejected
     "<move>3</move>\nFinal answer: none": "invalid",  # the last answer's place says there is none
     "J loses to 2.": "invalid",  # the other side's reply to a play called losing is no answer
+    "Play: 3\n\nSo the best play is 5.": "invalid",  # a last line that concludes with another play
+    "<move>3</move>\n\nTherefore I pass.": "invalid",
+    "Play: 3\n\nSo I lead the 3.": "correct",
+    # a clause that gives a reason names cards that explain the play, as kept cards do
+    "Lead 3, since it keeps the 2 for control.": "correct",
+    "Lead 3 because 2 is too strong to waste.": "correct",
+    "Lead A because 3 would be beaten.": "incorrect",
+    "Option 1: lead 3. Option 2: lead 2. Option 1 is better since it keeps the 2 for control.": "correct",
     "3 first, then 6, J, A, 2.": "correct",  # a later turn's plan, its cards listed on
     "3 is the safest lead. 2 is my strongest card.": "correct",  # the sentence that says what it leads
     "Play 3; J is beaten by A.": "correct",

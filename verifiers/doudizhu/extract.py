@@ -22,6 +22,7 @@ from ..locate import (
     UNDER_A_MISTAKE_LABEL,
     after_a_denial,
     called_wrong,
+    concluding_line,
     introduced_as_the_form,
     label_cut_off,
     labelled,
@@ -148,6 +149,8 @@ def find_play(
                 return _written_after_a_denial(text, kept[-1].end, formats, on_table, examples, replacing)
             if none_stated_at(text) > kept[-1].start:  # `Final answer: none` after it
                 return Found(None, STATED_NONE)
+            if _concludes_another(text, kept[-1], on_table):
+                return Found(None, TWO_PLAYS)  # `<move>3</move>` … `So I lead 4 4.`
             return _as_play(_last_of(kept, text), on_table)
     if "line" in formats:
         if label_cut_off(text):
@@ -162,11 +165,26 @@ def find_play(
                 return Found(None, TWO_PLAYS)  # `{"move": "3", "alternatives": ["6"]}`
             if taken_back(text, lines[-1].end):
                 return _written_after_a_denial(text, lines[-1].end, formats, on_table, examples, replacing)
+            if _concludes_another(text, lines[-1], on_table):
+                return Found(None, TWO_PLAYS)  # `Play: 3` … `So the best play is 4.`
             return _as_play(_last_of(lines, text), on_table)
     if "bare" in formats:
         stripped = text.strip()
         return _as_play(Found(stripped), on_table) if len(stripped) <= BARE_LIMIT else sentence_play(text, on_table)
     return Found(None)
+
+
+def _concludes_another(text: str, answer: _Written, on_table: Hand | None) -> bool:
+    """Does the line the text concludes with after the answer (`locate.concluding_line`: `Play: 3`
+    … `So the best play is 4.`) name another play? Two final answers: one too many (rule 5)."""
+    line = concluding_line(text, answer.end)
+    found = sentence_play(line, on_table) if line else Found(None)
+    if found.play is None:
+        return False
+    try:
+        return read_play(found.play) != read_play(answer.text.strip(" \t*_`"))
+    except ValueError:
+        return False  # either is no play as written: the play's own reading says why
 
 
 def _written_after_a_denial(
@@ -251,7 +269,7 @@ _A_STEP = re.compile(r"^\W*(?:step|stage|phase)\s*\d", re.IGNORECASE)  # `Step 2
 # happens if (`If the opponent plays K, I answer with A.`)
 _OTHER_SIDE = re.compile(
     rf"{OTHER_SIDE.pattern}|\b(?:landlord|farmers?|peasants?)\b|地主|农民"
-    r"|\b(?:keep|keeping|save|saving|hold|holding|left|remaining)\b|留着|保留|剩下"
+    r"|\b(?:keeps?|keeping|kept|saves?|saving|saved|holds?|holding|held|left|remaining)\b|留着|保留|剩下"
     r"|\bforc(?:e|es|ing)\b",  # the reply a play forces (`Lead 3: it forces 5`)
     re.IGNORECASE,
 )
@@ -283,6 +301,10 @@ _CLAUSE_END = re.compile(
 )
 
 
+# a clause that gives a reason (`since the 2 is my control card`): its cards explain the play, as gomoku's do
+_A_REASON = re.compile(r"\s*(?:because|since|so that)\b", re.IGNORECASE)
+
+
 def _own_clauses(line: str) -> str:
     """`line` without what is not our play: the clauses about the other side, kept cards or a later
     turn (with the bare cards that go on listing it: `3 first, then 6, J, A, 2.`), and the sentences
@@ -297,7 +319,7 @@ def _own_clauses(line: str) -> str:
         not_ours = False
         for clause in _CLAUSE_END.split(sentence):
             listing = not_ours and _ONLY_CARDS.fullmatch(clause) is not None
-            not_ours = bool(_LATER.search(clause) or _OTHER_SIDE.search(clause)) or listing
+            not_ours = bool(_LATER.search(clause) or _OTHER_SIDE.search(clause) or _A_REASON.match(clause)) or listing
             kept.append(". " if not_ours else clause)
     return " ".join(kept)
 

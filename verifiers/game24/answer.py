@@ -55,6 +55,9 @@ _DIVIDES_AN_IMPLIED_PRODUCT = re.compile(r"/\s*(?:[0-9]+\(|\([^()]*\)(?:\s*\(|[0
 _ASIDE_LINK = re.compile(r"(=\s*[0-9]+(?:\.[0-9]+)?)\s*\(\s*([0-9][0-9+\-*/ .]*[0-9])\s*\)$")
 # the value stated first and a colon (`24: (6-4)*(4+8)`): `24 = …`, never a ratio
 _STATED_FIRST = re.compile(r"^[ \t]*([0-9]+):[ \t]+(?=[0-9(])")
+# a colon after a closing parenthesis, then a space, introduces what it works out to (`(8 + 4) * (6 - 4): 12 *
+# 2 = 24`): a link, `=`; a ratio's colon is written `8:2` or `8 : 2`
+_WORKED_OUT = re.compile(r"(?<=\)):[ \t]+(?=[0-9(])")
 # an operator written as a word between two operands (`(6 minus 4) times (4 plus 8)`, `(6-4)
 # multiplied by (4+8)`): the operator itself, so the answer is judged by the value it writes
 _WORD_OPERATOR = re.compile(
@@ -177,7 +180,7 @@ def without_commentary(plain: str) -> str:
     if "x" in plain or "X" in plain:
         plain = _TIMES.sub(" * ", plain)
     if ":" in plain:  # `24: (6-4)*(4+8)` opens with the value it states; `8 : 2` and `8:2` divide
-        plain = _RATIO.sub(" / ", _STATED_FIRST.sub(r"\1 = ", plain, count=1))
+        plain = _RATIO.sub(" / ", _WORKED_OUT.sub(" = ", _STATED_FIRST.sub(r"\1 = ", plain, count=1)))
     plain = with_word_operators_as_symbols(plain)
     if "!" in plain:
         plain = _EXCLAIMED.sub(r"\1", plain)

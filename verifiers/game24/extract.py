@@ -226,9 +226,11 @@ def _called_wrong(text: str, at: int, answer: str) -> bool:
 
 def _unquoted(answer: str) -> str:
     """An answer without the quotes around it: a YAML or JSON string's (`answer: "(6 - 4) * 8"`),
-    or typographic ones of any language (`«…»`, `「…」`, `“…”`)."""
-    if len(answer) > 1 and _QUOTES.get(answer[0]) == answer[-1]:
-        return answer[1:-1].strip()
+    or typographic ones of any language (`«…»`, `「…」`, `“…”`), a sentence's full stop after them too
+    (`The answer is "(6-4)*(4+8)".`)."""
+    quoted = answer.rstrip(".。!！ \t") if answer[-1:] in ".。!！" else answer
+    if len(quoted) > 1 and _QUOTES.get(quoted[0]) == quoted[-1]:
+        return quoted[1:-1].strip()
     return answer
 
 
@@ -256,17 +258,14 @@ def offers_another(
     answer (`4*6*(3-2) works too` beside `6*4*(3-2)`: the same numbers and value), which offers none;
     `attempts(expression)`: is it an attempt at the puzzle (a step, `2 * 12 = 24`, replaces nothing)."""
 
-    def expressions(words: str) -> list[str]:
-        return [m.group().strip() for m in _ARITHMETIC_STRETCH.finditer(words) if _OPERATOR.search(m.group())]
-
     def offers_other(words: str) -> bool:
-        found = expressions(words)
+        found = arithmetic_in(words)
         return offers(words) and bool(_DIGIT.search(words)) and not (found and all(same(answer, e) for e in found))
 
     def replaced_in(words: str) -> bool:
         return any(
             OPENS_A_CORRECTION.match(sentence)
-            and any(attempts(e) and not same(answer, e) for e in expressions(sentence))
+            and any(attempts(e) and not same(answer, e) for e in arithmetic_in(sentence))
             for sentence in _SENTENCE_BREAK.split(words)
         )
 
@@ -301,6 +300,11 @@ def offers_another(
             end = text.rfind(earlier, 0, at) + len(earlier)
             return offers(text[end:at])
     return False
+
+
+def arithmetic_in(words: str) -> list[str]:
+    """The stretches of arithmetic in `words` that hold an operator (`2 × 12 = 24` in `Step 3: 2 × 12 = 24`)."""
+    return [m.group().strip() for m in _ARITHMETIC_STRETCH.finditer(words) if _OPERATOR.search(m.group())]
 
 
 # the answer's arithmetic in its line: what follows it there is words about it
@@ -349,7 +353,8 @@ _VERB_FORMS = {  # (verb, preposition) -> the expression, from the operands as w
 
 # a step in words: an operation, then words that state its result (`6 - 4 to get 2`, `2 * 12 is 24`)
 _STEP_IN_WORDS = re.compile(
-    rf"(?P<operation>{_OPERAND}\s*[-+*/]\s*{_OPERAND})\s+(?:to get|gives|giving|is|equals|makes|yields|results in)"
+    rf"(?P<operation>{_OPERAND}\s*[-+*/]\s*{_OPERAND}|\([^()\n]{{1,60}}[-+*/][^()\n]{{1,60}}\))"  # `(6-4) gives 2` too
+    r"\s+(?:to get|gives|giving|is|equals|makes|yields|results in)"
     r"\s+(?P<result>\d+(?:\.\d+)?)\b",
     re.IGNORECASE,
 )

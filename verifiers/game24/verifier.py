@@ -36,7 +36,15 @@ from functools import lru_cache, partial
 from typing import Any, Mapping
 
 from ..base import TaskError, Verifier, setting, shown
-from ..locate import denial_at, none_stated_at, offers, with_choices_resolved
+from ..locate import (
+    called_wrong,
+    denial_at,
+    introduced_as_mistake,
+    introduced_as_the_form,
+    none_stated_at,
+    offers,
+    with_choices_resolved,
+)
 from ..registry import register
 from ..score import Score, Verdict
 from ..splits import select
@@ -46,7 +54,15 @@ from ..turn import model_turn
 from .answer import Link, read_chain
 from .countdown import TASK_SETS
 from .expression import Evaluated, ExpressionError
-from .extract import EXTRACTORS, cut_off, final_answers, located_answer, offers_another, with_verbs_written_out
+from .extract import (
+    EXTRACTORS,
+    arithmetic_in,
+    cut_off,
+    final_answers,
+    located_answer,
+    offers_another,
+    with_verbs_written_out,
+)
 from .steps import check_steps, derivation, derivation_at
 from .tasks import load_tasks, own_puzzle_part, prompt_text
 from .usual import read_usual_answer
@@ -188,6 +204,7 @@ def _states_only(answer: str, target: int, max_chars: int) -> bool:
 
 
 _WHOLE_NUMBER = re.compile(r"\d+")
+_LETTER = re.compile(r"[^\W\d_]")
 # an expression with no stated value, then the words that explain its numbers (`2 * 12 where 2 = 6 - 4`)
 _HEAD_BEFORE_EXPLANATION = re.compile(r"(?P<head>[^=\n]+?)[ \t,;]+(?:where|with|since|because)\b", re.IGNORECASE)
 _OPENINGS = ("\\boxed{", "\\boxed {", "<answer>")  # what opens a final answer's place on the line of its expression
@@ -249,6 +266,8 @@ class Game24Verifier(Verifier):
         # the usual endings (`Answer: <expression> = N`, `<answer>…</answer>`, `\boxed{…}`) are read
         # in one step; anything else, in full
         usual = None if turn.unfinished else read_usual_answer(turn.text, cfg.max_expression_chars, cfg.answer_formats)
+        if usual is not None and cfg.steps_answer and not usual[1][0].expression.uses_exactly(wanted):
+            usual = None  # `Answer: 2 * 12 = 24` may end steps that combine every number: read in full
         if turn.unfinished:
             raw, links = None, None
         elif usual is not None:
@@ -295,6 +314,11 @@ class Game24Verifier(Verifier):
                 turn._replace(
                     unfinished="not one final answer (another is offered after it, or the text takes it back)"
                 ),
+            )
+        if raw is not None and usual is None and self._concludes_another(turn.text, raw, wanted, target):
+            raw, turn = (
+                None,
+                turn._replace(unfinished="not one final answer (the text concludes with another after it)"),
             )
         if raw is None:
             verdict, r_oc, reason = Verdict.INVALID, 0.0, turn.unfinished or "no final answer found"
@@ -348,16 +372,63 @@ class Game24Verifier(Verifier):
         build: a labelled answer written as steps (`Answer: 8 + 4 = 12, 6 - 4 = 2, 12 * 2 = 24`,
         `Answer: 2 × 12 = 24, where 2 = 6 − 4 and 12 = 4 + 8`), or a label over its steps (`Answer:`
         then `6 - 4 = 2` …: the block that begins on its line, every step taking part). An answer
-        refused as written keeps its reason (`14.0 + 17`)."""
-        if "=" not in raw or self._answers_puzzle(raw, wanted, target):
+        refused as written keeps its reason (`14.0 + 17`). An answer that is the last of the steps
+        before it, or restates it, answers with what they build (`_steps_it_ends`)."""
+        if self._answers_puzzle(raw, wanted, target):
             return raw
+        if "=" not in raw:
+            return self._steps_it_ends(raw, text, wanted) or raw  # `… 2 * 12 = 24` then `Answer: 2 * 12`
         raw_steps = self._with_value_stated(raw, wanted)  # `2 * 12, where 2 = 6 - 4 and 12 = 4 + 8`
         if raw_steps.count("=") >= 2 and (derived := derivation(raw_steps, list(wanted), offers).expression):
             return derived
-        if not self._is_expression(raw):
-            return raw
-        line_start = text.rfind("\n", 0, max(0, text.rfind(raw))) + 1
-        return derivation_at(text[line_start:], list(wanted)) or raw
+        at = max(0, text.rfind(raw))
+        line_start = text.rfind("\n", 0, at) + 1
+        if _LETTER.search(text[line_start:at]) and not self._is_expression(raw):
+            return raw  # on its label's line (`Answer: 14.0 + 17 = 31`); a label alone heads steps in words too
+        return derivation_at(text[line_start:], list(wanted)) or self._steps_it_ends(raw, text, wanted) or raw
+
+    def _steps_it_ends(self, raw: str, text: str, wanted: tuple[int, ...]) -> str | None:
+        """The expression built by the steps a final answer ends, combining every number: the answer
+        is their last step (`6 - 4 = 2` / `4 + 8 = 12` / `Answer: 2 * 12 = 24`) or restates it
+        after them (`… 2 * 12 = 24` then `Answer: 2 × 12 = 24`); None where it is neither (`Answer:
+        3 * 8 = 24` after those steps is another answer, read as written)."""
+        at = text.rfind(raw)
+        if at < 0 or not self._is_expression(raw):
+            return None
+        line_start = text.rfind("\n", 0, at) + 1
+        line_end = text.find("\n", at + len(raw))
+        through = derivation(text[: len(text) if line_end < 0 else line_end], list(wanted), offers)
+        if through.expression and through.end > line_start:
+            return through.expression  # the answer's line is the steps' last
+        before = derivation(text[:line_start], list(wanted), offers)
+        if before.expression is None:
+            return None
+        last_step = arithmetic_in(text[: min(before.end, line_start)].rstrip().rsplit("\n", 1)[-1])
+        return before.expression if last_step and self._same_answer(raw, last_step[-1], wanted) else None
+
+    def _concludes_another(self, text: str, located: str, wanted: tuple[int, ...], target: int) -> bool:
+        """Does the text, after the line of the answer it found (`located`), conclude with another
+        attempt at the puzzle (`Answer: A` … `Therefore B = 24.`; `Solution:` over its steps, then `So:
+        B`)? Two different final answers: one too many (docs/answers.md, rule 5). The answer is
+        compared as the verifier reads it (a label over steps: the expression they build)."""
+        at = text.rfind(located)
+        line_end = text.find("\n", at + len(located)) if at >= 0 else -1
+        if line_end < 0:
+            return False
+        after = text[line_end:]
+        attempts = partial(self._attempts_puzzle, wanted=wanted)
+        later = located_answer(after, self._is_expression, lambda a: self._answers_puzzle(a, wanted, target), attempts)
+        if later is None or not attempts(later) or self._states_its_miss(later, target):
+            return False  # a try that states its true value (`(1 + 1) * (1 - 1) = 0`) offers nothing
+        at = after.rfind(later)
+        line_start = after.rfind("\n", 0, at) + 1  # a mistake's introduction may stand over its label's line
+        shown = introduced_as_mistake(after, at) or introduced_as_mistake(after, line_start)
+        if shown or introduced_as_the_form(after, at) or called_wrong(after, at + len(later)):
+            return False  # `A common mistake is:` then another: shown beside the answer, not offered (rule 6)
+        answer = self._answer_from_steps(located, text, wanted, target) if self.config.steps_answer else located
+        if not self._is_expression(answer):
+            return False  # a bare value (`\boxed{24}` then `Using …`): what follows explains it
+        return not self._same_answer(answer, later, wanted)
 
     def _with_value_stated(self, raw: str, wanted: tuple[int, ...]) -> str:
         """`raw` with the value of an expression stated before its explanation (`2 * 12, where 2 = 6 -

@@ -19,6 +19,7 @@ from ..locate import (
     UNDER_A_MISTAKE_LABEL,
     after_a_denial,
     called_wrong,
+    concluding_line,
     introduced_as_the_form,
     json_fields,
     label_cut_off,
@@ -165,6 +166,8 @@ def answer_move(
     cell, why = _move_in(scope, size, formats, occupied)
     if (tags or labels) and cell is not None and _offered_after(text, end, cell, size, formats, occupied):
         return None, "two different moves offered: one answer too many"
+    if (tags or labels) and cell is not None and _concludes_another(text, end, cell, size, formats, occupied):
+        return None, "two different moves: the text concludes with another after its answer"
     for _start, earlier_end, earlier in reversed(scopes[:-1]):  # the nearest earlier, different move
         if cell is None or _move_in(earlier, size, formats, occupied)[0] in (None, cell):
             continue
@@ -256,6 +259,17 @@ def _offered_after(
         {c for pos, c in _named(piece, size, formats) if not _rejected(piece, pos)} - {None, cell} - set(occupied)
         for piece in offered_after(text, end)
     )
+
+
+def _concludes_another(
+    text: str, end: int, cell: int, size: int, formats: tuple[str, ...], occupied: Collection[int]
+) -> bool:
+    """Does the line the text concludes with after the answer (`locate.concluding_line`: `Move: I5`
+    … `So I play A1.`) name other moves, and not this one? Stones on the board named there are the
+    position; a move it rejects is none."""
+    line = concluding_line(text, end)
+    named = {c for pos, c in _named(line, size, formats) if not _rejected(line, pos)} - set(occupied) - {None}
+    return bool(named) and cell not in named
 
 
 def _line_scopes(text: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, int, str]]:
