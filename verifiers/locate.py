@@ -541,21 +541,26 @@ _A_PLAN_WITHIN = re.compile(
     r"\b(?:if|when|whenever|unless|after|once|then|next|later)\b|如果|若|要是|然后|之后", re.IGNORECASE
 )
 
-# a conclusion that states our answer (`So I play A1.`, `Thus the best move is A1.`, `So, play A1.`, `所以我出…`),
-# or is the answer alone (`Therefore, A1.`): not a line about what another player is forced to do
-_OUR_ANSWER = re.compile(
-    r"\b(?:I|I'll|I'd|we|we'll|my|our|me|us)\b|我"
-    r"|\b(?:answer|solution|move|play|choice|pick|result)[ \t]+(?:is|would be|will be)\b"
-    r"|^[\W_]*(?:the answer[ \t]*:|(?:play|lead|place|put|go with|choose|pick)\b)",
+# the words in a conclusion that state our answer (`So I play A1.`, `Thus the best move is A1.`, `So, play
+# A1.`, `Therefore I pass.`, `所以我出 4 4。`): never a line that only explains (`So my move blocks the four
+# and prepares G6.`) or says what another player is forced to do (`So X must answer at A1.`)
+_STATES_OUR_ANSWER = re.compile(
+    r"\b(?:I|we)(?:'ll|'d| will| would| should| must| can)?[ \t]+(?:play|place|put|choose|pick|select|go with|lead"
+    r"|pass|block|answer with|respond with)\b"
+    r"|\b(?:answer|solution|move|play|choice|pick)[ \t]+(?:is|would be|will be|should be)\b"
+    r"|^[\W_]*(?:the answer[ \t]*:|play|lead|place|put|go with|choose|pick)\b|我(?:出|下|走|选)",
     re.IGNORECASE,
 )
+MOST_WORDS_ALONE = 3  # a conclusion this short after its word is the answer alone (`Therefore, A1.`)
 
 
-def concluding_line(text: str, end: int) -> str:
-    """The last line after the answer that ends at `end` that opens as a conclusion (`CONCLUDES`:
-    `Move: I5` … `So I play A1.`), among the last few (talk may follow it: `Hope this helps!`), where
-    it is about our answer now (no other player's move, no plan: `So if they answer A1, …`), else "". Where it names another answer than the one
-    before, the text offers two final answers: one too many (docs/answers.md, rule 5)."""
+def concluded_answer(text: str, end: int) -> str:
+    """What the last line after the answer that ends at `end` that opens as a conclusion
+    (`CONCLUDES`, among the last few: talk may follow it) states as our answer now, from the words
+    that state it on (`Move: I5` … `So I play A1.` gives `play A1.`; `Therefore, A1.` gives `A1.`),
+    else "": no such line, or one that explains, plans (`So if they answer A1, …`) or speaks of the
+    other player. Where it names another answer than the one before, the text offers two final
+    answers: one too many (docs/answers.md, rule 5)."""
     line_end = text.find("\n", end)
     if line_end < 0:
         return ""
@@ -565,9 +570,12 @@ def concluding_line(text: str, end: int) -> str:
     if opening is None or OTHER_SIDE.search(line):
         return ""
     rest = line[opening.end() :]
-    if _A_PLAN_WITHIN.search(rest) or not (_OUR_ANSWER.search(rest) or len(rest.split()) <= 3):
-        return ""  # `So X is forced to block at A1.`: not the answer we give
-    return line
+    if _A_PLAN_WITHIN.search(rest):
+        return ""
+    if len(rest.split()) <= MOST_WORDS_ALONE and not _STATES_OUR_ANSWER.search(rest):
+        return rest
+    stated = _STATES_OUR_ANSWER.search(rest)
+    return rest[stated.start() :] if stated else ""
 
 
 # words right after an answer, in its own sentence, that call it wrong (`(6-4)*(4+8) = 24 is wrong.`,
@@ -816,7 +824,7 @@ __all__ = [
     "called_wrong",
     "candidates",
     "cells",
-    "concluding_line",
+    "concluded_answer",
     "counter_example",
     "denial_at",
     "introduced_as_mistake",

@@ -362,6 +362,12 @@ GAME24_FORMS = {
     "Answer: 8 * 4 - 6 + 4\n\nTherefore {r} = 24.": "invalid",
     "Answer: {r}\n\nTherefore (4 + 8) * (6 - 4) = 24.": "correct",
     "Answer: {r}\n\nTherefore 8 * 4 - 6 - 4 = 22 does not work.": "correct",  # a try called wrong offers none
+    "Answer: {r}\n\n8 * 4 - 6 + 4 = 24": "invalid",  # another stating the target
+    "Answer: {r}\n\nSo: 8 * 4 - 6 + 4": "invalid",
+    # a try told of in passing, presented as no answer: none offered
+    "Answer: {r}\n\n(My first idea, 8 * 4 - 6 - 4, only gives 22.)": "correct",
+    "Answer: {r}\n\nAn earlier attempt, 8 * 4 - 6 - 4, missed.": "correct",
+    "Answer: {r}\n\nUnlike 8 * 4 - 6 - 4, this reaches 24.": "correct",
     "Solution:\n1. 6 - 4 = 2\n2. 4 + 8 = 12\n3. 2 × 12 = 24\n\nSo: **8 * 4 - 6 + 4 = 24**": "invalid",
     "Solution:\n1. 6 - 4 = 2\n2. 4 + 8 = 12\n3. 2 × 12 = 24\n\nSo: **{r} = 24**": "correct",
     # an answer's label alone over steps in words: the expression they build
@@ -657,6 +663,10 @@ GOMOKU_FORMS = {
     "Move: {b}\n\nSo I play {b} to block the four.": "correct",
     "Move: {b}\n\nSo X is forced to answer at A1.": "correct",
     "Move: {b}\n\nSo if they reply A1, I win.": "correct",
+    "Move: {b}\n\nSo I block at A1.": "invalid",
+    "Move: {b}\n\nSo I block at {b}, not A1.": "correct",
+    "Move: {b}\n\nSo my move blocks the four and prepares a three toward G6.": "correct",  # it explains
+    "Move: {b}\n\nOverall, my position is solid around E6.": "correct",
     "{b}, since A1 loses to H6.": "correct",
     "<move>{b}</move>\nResult: nothing else blocks the four.": "correct",
     # a line that opens with its move explains it with the cells after it; comparing or doubting, refused
@@ -804,6 +814,7 @@ DOUDIZHU_FORMS = {
     "Play: 3\n\nSo the best play is 5.": "invalid",  # a last line that concludes with another play
     "<move>3</move>\n\nTherefore I pass.": "invalid",
     "Play: 3\n\nSo I lead the 3.": "correct",
+    "Play: 3\n\nSo my 3 forces the 5, and the 2 keeps control.": "correct",  # it explains
     # a clause that gives a reason names cards that explain the play, as kept cards do
     "Lead 3, since it keeps the 2 for control.": "correct",
     "Lead 3 because 2 is too strong to waste.": "correct",

@@ -22,7 +22,7 @@ from ..locate import (
     UNDER_A_MISTAKE_LABEL,
     after_a_denial,
     called_wrong,
-    concluding_line,
+    concluded_answer,
     introduced_as_the_form,
     label_cut_off,
     labelled,
@@ -175,10 +175,10 @@ def find_play(
 
 
 def _concludes_another(text: str, answer: _Written, on_table: Hand | None) -> bool:
-    """Does the line the text concludes with after the answer (`locate.concluding_line`: `Play: 3`
-    … `So the best play is 4.`) name another play? Two final answers: one too many (rule 5)."""
-    line = concluding_line(text, answer.end)
-    found = sentence_play(line, on_table) if line else Found(None)
+    """Does the line the text concludes with after the answer state another play (`locate.
+    concluded_answer`: `Play: 3` … `So the best play is 4.`)? Two final answers: one too many (rule 5)."""
+    stated = concluded_answer(text, answer.end)
+    found = sentence_play(stated, on_table) if stated else Found(None)
     if found.play is None:
         return False
     try:

@@ -37,12 +37,15 @@ from typing import Any, Mapping
 
 from ..base import TaskError, Verifier, setting, shown
 from ..locate import (
+    CONCLUDES,
     called_wrong,
     denial_at,
     introduced_as_mistake,
     introduced_as_the_form,
+    labelled,
     none_stated_at,
     offers,
+    rank,
     with_choices_resolved,
 )
 from ..registry import register
@@ -408,9 +411,10 @@ class Game24Verifier(Verifier):
 
     def _concludes_another(self, text: str, located: str, wanted: tuple[int, ...], target: int) -> bool:
         """Does the text, after the line of the answer it found (`located`), conclude with another
-        attempt at the puzzle (`Answer: A` … `Therefore B = 24.`; `Solution:` over its steps, then `So:
-        B`)? Two different final answers: one too many (docs/answers.md, rule 5). The answer is
-        compared as the verifier reads it (a label over steps: the expression they build)."""
+        attempt at the puzzle, presented as an answer: on a line that opens as a conclusion or under an
+        answer's label, or stating the target (`Answer: A` … `Therefore B = 24.`; `Solution:` over its
+        steps, then `So: B`)? Two different final answers: one too many (docs/answers.md, rule 5). The
+        answer is compared as the verifier reads it (a label over steps: the expression they build)."""
         at = text.rfind(located)
         line_end = text.find("\n", at + len(located)) if at >= 0 else -1
         if line_end < 0:
@@ -425,10 +429,23 @@ class Game24Verifier(Verifier):
         shown = introduced_as_mistake(after, at) or introduced_as_mistake(after, line_start)
         if shown or introduced_as_the_form(after, at) or called_wrong(after, at + len(later)):
             return False  # `A common mistake is:` then another: shown beside the answer, not offered (rule 6)
+        line = after[line_start : len(after) if (stop := after.find("\n", at)) < 0 else stop]
+        if not (
+            CONCLUDES.match(line) or any(rank(span) == 2 for span in labelled(line)) or self._claims(later, target)
+        ):
+            return False  # a try told of in passing (`My first idea, 8 * 4 - 6 - 4, only gives 22.`): no answer
         answer = self._answer_from_steps(located, text, wanted, target) if self.config.steps_answer else located
         if not self._is_expression(answer):
             return False  # a bare value (`\boxed{24}` then `Using …`): what follows explains it
         return not self._same_answer(answer, later, wanted)
+
+    def _claims(self, answer: str, target: int) -> bool:
+        """Does `answer` state the target as its value (`8 * 4 - 6 + 4 = 24`), true or not?"""
+        try:
+            links = read_chain(answer, self.config.max_expression_chars)
+        except ExpressionError:
+            return False
+        return any(not link.has_operator and not link.differs_from(target, 1) for link in links)
 
     def _with_value_stated(self, raw: str, wanted: tuple[int, ...]) -> str:
         """`raw` with the value of an expression stated before its explanation (`2 * 12, where 2 = 6 -

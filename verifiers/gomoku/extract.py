@@ -19,7 +19,7 @@ from ..locate import (
     UNDER_A_MISTAKE_LABEL,
     after_a_denial,
     called_wrong,
-    concluding_line,
+    concluded_answer,
     introduced_as_the_form,
     json_fields,
     label_cut_off,
@@ -264,12 +264,12 @@ def _offered_after(
 def _concludes_another(
     text: str, end: int, cell: int, size: int, formats: tuple[str, ...], occupied: Collection[int]
 ) -> bool:
-    """Does the line the text concludes with after the answer (`locate.concluding_line`: `Move: I5`
-    … `So I play A1.`) name other moves, and not this one? Stones on the board named there are the
-    position; a move it rejects is none."""
-    line = concluding_line(text, end)
-    named = {c for pos, c in _named(line, size, formats) if not _rejected(line, pos)} - set(occupied) - {None}
-    return bool(named) and cell not in named
+    """Does the line the text concludes with after the answer state another move (`locate.
+    concluded_answer`: `Move: I5` … `So I play A1.`)? Its first move, not a stone on the board nor
+    one it rejects (`So I play I5, not A1.` restates I5)."""
+    stated = concluded_answer(text, end)
+    named = [c for pos, c in _named(stated, size, formats) if not _rejected(stated, pos) and c not in occupied]
+    return bool(named) and named[0] not in (None, cell)
 
 
 def _line_scopes(text: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, int, str]]:
