@@ -91,3 +91,25 @@ def test_shipped_task_files_match_their_generators():
     gm = gm_tasks.load_all()
     assert [t["moves"] for t in gm[:5]] == [t["moves"] for t in gm_tasks.generate(9, 5)]
     assert {t["size"] for t in gm} == {9, 15}
+
+
+# the first task set's gomoku9-001: its only block, G3, loses to the opponent's continuous fours
+LOST_BLOCK = ["E5", "D5", "G1", "C6", "H2", "I2", "I1", "I3", "E9", "G2", "H9", "C5", "F9", "H8", "F4"]
+
+
+def test_a_block_the_search_proves_lost_is_no_task(verifier):
+    """Every move of a lost position scores 0 and its key names a move the verifier calls wrong:
+    the generator leaves such a position out, and leaving it out renames no other task."""
+    from verifiers.gomoku import from_task
+
+    position = from_task({"size": 9, "moves": LOST_BLOCK})
+    kind, block = gm_tasks.classify(position)
+    assert kind == "block" and gm_tasks.lost(position, block)
+    v = verifier("gomoku")
+    task = {"size": 9, "moves": LOST_BLOCK, "best_moves": [position.name(block[0])]}
+    assert v.score(f"<move>{position.name(block[0])}</move>", task).reward == 0.0
+    shipped = gm_tasks.load_all()
+    assert LOST_BLOCK not in [t["moves"] for t in shipped]
+    ids = [t["id"] for t in shipped]
+    assert "gomoku9-001" not in ids and ids[:2] == ["gomoku9-000", "gomoku9-002"]  # the rest keep their names
+    assert len(shipped) == 200 and len(set(ids)) == 200

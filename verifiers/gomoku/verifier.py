@@ -103,7 +103,8 @@ class GomokuVerifier(Verifier):
         "to_move": "str, with board: whose move it is (X or O)",
         "best_moves": "list of str, optional: the key moves (every proven win, or the one move that does not lose): "
         "where the search proves nothing, a move among them is CORRECT",
-        "kind": "str, informational: what the built-in position tests (win, block, ...)",
+        "kind": "str, informational: what the built-in position tests (win, block, ...; never a block the search"
+        " proves lost, where every move would score 0)",
         "id": "str, optional: the task's name in results (its index otherwise)",
         "difficulty": "str, optional: the bucket reports group results by",
     }
