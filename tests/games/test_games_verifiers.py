@@ -93,6 +93,18 @@ def test_shipped_task_files_match_their_generators():
     assert {t["size"] for t in gm} == {9, 15}
 
 
+def test_a_bare_list_of_cells_is_no_move_whatever_stands_on_the_board(verifier):
+    """gomoku9-120: X wins at A1 beside its own B2 C3 D4 E5. A bare list of those cells is a list of
+    candidates (the "many moves" probe), refused; words that say what it plays make the stones the
+    position and the move the answer."""
+    v = verifier("gomoku")
+    task = next(t for t in v.tasks("test") if t["id"] == "gomoku9-120")
+    for spray in ("A1 B2 C3 D4 E5 PASS 3 3 3", "A1 B2 C3 D4 E5", "A1, B2, C3, D4, E5"):
+        assert v.score(spray, task).verdict.value == "invalid", spray
+    for said in ("X wins by playing A1: A1, B2, C3, D4, E5.", "A1 completes the five B2 C3 D4 E5."):
+        assert v.score(said, task).verdict.value == "correct", said
+
+
 # the first task set's gomoku9-001: its only block, G3, loses to the opponent's continuous fours
 LOST_BLOCK = ["E5", "D5", "G1", "C6", "H2", "I2", "I1", "I3", "E9", "G2", "H9", "C5", "F9", "H8", "F4"]
 

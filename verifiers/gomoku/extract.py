@@ -283,13 +283,22 @@ def _line_scopes(text: str, size: int, formats: tuple[str, ...]) -> list[tuple[i
     return [scope for scope in outside if not OTHER_SIDE.search(scope[2])] or outside
 
 
+# words that say what a line plays (`O wins by playing I8: E4, F5, G6, H7, I8.`, `I5 blocks E5-H5`): where
+# they stand, the stones it names beside the move describe the position; a bare list of cells (`A1 B2 C3
+# D4 E5`) is a list of candidates, one answer too many, whatever stands on the board
+_SAYS_WHAT_IT_PLAYS = re.compile(
+    rf"{ANSWER_WORDS.pattern}|\b(?:wins?|winning|blocks?|blocking|completes?|completing|makes?|making|five)\b",
+    re.IGNORECASE,
+)
+
+
 def _move_in(
     scope: str, size: int, formats: tuple[str, ...], occupied: Collection[int] = ()
 ) -> tuple[int | None, str | None]:
     """The one move `scope` (a tag's content or a line) names, or (None, why). What a parenthesis
     after the first named move says explains it (`I5 (blocking E5-H5)`); where it names several,
-    the stones already on the board (`occupied`) describe the position, unless it offers one
-    beside another."""
+    the stones already on the board (`occupied`) describe the position where it says what it plays
+    (`_SAYS_WHAT_IT_PLAYS`), unless it offers one beside another."""
     first = _ALGEBRAIC.search(scope) if "algebraic" in _plain(formats) else None
     if first is not None:
         scope = scope[: first.end()] + without_asides(scope[first.end() :])
@@ -301,7 +310,8 @@ def _move_in(
         named = pairs
     if not named:
         return None, "no move found (write it like <move>H8</move>)"
-    if len({cell for _, cell in named}) > 1 and occupied and not offers(scope) and _apart(named, occupied):
+    describes = occupied and not offers(scope) and _SAYS_WHAT_IT_PLAYS.search(scope)  # never a bare list of cells
+    if len({cell for _, cell in named}) > 1 and describes and _apart(named, occupied):
         named = [(pos, cell) for pos, cell in named if cell not in occupied]
     if len({cell for _, cell in named}) > 1:
         corrected = _corrected(scope, size, formats)
@@ -382,9 +392,10 @@ def _named_in(
     ]
 
 
-# a line that opens with its move, not in a list of moves (`I5, blocking the four…`, never `I5, H6 and G7…`)
+# a line that opens with its move, not in a list of moves (`I5, blocking the four…`, never `I5, H6 and G7…` nor
+# `A1 B2 C3`)
 _OPENS_WITH_MOVE = re.compile(
-    r"^[\s*_`>#•-]*(?P<move>[A-Za-z]\d{1,2})\b(?![*_`]*\s*(?:[,/&]|\band\b|\bor\b)\s*[*_`]*[A-Za-z]\d)"
+    r"^[\s*_`>#•-]*(?P<move>[A-Za-z]\d{1,2})\b(?![*_`]*(?:\s*(?:[,/&]|\band\b|\bor\b))?\s*[*_`]*[A-Za-z]\d)"
 )
 _COMPARES = re.compile(
     r"\b(?:than|over|vs|versus|better|worse|rather|instead|prefer\w*|compared)\b|[<>]", re.IGNORECASE
