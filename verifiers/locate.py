@@ -551,7 +551,9 @@ _STATES_OUR_ANSWER = re.compile(
     r"|^[\W_]*(?:the answer[ \t]*:|play|lead|place|put|go with|choose|pick)\b|我(?:出|下|走|选)",
     re.IGNORECASE,
 )
-MOST_WORDS_ALONE = 3  # a conclusion this short after its word is the answer alone (`Therefore, A1.`)
+# a conclusion this short after its word, in words this short, is the answer alone (`Therefore, A1.`, `So, 4
+# 4.`); never a clause (`Finally, H6 is covered.`)
+MOST_WORDS_ALONE, MOST_CHARS_A_WORD_ALONE = 3, 4
 
 
 def concluded_answer(text: str, end: int) -> str:
@@ -572,10 +574,12 @@ def concluded_answer(text: str, end: int) -> str:
     rest = line[opening.end() :]
     if _A_PLAN_WITHIN.search(rest):
         return ""
-    if len(rest.split()) <= MOST_WORDS_ALONE and not _STATES_OUR_ANSWER.search(rest):
-        return rest
     stated = _STATES_OUR_ANSWER.search(rest)
-    return rest[stated.start() :] if stated else ""
+    if stated:
+        return rest[stated.start() :]
+    words = [word.strip(".,;:!?*_`") for word in rest.split()]
+    alone = len(words) <= MOST_WORDS_ALONE and all(len(word) <= MOST_CHARS_A_WORD_ALONE for word in words)
+    return rest if alone else ""
 
 
 # words right after an answer, in its own sentence, that call it wrong (`(6-4)*(4+8) = 24 is wrong.`,

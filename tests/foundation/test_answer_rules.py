@@ -667,6 +667,8 @@ GOMOKU_FORMS = {
     "Move: {b}\n\nSo I block at {b}, not A1.": "correct",
     "Move: {b}\n\nSo my move blocks the four and prepares a three toward G6.": "correct",  # it explains
     "Move: {b}\n\nOverall, my position is solid around E6.": "correct",
+    "Move: {b}\n\nFinally, H6 is covered.": "correct",  # a clause, not the answer alone
+    "Move: {b}\n\nSo, A1 wins.": "invalid",
     "{b}, since A1 loses to H6.": "correct",
     "<move>{b}</move>\nResult: nothing else blocks the four.": "correct",
     # a line that opens with its move explains it with the cells after it; comparing or doubting, refused

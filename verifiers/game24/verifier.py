@@ -270,7 +270,8 @@ class Game24Verifier(Verifier):
         # in one step; anything else, in full
         usual = None if turn.unfinished else read_usual_answer(turn.text, cfg.max_expression_chars, cfg.answer_formats)
         if usual is not None and cfg.steps_answer and not usual[1][0].expression.uses_exactly(wanted):
-            usual = None  # `Answer: 2 * 12 = 24` may end steps that combine every number: read in full
+            if "=" in turn.text[: turn.text.rfind(usual[0])]:  # steps before it (most wrong answers have none)
+                usual = None  # `Answer: 2 * 12 = 24` may end steps that combine every number: read in full
         if turn.unfinished:
             raw, links = None, None
         elif usual is not None:
