@@ -55,8 +55,9 @@ def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
     """Probes for verifiers that read one move (gomoku, Dou Dizhu). With `two_moves`, also the
     reading traps of docs/answers.md: the task's best move where it offers a second, sits after the
     turn's end or inside unfinished reasoning, is called wrong, taken back, corrected to the other or
-    written only under a mistake's label, listed as an option beside another that is chosen, or named
-    as the other side's move after the text denies its own; each must earn nothing."""
+    written only under a mistake's label, listed as an option beside another that is chosen, named
+    as the other side's move after the text denies its own, or followed by a conclusion naming the
+    other (or following one); each must earn nothing."""
     probes = [
         Probe("off-board move", lambda v, t: "<move>Z99</move>"),
         Probe("no move", lambda v, t: "I think the position is balanced."),
@@ -91,4 +92,6 @@ def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
         trap(
             "another move denied, then the best as the opponent's", "Move: {1}\nThat is wrong.\nThe opponent plays {0}."
         ),
+        trap("best move, then a conclusion naming another", "Move: {0}\n\nSo I play {1}."),
+        trap("another move, then a conclusion naming the best", "<move>{1}</move>\n\nSo the best move is {0}."),
     ]

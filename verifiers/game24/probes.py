@@ -113,6 +113,13 @@ PROBES = [
         "Idea: {right} = {target}\nSo {wrong} = {target}.",
     ),
     _around_a_right_one("the right one under a mistake's label", "Answer: {wrong}\nWrong answer: {right}"),
+    _around_a_right_one(
+        "the right one, then a conclusion with another", "Answer: {right}\n\nTherefore {wrong} = {target}."
+    ),
+    Probe(
+        "a label over right steps, then a wrong conclusion",
+        lambda v, t: f"Solution:\n{_right_steps(t)}\n\nSo: **{_wrong_sum(t)} = {_target(t)}**",
+    ),
     _around_a_right_one("a correction to a wrong one", "{right} = {target}. Actually, {wrong} = {target} is better."),
     _around_a_right_one(
         "two tagged answers with an or", "<solution>{wrong}</solution> or <solution>{right}</solution>"
