@@ -73,6 +73,8 @@ HEDGES = (
     "\nOr maybe: ",
 )  # what puts a second answer beside the first
 INLINE_HEDGES = (" (or {})", " — {} also works", " / or maybe {}")  # the same, on the answer's own line
+# the same on a later line, the second answer without its label (`{}`): offered all the same
+LATER_HEDGES = ("\nAlternatively, {}.", "\n{} is equally good.", "\n{} would work as well.", "\n\n{} also works.")
 
 REJECTIONS = (
     "\nWait, that is wrong. Corrected:\n",
@@ -245,7 +247,7 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str, next_task: str 
     or `<move>H8</move>`), presented over the axes every verifier shares (`verifiers.turn`,
     docs/answers.md): the turn's own header before it, chat tokens and junk after the turn, a think
     block or a draft the text rejects before it, CRLF and no-break spaces; traps (a hedge offering
-    `other` too, `other` begun after the answer and cut off, the answer only after the turn ended,
+    `other` too, on the answer's line or a later one, with or without its label, `other` begun after the answer and cut off, the answer only after the turn ended,
     inside a reasoning block never closed, the answer rejected for `other`, the answer called wrong
     with no answer after it or followed by a final answer's place that says there is none, the
     answer struck out or only under a mistake's label, the answer only inside a quoted format
@@ -303,6 +305,8 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str, next_task: str 
         text = before + _options(draw, _unlabelled(answer), _unlabelled(other))[1] + after
     elif trap == "hedge" and draw(st.booleans()):
         text = before + answer + draw(st.sampled_from(INLINE_HEDGES)).format(other) + after
+    elif trap == "hedge" and draw(st.booleans()):
+        text = before + answer + draw(st.sampled_from(LATER_HEDGES)).format(_unlabelled(other)) + after
     elif trap == "hedge":
         text = before + answer + draw(st.sampled_from(HEDGES)) + other + after
     elif trap == "cut off":  # a better answer begun and cut by the token limit: the earlier never stands in
@@ -340,6 +344,7 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str, next_task: str 
 __all__ = [
     "CALLED_WRONG",
     "CONCLUSIONS",
+    "LATER_HEDGES",
     "CONTAINERS",
     "EXAMPLES",
     "HEDGES",

@@ -59,13 +59,21 @@ _DENIED_BEFORE = re.compile(r"\b(?:not|never|rather than|instead of)[ \t]+$", re
 _LIST_MARKER = re.compile(r"[ \t>]*(?:[-+*•◦▪‣]|\d{1,2}[.)])[ \t]+")
 _EMPHASIS_BEFORE = re.compile(r"(?<![^\s(:：])(?:\*{1,3}|_{1,2}|`)$")  # emphasis that opens at an expression
 # words that offer a second answer beside the first: two answers are one too many (docs/answers.md);
-# every verifier's reader refuses them from this one list ("otherwise" after a modal is a condition,
-# never an offer: `block at I5, since X would otherwise complete five`)
+# every verifier's reader refuses them from this one list ("otherwise" after a modal, or before what a
+# player then does, is a condition, never an offer: `block at I5, since X would otherwise complete five`,
+# `Block at I5; otherwise X wins.`)
+_A_CONSEQUENCE = (  # `otherwise X wins`, `otherwise the opponent plays 5`, `otherwise we lose`
+    r",?[ \t]+(?:(?:X|O|black|white|the (?:opponent|landlord|farmers?|peasants?|other side)|opponent|they|he|she|it)"
+    r"[ \t]+(?:\w+[ \t]+)?(?:wins?|loses?|lost|completes?|gets?|makes?|will|would|can|could|might|threatens?|plays?"
+    r"|leads?|answers?|responds?|takes?|has)|(?:we|I|you)[ \t]+(?:\w+[ \t]+)?(?:lose|lost))\b"
+)
 HEDGE_WORDS = (
-    r"alternatively|alternatives?|(?<!would )(?<!could )(?<!will )(?<!might )otherwise|another (?:way|approach|solution|version|option|implementation|one|answer)"
+    rf"alternatively|alternatives?|(?<!would )(?<!could )(?<!will )(?<!might )otherwise(?!{_A_CONSEQUENCE})|another (?:way|approach|solution|version|option|implementation|one|answer)"
     r"|or you could|you could also|simpler (?:one|version|solution|way|approach)|other (?:options?|solutions?)"
-    r"|(?:would |will |could )?also (?:works?|wins?|valid|correct|fine|good|possible)|works too|would work too"
-    r"|option \d|approach \d|if you(?: would|'d)? (?:prefer|like|want)|variant\b"
+    r"|(?:would |will |could )?also (?:works?|wins?|valid|correct|fine|good|possible|playable|acceptable|viable"
+    r"|worth considering|an option)|works too|would work too|(?:works?|would work|could work) as well"
+    r"|(?:equally|just as) (?:good|strong|valid|viable|fine)"
+    r"|option \d|approach \d|candidate \d|if you(?: would|'d)? (?:prefer|like|want)|variant\b"
 )
 # a second answer offered in the words between two answers: a hedge word, or a line that opens with
 # "or" ("or better" and "or rather" replace the earlier answer instead)
@@ -93,13 +101,17 @@ _KEY_LINE = re.compile(r"^[ \t>*_\-•]*[\"']?(?P<key>[^\W\d][\w ]{0,30}?)[\"']?
 
 
 def offered_after(text: str, end: int) -> list[str]:
-    """The fields after an answer that ends at `end` which offer something beside it: the rest of
-    its line where that offers (a JSON object's `"alternatives": ["A1"]` after its `"move"`), and
-    each later line whose label or key offers (`Alternative: A1`, `"other options": [...]`). A
-    verifier refuses where one names an answer other than its own (rule 5: one answer too many)."""
+    """The pieces after an answer that ends at `end` which offer something beside it: the rest of
+    its line where that offers (a JSON object's `"alternatives": ["A1"]` after its `"move"`), each
+    later line whose label or key offers (`Alternative: A1`, `"other options": [...]`), and each
+    later line whose words offer (`Alternatively, A1.`, `A1 is equally good.`). A verifier refuses
+    where one names an answer other than its own that it does not call wrong (rule 5: one answer
+    too many; `Alternatives like A1 lose at once.` offers none)."""
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
-    pieces = [m.group() for m in _KEY_LINE.finditer(text, line_end) if offers(m.group("key"))]
+    keys = {m.start(): m.group() for m in _KEY_LINE.finditer(text, line_end) if offers(m.group("key"))}
+    lines = {m.start(): m.group() for m in _NON_EMPTY_LINE.finditer(text, line_end) if OFFERS.search(m.group())}
+    pieces = [piece for _, piece in sorted({**lines, **keys}.items())]
     rest = text[end:line_end]
     return [rest, *pieces] if offers(rest) else pieces
 
@@ -132,16 +144,43 @@ _WHAT_IS_WRONG = (  # `That's wrong.`, `This answer is incorrect.`, `The above S
     r"\b(?:that|this|it|the above|my)(?:[ \t]+(?:answer|drawing|svg|image|picture|move|play|solution|expression"
     r"|code|program|function|version|one))?"
 )
+_CALLS_IT_WRONG = (
+    rf"{_WHAT_IS_WRONG}(?:(?:'s| is| was) (?:wrong|incorrect|invalid|not (?:right|correct|valid))\b"
+    r"| (?:does(?:n't| not)|won't|will not) work\b)"
+)
 REJECTS = re.compile(
     r"\b(?:scratch|strike) (?:that|this)\b|\b(?:disregard|ignore|forget) (?:that|this|the above|my (?:last |previous )?answer)\b"
-    rf"|^[^\w\n]*(?:no|nope)[,.!]|{_WHAT_IS_WRONG}(?:'s| is| was) (?:wrong|incorrect|invalid|not (?:right|correct|valid))\b"
-    rf"|{_WHAT_IS_WRONG} (?:does(?:n't| not)|won't|will not) work\b"
+    rf"|^[^\w\n]*(?:no|nope)[,.!]|{_CALLS_IT_WRONG}"
     # a blunder admitted, and nothing after it to mend it (`Oops, the circle is lopsided.`, `I made a mistake.`)
     r"|^[^\w\n]*(?:oops|whoops|uh[- ]?oh|my bad)\b"
     r"|\b(?:i|we)(?: have|'ve)? made (?:a |an )?(?:mistake|error|blunder|typo)(?:[ \t]+(?:here|there|above))?[ \t]*[.!]?[ \t]*$"
     r"|\blet me (?:fix|correct|redo|re-do) (?:it|that|this|the \w+)[ \t]*[.!:]?[ \t]*$",  # a mend promised, never given
     re.IGNORECASE,
 )
+
+
+# Which answer a denial's "that" means: a line that names an attempt of its own before words that call
+# "that" wrong (`Note that 8 * 4 - 6 - 4 = 22, so that does not work.`, `A1 would be pointless: that
+# does not work.`) speaks of its attempt, not of the answer before it. Only the verifier knows what
+# an attempt other than its answer is: it passes `names_another` (the words before the denial -> do
+# they name one?) to `taken_back`, `lines_deny`, `denial_at` and `after_a_denial`
+NamesAnother = Callable[[str], bool]
+_PRONOUN_DENIAL = re.compile(_CALLS_IT_WRONG, re.IGNORECASE)
+
+
+_DENYING_WORDS = re.compile(f"{DENIALS.pattern}|{REJECTS.pattern}", re.IGNORECASE | re.MULTILINE)
+
+
+def _denies_the_answer(line: str, before: str, names_another: NamesAnother | None) -> bool:
+    """Does `line` deny the answer before it (`denies`), where a pronoun's denial after an attempt of
+    the line's own (`names_another`, on `before` and the line's words before the denial; `before` is
+    a question it answers on the same line: `Why not A1? It doesn't work.`) speaks of that attempt?"""
+    if not denies(line):
+        return False
+    pronoun = _PRONOUN_DENIAL.search(line) if names_another else None
+    if pronoun is None or not names_another(before + line[: pronoun.start()]):
+        return True
+    return denies(line[: pronoun.start()]) or denies(line[pronoun.end() :])
 
 
 # words in the sentence that introduces an answer (a block, a drawing) that show it as what not to
@@ -331,12 +370,13 @@ OTHER_WORDS = re.compile(
 REPLY_WORDS = r"\blos(?:es?|ing) to|\brefuted by|\banswered by|\bmet by|\bbeaten by|\bfails? against|\bcountered by"
 
 # a sentence that opens a plan of later turns or a condition (`If X then plays G6, …`, `Then they play 5,
-# and I answer with A.`, `After that, …`, `如果…`): what it names is not the move now (gomoku, doudizhu)
-OPENS_A_PLAN = re.compile(
-    r"^[\W_]*(?:(?:if|when|whenever|unless|after(?:wards)?|once|should|then|next|later|in (?:reply|response))\b"
-    r"|如果|若|要是|然后|之后)",
-    re.IGNORECASE,
+# and I answer with A.`, `After that, …`, `Otherwise X wins with …`, `如果…`): what it names is not the
+# move now (gomoku, doudizhu)
+_PLAN_WORDS = (
+    r"(?:(?:if|when|whenever|unless|after(?:wards| that| this)?|once|should|then|next|later|followed by|otherwise"
+    r"|in (?:reply|response))\b|如果|若|要是|然后|之后|接着|下一轮)"
 )
+OPENS_A_PLAN = re.compile(rf"^[\W_]*{_PLAN_WORDS}", re.IGNORECASE)
 
 # a sentence that opens by replacing the answer before it (`Actually, A1 is better.`, `Instead, lead 6.`): where
 # it names an answer, that one is the answer (gomoku, doudizhu)
@@ -345,7 +385,8 @@ OPENS_A_CORRECTION = re.compile(r"^\W*(?:actually|instead|on second thought|corr
 # words that name the other player (`Opponent's move:`, `Their reply:`, `对手出牌：`): what follows is
 # their move, never the model's answer
 OTHER_SIDE = re.compile(
-    r"\b(?:opponents?|opponent's|enemy|rival|they|them|their|he|she|his|her)\b|对手|对方", re.IGNORECASE
+    r"\b(?:opponents?|opponent's|enemy|rival|they|them|their|he|she|his|her|the other (?:player|side))\b|对手|对方",
+    re.IGNORECASE,
 )
 
 
@@ -582,6 +623,56 @@ def concluded_answer(text: str, end: int) -> str:
     return rest if alone else ""
 
 
+# a line that tells of a later turn: a plan's opening after a list's number or a step's label (`Then play
+# I5.`, `2. Then A1.`, `Step 2: after they respond, play 3.`), or a later turn's number (`Turn 2: I5`)
+_TELLS_A_LATER_TURN = re.compile(
+    rf"^[\W_]*(?:(?:\d{{1,2}}[.)]|(?:step|stage|phase)[ \t]*\d{{1,2}}(?:st|nd|rd|th)?[ \t]*[:.)])[\W_]*)?{_PLAN_WORDS}"
+    r"|^[\W_]*(?:turn|move|round|trick)[ \t]*#?[ \t]*(?:[2-9]|[1-9]\d)(?:nd|rd|th)?\b",
+    re.IGNORECASE,
+)
+# words that name a line's answer as the answer (`Then, the best move is I5.`: a conclusion, no plan)
+_NAMES_THE_ANSWER = re.compile(
+    r"\b(?:answer|solution|move|play|choice|pick)[ \t]+(?:is|would be|will be|should be)\b|\banswer[ \t]*[:：]",
+    re.IGNORECASE,
+)
+# words that state the move now (`Play A1.`, `First, lead A.`, `I play I5 now.`, `Turn 1: A1`)
+_THE_MOVE_NOW = re.compile(
+    rf"{_STATES_OUR_ANSWER.pattern}|\b(?:now|first(?:ly)?|this turn|immediately)\b"
+    r"|^[\W_]*(?:turn|move|round|trick|step)[ \t]*#?[ \t]*1\b",
+    re.IGNORECASE,
+)
+
+
+def tells_a_later_turn(line: str) -> bool:
+    """Does `line` open by telling of a later turn or a condition (`Then play I5.`, `2. Then A1.`, `Turn 2:
+    I5`, `If they answer, play 3.`), rather than naming the answer (`Then, the best move is I5.`)?"""
+    opening = _TELLS_A_LATER_TURN.match(line)
+    return opening is not None and not _NAMES_THE_ANSWER.search(line, opening.end())
+
+
+def without_later_turns(found: list[T], line_of: Callable[[T], str]) -> list[T]:
+    """`found` (answers in text order, each on the line `line_of(answer)`) less those on a line that
+    tells of a later turn after a line that states the move now (`Play A1.` / `Then play I5.`: I5 is a
+    later turn's move, never the answer; rule 5, docs/answers.md). A line that offers its answer
+    beside the other (`Otherwise, A1.`) stays: two answers, one too many."""
+    kept, now = [], False
+    for answer in found:
+        line = line_of(answer)
+        later = tells_a_later_turn(line)
+        marker = _LIST_MARKER.match(line)  # `1. Play A1.`: the item's words state it
+        line = line[marker.end() :] if marker else line
+        if now and later and not offers(line):
+            continue
+        kept.append(answer)
+        now = now or (not later and (_THE_MOVE_NOW.search(line) is not None or _answer_labelled(line)))
+    return kept
+
+
+def _answer_labelled(line: str) -> bool:
+    """Does `line` hold an answer's label (`Move: A1`, `Play: 3`)?"""
+    return any(rank(span) == 2 for span in labelled(line))
+
+
 # words right after an answer, in its own sentence, that call it wrong (`(6-4)*(4+8) = 24 is wrong.`,
 # `<move>I5</move> would lose.`, `8 / (3 - 8/3) doesn't work`): the text rejects that answer. Closing
 # markup may stand between (`</answer>`, `}`, `**`, a quote), and a stated value (`= 24`)
@@ -646,45 +737,52 @@ _DOUBTS_THE_ANSWER = re.compile(
 _AFTER_A_QUESTION = re.compile(r"\n|(?<=\?)[ \t]+")  # `Is it right? No.` on one line is two lines
 
 
-def lines_deny(after: str) -> bool:
+def lines_deny(after: str, names_another: NamesAnother | None = None) -> bool:
     """Does a line of `after` (the text after an answer) say it is wrong or that no answer exists
     (`denies`)? A "No" that answers another question on the line before (`Is there another way?`
     then `No, this is the only one.`, on one line too) is that question's answer: the rest of its
     line is read alone; after a question whether the answer is right (`Is this correct? No.`) it
-    takes the answer back."""
-    return denial_at(after) is not None
+    takes the answer back. A line that denies an attempt of its own is no denial of the answer
+    (`names_another`: `_denies_the_answer`)."""
+    return denial_at(after, names_another) is not None
 
 
-def denial_at(after: str) -> int | None:
+def denial_at(after: str, names_another: NamesAnother | None = None) -> int | None:
     """Where in `after` the first line that denies the answer before it starts (`lines_deny`'s
     rule), or None. What the text writes from there on may replace the answer it denied (`Move: A1`
     / `Wait, that is wrong. I play I5 instead.`: rule 5, docs/answers.md)."""
-    previous, start = "", 0
+    previous, start, same_line = "", 0, False
     for gap in [*_AFTER_A_QUESTION.finditer(after), None]:  # lines, and a line's sentences after a question mark
         line = after[start : gap.start() if gap else len(after)]
         answers_a_question = previous.rstrip().endswith("?") and not _DOUBTS_THE_ANSWER.search(previous)
-        if denies(_LEADING_NO.sub("", line, count=1) if answers_a_question else line):
+        read = _LEADING_NO.sub("", line, count=1) if answers_a_question else line
+        if _denies_the_answer(read, previous + " " if same_line else "", names_another):
             return start
         previous = line if line.strip() else previous
+        same_line = gap is not None and gap.group() != "\n"
         start = gap.end() if gap else len(after)
     return None
 
 
-def after_a_denial(text: str, end: int) -> str | None:
+def after_a_denial(text: str, end: int, names_another: NamesAnother | None = None) -> str | None:
     """What the text writes from the first line after the answer ending at `end` that denies it
     (`denial_at`), where a move game reads the answer that replaces it (rule 5); None where no line
     denies it, or where that text speaks of the other side (`That's wrong. The opponent plays I5.`:
     their move never stands in for ours)."""
-    denial = denial_at(text[end:])
+    denial = denial_at(text[end:], names_another)
+    if denial is not None:  # from the end of the words that deny (`X wins at A1, so that fails.`: no move of ours)
+        words = _DENYING_WORDS.search(text, end + denial)
+        denial = words.end() - end if words else denial
     rest = text[end + denial :] if denial is not None else ""
     return rest if rest and not OTHER_SIDE.search(rest) else None
 
 
-def taken_back(text: str, end: int) -> bool:
+def taken_back(text: str, end: int, names_another: NamesAnother | None = None) -> bool:
     """Does the text take back its last answer, which ends at `end`: words right after it that call
     it wrong (`called_wrong`), or a line after it that says it is wrong or that no answer exists
-    (`lines_deny`: `That's wrong.`, `There is no solution.`)?"""
-    return called_wrong(text, end) or lines_deny(text[end:])
+    (`lines_deny`: `That's wrong.`, `There is no solution.`; never one that denies an attempt of its
+    own, `names_another`)?"""
+    return called_wrong(text, end) or lines_deny(text[end:], names_another)
 
 
 def sentences(text: str) -> list[Span]:
@@ -818,6 +916,7 @@ __all__ = [
     "CROSS_MARKS",
     "HEDGE_WORDS",
     "MISTAKE_LABEL_WORDS",
+    "NamesAnother",
     "OPENS_A_CORRECTION",
     "OPENS_A_PLAN",
     "OTHER_SIDE",
@@ -850,7 +949,9 @@ __all__ = [
     "sentences",
     "tag_cut_off",
     "taken_back",
+    "tells_a_later_turn",
     "talk_takes_back",
     "with_choices_resolved",
     "without_asides",
+    "without_later_turns",
 ]

@@ -56,8 +56,9 @@ def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
     reading traps of docs/answers.md: the task's best move where it offers a second, sits after the
     turn's end or inside unfinished reasoning, is called wrong, taken back, corrected to the other or
     written only under a mistake's label, listed as an option beside another that is chosen, named
-    as the other side's move after the text denies its own, or followed by a conclusion naming the
-    other (or following one); each must earn nothing."""
+    as the other side's move after the text denies its own, followed by a conclusion naming the
+    other (or following one), told as a later turn's move after the other (`Play B now.` / `Then play
+    A.`) or numbered as one of two candidates; each must earn nothing."""
     probes = [
         Probe("off-board move", lambda v, t: "<move>Z99</move>"),
         Probe("no move", lambda v, t: "I think the position is balanced."),
@@ -72,6 +73,7 @@ def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
     return probes + [
         trap("best move or another", "My move: {0} or {1}"),
         trap("best move then an alternative", "<move>{0}</move>\nAlternatively, <move>{1}</move>."),
+        trap("best move, then another called as good", "Move: {0}\n{1} is equally good."),
         trap("alternatives in a JSON field", '{{"move": "{0}", "alternatives": ["{1}"]}}'),
         trap("other options after the answer", "Move: {0}\nOther options: {1}"),
         trap("candidates listed", "Candidate moves: {0}, {1}. Both look good."),
@@ -92,6 +94,13 @@ def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
         trap(
             "another move denied, then the best as the opponent's", "Move: {1}\nThat is wrong.\nThe opponent plays {0}."
         ),
+        trap(
+            "another move denied, then the best as the other's",
+            "Move: {1}\nThat is wrong. The other player wins with {0}.",
+        ),
         trap("best move, then a conclusion naming another", "Move: {0}\n\nSo I play {1}."),
         trap("another move, then a conclusion naming the best", "<move>{1}</move>\n\nSo the best move is {0}."),
+        trap("another move now, the best as a later turn", "Play {1} now.\nThen play {0}."),
+        trap("another move as turn 1, the best as turn 2", "Turn 1: {1}\nTurn 2: {0}"),
+        trap("best move and another as numbered candidates", "Candidate 1: {0}\nCandidate 2: {1}"),
     ]

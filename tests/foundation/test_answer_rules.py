@@ -94,6 +94,11 @@ def test_the_model_turn(text, turn_text, unfinished):
 
 RIGHT = "(6 - 4) * (4 + 8)"
 GAME24_FORMS = {
+    # a line that calls "that" wrong after a try of its own speaks of the try, not of the answer
+    "Answer: {r}\nNote that 8 * 4 - 6 - 4 = 22, so that does not work.": "correct",
+    "Answer: {r}\nWhy not 8 * 4 - 6 - 4? It gives 22, so it doesn't work.": "correct",
+    "Answer: {r}\nCheck: {r} = 24... hmm, that is wrong.": "invalid",  # a check of the answer itself
+    "Answer: 8 * 4 - 6 - 4\nNote that {r} = 24, so that does not work.": "invalid",
     # steps that combine every number, with no combined expression (read by substitution)
     "6 - 4 = 2\n4 + 8 = 12\n2 * 12 = 24": "correct",
     # a step over more numbers: a value an earlier step made, or some of the puzzle's
@@ -605,6 +610,15 @@ GOMOKU_FORMS = {
     # "otherwise" after a modal is a condition, never a second move offered
     "The best move for O is to block at **{b}**, since X would otherwise complete E5, F5, G5, H5.": "correct",
     "Block at {b}; otherwise, A1.": "invalid",
+    "Move: {b}\nAlternatively, A1.": "invalid",  # a later line offers another, without its label
+    "Move: {b}\nA1 is equally good.": "invalid",
+    "<move>{b}</move>\nA1 would also win.": "invalid",
+    "Move: {b} (A1 is also worth considering)": "invalid",
+    "Block at {b}; otherwise X wins with E5-F5-G5-H5-{b}.": "correct",  # what the other player then does
+    "Block at A1; otherwise X wins with E5-F5-G5-H5-{b}.": "incorrect",
+    "Block at {b}; otherwise we could play A1.": "invalid",  # what we could do instead: an offer
+    "I play {b} now, and next turn F8 to build my own line.": "correct",  # a plan of later turns
+    "I play A1 now, and next turn {b}.": "incorrect",
     "<move>I 5</move>": "correct",  # spaced inside a tag: still one move
     "Move: {b}\nThis completes the line from E5 to {b}.": "correct",  # lines after an answer's label explain it
     "**Answer: {b}**\n\nAlternatives like A1 lose at once.": "correct",
@@ -650,6 +664,11 @@ GOMOKU_FORMS = {
     "Move: A1\nNo, that's wrong. Corrected:\n{b}": "correct",
     "Move: {b}\nThat's wrong.\nThe opponent then plays A1.": "invalid",  # their move never stands in for ours
     "Move: A1\nThat's wrong.\nThe opponent then plays {b}.": "invalid",
+    "Move: A1\nThat is wrong. X wins at {b}.": "invalid",  # a player named by its stone: their move
+    "Move: A1\nX then wins at {b}, so that does not work.": "invalid",
+    "Move: {b}\nA1 would be pointless: that does not work.": "correct",  # "that" is the line's own move
+    "Move: {b}\nWhat about A1? That doesn't work, X wins at {b}.": "correct",
+    "Move: {b}\nX then wins at A1, so that does not work.": "invalid",  # "that" is our move: taken back
     "<move>{b}</move> wins. <move>A1</move> loses.": "correct",  # the move called losing is none
     "<move>{b}</move> is not blocked, so it wins.": "correct",
     "{b} can't be blocked.": "correct",
@@ -755,6 +774,76 @@ def test_stones_on_the_board_named_beside_the_move_describe_the_position(data):
     assert answer_move(f"Play {best} or {listed[0]}.", position.size, MOVE_FORMATS, occupied)[0] is None
 
 
+# the move now, then a line that tells of a later turn (a plan, a condition, a later turn's number)
+MOVE_NOW = ("Play {}.", "Play {} now.", "First, play {}.", "Move: {}", "Turn 1: {}", "1. Play {}.", "I play {}.")
+LATER_TURN = (
+    "Then play {}.",
+    "Then {}.",
+    "Next turn: {}",
+    "After that, play {}.",
+    "Afterwards, {}.",
+    "Later, {}.",
+    "2. Then {}.",
+    "Turn 2: {}",
+    "Step 2: after they respond, play {}.",
+    "If they answer, play {}.",
+)
+
+
+@pytest.mark.parametrize("name", ["gomoku", "doudizhu"])
+@settings(max_examples=60, deadline=None)
+@given(data=__import__("hypothesis").strategies.data())
+def test_a_later_turns_move_after_the_move_now_is_never_the_answer(name, data):
+    """On any test task, the move now followed by a line that tells of a later turn (`Play A.` /
+    `Then play B.`, `Turn 1: A` / `Turn 2: B`) answers A: its verdict is A's alone, whether A or B is
+    the best move (rule 5, docs/answers.md: the last move named is not always the answer)."""
+    from hypothesis import strategies as st
+
+    from verifiers.doudizhu.verifier import _two_plays
+    from verifiers.gomoku.verifier import _two_moves
+
+    v, _ = _task(name)
+    task = data.draw(st.sampled_from(v.tasks("test")))
+    best, other = (_two_moves if name == "gomoku" else _two_plays)(v, task)
+    now, later = data.draw(st.sampled_from(MOVE_NOW)), data.draw(st.sampled_from(LATER_TURN))
+    best_now = data.draw(st.booleans())
+    first, second = (best, other) if best_now else (other, best)
+    text = now.format(first) + data.draw(st.sampled_from(("\n", "\n\n", "\r\n"))) + later.format(second)
+    assert v.score(text, task).verdict == v.score(f"<move>{first}</move>", task).verdict, text
+
+
+@pytest.mark.parametrize("name", ["gomoku", "doudizhu"])
+@settings(max_examples=60, deadline=None)
+@given(data=__import__("hypothesis").strategies.data())
+def test_a_denial_speaks_of_the_try_its_own_line_names(name, data):
+    """On any test task, a line after the answer that names another move and then calls "that" wrong
+    speaks of that move: the answer stands, its verdict its own alone; where the line
+    names a player (`X then wins at …`, `the opponent answers …`), "that" is the answer, taken back."""
+    from hypothesis import strategies as st
+
+    from verifiers.doudizhu.verifier import _two_plays
+    from verifiers.gomoku.verifier import _two_moves
+
+    v, _ = _task(name)
+    task = data.draw(st.sampled_from(v.tasks("test")))
+    best, other = (_two_moves if name == "gomoku" else _two_plays)(v, task)
+    best_first = data.draw(st.booleans())
+    answer, tried = (best, other) if best_first else (other, best)
+    label = data.draw(st.sampled_from(("Move: {}", "<move>{}</move>", "Final answer: {}")))
+    own = data.draw(
+        st.sampled_from(("I also looked at {}, but that is wrong.", "{} would be pointless: that does not work."))
+    )
+    text = label.format(answer) + "\n" + own.format(tried)
+    assert v.score(text, task).verdict == v.score(f"<move>{answer}</move>", task).verdict, text
+    player = (
+        "X then wins at {}, so that does not work."
+        if name == "gomoku"
+        else "The opponent then plays {}, so that does not work."
+    )
+    text = label.format(answer) + "\n" + player.format(tried)
+    assert v.score(text, task).verdict.value != "correct", text
+
+
 DOUDIZHU_FORMS = {
     "<move>3</move>": "correct",
     "<move>PASS</move> loses the race; <move>3</move> wins it.": "correct",  # the last play stands
@@ -782,6 +871,13 @@ DOUDIZHU_FORMS = {
     "Play J, not 3.": "correct",  # a rejected play is not the answer
     "I play 3 or J.": "invalid",  # two plays offered
     "I play 3, then J.": "correct",  # a later turn's play is a plan: the play now is 3
+    "Play: 3\nAlternatively, J.": "invalid",  # a later line offers another, without its label
+    "Play: 3\nJ is equally good.": "invalid",
+    "Play: 3\nAlternatives like J lose to the 2.": "correct",  # a play called wrong is offered by no one
+    "Play: 3\nOtherwise, the opponent plays 5 5.": "correct",  # what the other side then does: a condition
+    "Play: 3\nLeading A would waste control, so that does not work.": "correct",  # "that" is the line's own play
+    "Play: 3\nThe opponent then plays 5, so that does not work.": "invalid",  # "that" is our play: taken back
+    "Play: A\nThat is wrong. The opponent answers with 3.": "invalid",
     "I play 3 and J.": "invalid",  # two plays named in one answering sentence
     # a play the text calls wrong is none; a sentence that takes the last one back leaves no answer
     "<move>3</move> is wrong.": "invalid",
@@ -924,12 +1020,13 @@ def test_a_move_after_any_label_is_read_and_the_other_players_is_not(name, data)
     from hypothesis import strategies as st
 
     from pytest_plugin.presentations import labels
-    from verifiers.locate import OTHER_WORDS
+    from verifiers.locate import OTHER_SIDE, OTHER_WORDS
 
     v, task = _task(name)
     best, other = MOVES[name]
     label = data.draw(labels())
     assume(not OTHER_WORDS.search(label))  # a random word such as STEP introduces something else
+    assume(not OTHER_SIDE.search(label))  # and one such as HE the other player
     assume(name != "doudizhu" or not set(label.split()[0]) <= set("AJQKTBR23456789"))  # `AA:` reads as two aces
     text = "Let me look at the position.\n\n" + label + " " + best
     text += data.draw(st.sampled_from(EXPLANATIONS))

@@ -6,7 +6,7 @@ or <move>4 4</move>`, "alternatively"): two plays are one answer too many, refus
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from ..locate import (
     ANSWER_WORDS,
@@ -34,7 +34,9 @@ from ..locate import (
     tag_cut_off,
     taken_back,
     talk_takes_back,
+    tells_a_later_turn,
     without_asides,
+    without_later_turns,
 )
 from .cards import Hand, parse_cards
 
@@ -101,11 +103,16 @@ def _labelled_plays(text: str) -> list[_Written]:
     others = []  # labels in words no lexicon holds (`Xyzzy:`, `Keputusan:`)
     for span in labelled(text):
         at = text.find(span.text, span.start)
-        if at < 0 or text.rfind("\n", 0, span.start + 1) in lines_read or _NUMBER_CARD.search(span.label):
+        numbered = _A_NUMBERED_LABEL.fullmatch(span.label)  # `Move 2:`: its number counts turns, names no card
+        if (
+            at < 0
+            or text.rfind("\n", 0, span.start + 1) in lines_read
+            or (_NUMBER_CARD.search(span.label) and not numbered)
+        ):
             continue  # a "label" that names a card is a sentence's clause: `Lead 3: it forces 5`
         if rank(span) == 2:
             found[at] = _Written(at, at + len(span.text), span.text)
-        elif rank(span) == 1 and _reads_as_play(span.text):
+        elif rank(span) == 1 and _reads_as_play(span.text) and not tells_a_later_turn(span.label):  # `Next turn: 3`
             others.append(_Written(at, at + len(span.text), span.text))
     if not found and len({read_play(w.text) for w in others}) == 1:  # one play under such labels: the answer
         return others[-1:]
@@ -143,9 +150,9 @@ def find_play(
             return Found(None, CALLED_WRONG)
         kept = not_shown_as_mistakes(kept, text, lambda t: t.start)  # `Don't play <move>2</move>`
         if kept:
-            if any(_TOKEN_RUN.search(piece) for piece in offered_after(text, text.find(">", kept[-1].end) + 1)):
+            if _offers_another(offered_after(text, text.find(">", kept[-1].end) + 1), kept[-1].text):
                 return Found(None, TWO_PLAYS)  # `<move>3</move> (or J)`, `— J would also work`
-            if taken_back(text, kept[-1].end):
+            if taken_back(text, kept[-1].end, _names_another(kept[-1].text)):
                 return _written_after_a_denial(text, kept[-1].end, formats, on_table, examples, replacing)
             if none_stated_at(text) > kept[-1].start:  # `Final answer: none` after it
                 return Found(None, STATED_NONE)
@@ -160,10 +167,11 @@ def find_play(
         if labelled_plays and not lines:
             return Found(None, CALLED_WRONG)
         lines = not_shown_as_mistakes(lines, text, lambda w: text.rfind("\n", 0, w.start) + 1)  # `Don't write this:`
+        lines = without_later_turns(lines, lambda w: _line_at(text, w.start))  # `Turn 1: A` / `Turn 2: 3`
         if lines:
-            if any(_TOKEN_RUN.search(piece) for piece in offered_after(text, lines[-1].end)):
+            if _offers_another(offered_after(text, lines[-1].end), lines[-1].text):
                 return Found(None, TWO_PLAYS)  # `{"move": "3", "alternatives": ["6"]}`
-            if taken_back(text, lines[-1].end):
+            if taken_back(text, lines[-1].end, _names_another(lines[-1].text)):
                 return _written_after_a_denial(text, lines[-1].end, formats, on_table, examples, replacing)
             if _concludes_another(text, lines[-1], on_table):
                 return Found(None, TWO_PLAYS)  # `Play: 3` … `So the best play is 4.`
@@ -187,6 +195,45 @@ def _concludes_another(text: str, answer: _Written, on_table: Hand | None) -> bo
         return False  # either is no play as written: the play's own reading says why
 
 
+def _offers_another(pieces: list[str], answer: str) -> bool:
+    """Does a piece after the answer that offers (`locate.offered_after`: `<move>3</move> (or J)`,
+    `Alternatively, J.`, `{"move": "3", "alternatives": ["6"]}`) name a play other than `answer`,
+    one it neither rejects nor calls wrong (`Alternatives like J lose to the 2.` offers none)?"""
+    return any(_names_another(answer, offered=True)(piece) for piece in pieces)
+
+
+def _names_another(answer: str, offered: bool = False) -> Callable[[str], bool]:
+    """For `locate.taken_back`: do the words before a denial name a play of their own other than
+    `answer`, and no other side (`Leading A would waste control, so that doesn't work.` speaks of A;
+    `The opponent then plays 2, so that fails.` of the answer)? `offered`: for words that offer a
+    play beside the answer, where a play rejected or called wrong is none (`_offers_another`)."""
+
+    def names_another(words: str) -> bool:
+        if not offered and _OTHER_SIDE.search(words):
+            return False
+        written = answer.strip(" \t*_`")
+        try:
+            mine = None if written.upper() == "PASS" else parse_cards(written)  # a pass names no cards
+        except ValueError:
+            return offered and _TOKEN_RUN.search(words) is not None  # no play as written: a denial stands
+        words = with_counts_written_out(words)
+        runs = [run for run in _runs(words) if run.cards]
+        if offered:  # what the piece rejects or calls wrong is not offered
+            runs = [run for run in runs if not (_rejected(words, run.start) or called_wrong(words, run.end))]
+        named = (_cards_or_none(run.cards) for run in runs)
+        passes = mine is not None and _PASS_IN_SENTENCE.search(words) is not None  # `I also looked at PASS`
+        return passes or any(cards is not None and cards != mine for cards in named)
+
+    return names_another
+
+
+def _cards_or_none(cards: list[str]) -> Hand | None:
+    try:
+        return parse_cards(" ".join(cards))
+    except ValueError:
+        return None
+
+
 def _written_after_a_denial(
     text: str, end: int, formats: tuple[str, ...], on_table: Hand | None, examples: tuple[str, ...], replacing: bool
 ) -> Found:
@@ -194,7 +241,7 @@ def _written_after_a_denial(
     line on, once. None where nothing after names one, or where what follows speaks of the other
     side (`That's wrong. The opponent plays 3.`: their play, never ours in its place)."""
     rest = after_a_denial(text, end) if replacing else None
-    if rest is None:
+    if rest is None or _THEIRS.search(rest):  # `That's wrong. The landlord then plays 3.`: never ours
         return Found(None, CALLED_WRONG)
     later = find_play(rest, formats, on_table, examples, replacing=False)
     return later if later.play is not None and _reads_as_play(later.play) else Found(None, CALLED_WRONG)
@@ -264,11 +311,13 @@ MAX_SENTENCE = 300  # characters of a last line read as sentences
 _A_STEP = re.compile(r"^\W*(?:step|stage|phase)\s*\d", re.IGNORECASE)  # `Step 2: lead the 3.`: a step, no description
 
 
+# the other side, or a side by its role (`the landlord`): a play named after it is theirs
+_THEIRS = re.compile(rf"{OTHER_SIDE.pattern}|\b(?:landlord|farmers?|peasants?)\b|地主|农民", re.IGNORECASE)
 # what is not our play in a line that names several: a clause about the other side's cards or reply
 # (`the opponent must answer with 5`), cards kept for later (`keeping 2 and A`), or a sentence of what
 # happens if (`If the opponent plays K, I answer with A.`)
 _OTHER_SIDE = re.compile(
-    rf"{OTHER_SIDE.pattern}|\b(?:landlord|farmers?|peasants?)\b|地主|农民"
+    rf"{_THEIRS.pattern}"
     r"|\b(?:keeps?|keeping|kept|saves?|saving|saved|holds?|holding|held|left|remaining)\b|留着|保留|剩下"
     r"|\bforc(?:e|es|ing)\b",  # the reply a play forces (`Lead 3: it forces 5`)
     re.IGNORECASE,
@@ -280,10 +329,16 @@ _LATER = re.compile(
     re.IGNORECASE,
 )
 _NUMBER_CARD = re.compile(r"(?<!\w)(?:10|[2-9])(?!\w)")  # a card a label's words may name (never the article "A")
+# a label numbered as a turn, a step or an option (`Move 2`, `Turn #3`, `Step 2`): the number is no card
+_A_NUMBERED_LABEL = re.compile(
+    r"[\W_]*(?:move|turn|round|trick|step|play|option|candidate)[ \t]*#?[ \t]*\d{1,2}[\W_]*", re.IGNORECASE
+)
 _ONLY_CARDS = re.compile(
     rf"[\s.!?;。！？；]*(?:(?:(?:and|or)\s+)?{_CARD}[\s.!?;。！？；]*)+", re.IGNORECASE
 )  # `6, J, A`
-_CARDS_AT_START = re.compile(rf"[\s*_`]*(?:(?i:pass)\b|(?:(?i:single)\s+)?{_CARD}(?:[\s,]+{_CARD})*)")  # a play
+_CARDS_AT_START = re.compile(  # a play, on its own line (`Move: A` / `3 would be pointless`: A alone)
+    rf"[ \t*_`]*(?:(?i:pass)\b|(?:(?i:single)[ \t]+)?{_CARD}(?:[ \t,]+{_CARD})*)(?!{_WORD_CHARACTER})"
+)
 
 
 def _called_wrong_in_its_line(play: _Written, text: str) -> bool:
@@ -311,7 +366,7 @@ def _own_clauses(line: str) -> str:
     that say what happens if (each left as a sentence end, so runs never join across)."""
     kept = []
     for sentence in re.split(r"(?<=[.!?;。！？；])", line):
-        if OPENS_A_PLAN.search(sentence):  # `If the opponent plays K, …`, `Then they play 5, …`
+        if OPENS_A_PLAN.search(sentence) or tells_a_later_turn(sentence):  # `If they play K, …`, `Step 2: then …`
             kept.append(". ")
             continue
         # a later turn's or the other side's clause, and the bare cards that go on listing it (`then 6, J,
@@ -345,18 +400,27 @@ def sentence_play(text: str, on_table: Hand | None = None) -> Found:
             break
         lines.pop()
         talk += 1
+    if len(lines) > 1 and tells_a_later_turn(lines[-1]):  # `Play A.` / `Then play 3.`: the move now is A
+        naming = without_later_turns([k for k, line in enumerate(lines) if not _names_nothing(line)], lines.__getitem__)
+        lines = lines[: naming[-1] + 1] if naming else lines
     if not lines or len(lines[-1]) > MAX_SENTENCE:
         return Found(None)
     line = with_counts_written_out(without_asides(lines[-1]))
     found = _play_in(line, on_table)
     if found.play is None and not found.why and ASIDE.search(lines[-1]):  # `Best: Option 2 (3)`: the aside holds it
         found = _play_in(with_counts_written_out(lines[-1]), on_table)
-    if found.play is None and found.why:
+    if found.play is None and found.why and found.why != CALLED_WRONG:  # never past words that call it wrong
         own = _own_clauses(line)
         if own != line:
             mine = _play_in(own, on_table)
             return mine if mine.play is not None else found
     return found
+
+
+def _line_at(text: str, at: int) -> str:
+    """The whole line of `text` that holds position `at`."""
+    end = text.find("\n", at)
+    return text[text.rfind("\n", 0, at) + 1 : len(text) if end < 0 else end]
 
 
 def _names_nothing(line: str) -> bool:
@@ -374,8 +438,8 @@ class _Run(NamedTuple):
     cards: list[str]
 
 
-def _play_in(line: str, on_table: Hand | None = None) -> Found:
-    """The play `line` names (see `sentence_play`)."""
+def _runs(line: str, on_table: Hand | None = None) -> list[_Run]:
+    """The runs of card tokens in `line`, and each word between them as an empty run (it ends a run)."""
     found: list[_Run] = []
     sentence = end = 0
     for m in _TOKEN.finditer(line):
@@ -395,6 +459,12 @@ def _play_in(line: str, on_table: Hand | None = None) -> Found:
             found.append(_Run(sentence, m.start(), m.end(), []))  # a word ends the run
             sentence += bool(_SENTENCE_END.fullmatch(token))
         end = m.end()
+    return found
+
+
+def _play_in(line: str, on_table: Hand | None = None) -> Found:
+    """The play `line` names (see `sentence_play`)."""
+    found = _runs(line, on_table)
     named = [run for run in found if run.cards and not _rejected(line, run.start)]
     if named and taken_back(line, named[-1].end):  # `I play 3. That's wrong.`
         return Found(None, CALLED_WRONG)

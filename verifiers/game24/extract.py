@@ -256,11 +256,15 @@ def offers_another(
     right (docs/answers.md); or does a sentence after it open by replacing it with another attempt
     (`Actually, 8 * 4 - 6 - 4 is better.`)? `same(answer, other)`: is an expression offered the same
     answer (`4*6*(3-2) works too` beside `6*4*(3-2)`: the same numbers and value), which offers none;
-    `attempts(expression)`: is it an attempt at the puzzle (a step, `2 * 12 = 24`, replaces nothing)."""
+    `attempts(expression)`: is it an attempt at the puzzle (a step, `2 * 12 = 24`, replaces nothing); a
+    line that calls "that" wrong after such an attempt of its own speaks of it, not of the answer."""
 
     def offers_other(words: str) -> bool:
         found = arithmetic_in(words)
         return offers(words) and bool(_DIGIT.search(words)) and not (found and all(same(answer, e) for e in found))
+
+    def names_another(words: str) -> bool:  # `Note that 8 * 4 - 6 - 4 = 22, so that does not work.`: its own try
+        return any(attempts(e) and not same(answer, e) for e in arithmetic_in(words))
 
     def replaced_in(words: str) -> bool:
         return any(
@@ -279,15 +283,15 @@ def offers_another(
     own_line = text[at : len(text) if line_after < 0 else line_after]
     arithmetic = _ARITHMETIC_STRETCH.search(own_line)
     tail = own_line[len(arithmetic.group().rstrip(_NOT_ITS_END)) + arithmetic.start() :] if arithmetic else ""
-    if lines_deny(tail):
+    if lines_deny(tail, names_another):
         return True  # `… = 24, but it is invalid here.`, `… = 24 — wait. I can't find one.` on its own line
     if offers_other(tail):
         return True  # `<answer>…</answer> (or (8 - 4) * 6)`, `… — (8 - 4) * 6 also works` on its own line
     if replaced_in(tail + ("" if line_after < 0 else text[line_after:])):
         return True  # `… = 24. Actually, 8 * 4 - 6 - 4 is better.`
     if line_after >= 0:
-        if lines_deny(text[line_after:]):
-            return True  # `There is no solution.`, `No, that's wrong.` after it
+        if lines_deny(text[line_after:], names_another):
+            return True  # `There is no solution.`, `No, that's wrong.` after it (never of a try of its own)
         if any(offers_other(line) for line in text[line_after:].split("\n")):
             return True  # `Alternatively: …`, `Another solution: …` after it
     # most texts hold no answer marker before this answer's own (its `Answer:` label or `<answer>`

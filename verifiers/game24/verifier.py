@@ -512,7 +512,12 @@ class Game24Verifier(Verifier):
         None (the denial then takes the marked answer back, with nothing in its place)."""
         at = text.rfind(marked)
         end = text.find("\n", at + len(marked)) if at >= 0 else -1  # its own line's words: `offers_another`'s
-        denial = denial_at(text[end:]) if end >= 0 else None
+        same, attempts = partial(self._same_answer, wanted=wanted), partial(self._attempts_puzzle, wanted=wanted)
+
+        def names_another(words: str) -> bool:  # `Note that 8 * 4 - 6 - 4 = 22, so that does not work.`
+            return any(attempts(e) and not same(marked, e) for e in arithmetic_in(words))
+
+        denial = denial_at(text[end:], names_another) if end >= 0 else None
         if denial is None:
             return None
         answers = partial(self._answers_puzzle, wanted=wanted, target=target)

@@ -7,7 +7,7 @@ pairs and `row r col c` are 0-based with row 0 at the top.
 from __future__ import annotations
 
 import re
-from typing import Collection
+from typing import Callable, Collection
 
 from ..locate import (
     ANSWER_WORDS,
@@ -32,7 +32,9 @@ from ..locate import (
     rank,
     tag_cut_off,
     taken_back,
+    tells_a_later_turn,
     without_asides,
+    without_later_turns,
 )
 from .board import LETTERS
 
@@ -152,29 +154,50 @@ def answer_move(
         kept = [scope for scope in labels if not _rejects_all(scope[2], size, formats)]  # `Move: A1 ❌`
         if labels and not kept:
             return None, CALLED_WRONG
-        labels = kept
+        labels = without_later_turns(kept, lambda scope: _line_at(text, scope[0]))  # `Move 1: A1` / `Move 2: I5`
         scopes = labels or _line_scopes(text, size, formats)
         if not scopes:
             return None, "no move found (write it like <move>H8</move>)"
     start, end, scope = scopes[-1]
-    if taken_back(text, end):  # `That's wrong.` after it
+    cell, why = _move_in(scope, size, formats, occupied)
+    if taken_back(text, end, _names_another(cell, size, formats, occupied)):  # `That's wrong.` after it
         return (
             _written_after_a_denial(text, end, size, formats, occupied, examples) if replacing else (None, CALLED_WRONG)
         )
     if none_stated_at(text) > start:  # `Final move: none` after it
         return None, STATED_NONE
-    cell, why = _move_in(scope, size, formats, occupied)
     if (tags or labels) and cell is not None and _offered_after(text, end, cell, size, formats, occupied):
         return None, "two different moves offered: one answer too many"
     if (tags or labels) and cell is not None and _concludes_another(text, end, cell, size, formats, occupied):
         return None, "two different moves: the text concludes with another after its answer"
+    moves = find_moves(scope, size, _plain(formats))
+    opening = scope[: moves[0][0]] if moves else ""  # a line's own words before its move: `Candidate 2: I5`
     for _start, earlier_end, earlier in reversed(scopes[:-1]):  # the nearest earlier, different move
         if cell is None or _move_in(earlier, size, formats, occupied)[0] in (None, cell):
             continue
-        if offers(text[earlier_end:start]):  # the words between offer the last beside it
+        if offers(text[earlier_end:start] + opening):  # the words between offer the last beside it
             return None, "two different moves offered: one answer too many"
         break
     return cell, why
+
+
+# a player named in words (`X wins at A1, so that fails.`): a denial after it may speak of our move
+_A_PLAYER = re.compile(rf"\b[XO]\b|(?i:\b(?:black|white)\b|{OTHER_SIDE.pattern})")
+
+
+def _names_another(
+    cell: int | None, size: int, formats: tuple[str, ...], occupied: Collection[int]
+) -> Callable[[str], bool]:
+    """For `locate.taken_back`: do the words before a denial name a move of their own other than
+    `cell`, no stone on the board, and no player (`A1 would be pointless: that does not work.` speaks
+    of A1; `X then wins at A1, so that fails.` of the answer)?"""
+
+    def names_another(words: str) -> bool:
+        if cell is None or _A_PLAYER.search(words):
+            return False
+        return any(c not in (None, cell) and c not in occupied for _, c in _named(words, size, formats))
+
+    return names_another
 
 
 def _written_after_a_denial(
@@ -184,7 +207,7 @@ def _written_after_a_denial(
     line on, once. None where nothing after names one, or where what follows speaks of the other
     player (`That's wrong. The opponent then plays I5.`: their move, never ours in its place)."""
     rest = after_a_denial(text, end)
-    if rest is None:
+    if rest is None or _A_PLAYER.search(rest):  # `That's wrong: X wins at A1.`: their move, never ours
         return None, CALLED_WRONG
     cell, why = answer_move(rest, size, formats, occupied, examples, replacing=False)
     return (cell, why) if cell is not None else (None, CALLED_WRONG)
@@ -276,11 +299,13 @@ def _line_scopes(text: str, size: int, formats: tuple[str, ...]) -> list[tuple[i
     """Every line that names a move: (start, end, the line). A line whose moves are all inside a
     parenthesis explains (`This makes five (E5, F5, G5, H5, I5).`): it counts only where no line
     names a move outside one; a line about the other player (`The opponent then plays A1.`,
-    `Opponent's move: A1`) counts only where no line is about our own."""
+    `Opponent's move: A1`) counts only where no line is about our own, and one that tells of a later
+    turn (`Then play I5.`) only where no line before it states the move now (`locate.without_later_turns`)."""
     scopes = [(start, start + len(line), line) for start, line in _lines(text)]
     named = [scope for scope in scopes if find_moves(scope[2], size, _plain(formats))]
     outside = [scope for scope in named if find_moves(without_asides(scope[2]), size, _plain(formats))] or named
-    return [scope for scope in outside if not OTHER_SIDE.search(scope[2])] or outside
+    ours = [scope for scope in outside if not OTHER_SIDE.search(scope[2])] or outside
+    return without_later_turns(ours, lambda scope: scope[2])  # `Play A1.` / `Then play I5.`: I5 comes later
 
 
 # words that say what a line plays (`O wins by playing I8: E4, F5, G6, H7, I8.`, `I5 blocks E5-H5`): where
@@ -345,10 +370,10 @@ def _apart(named: list[tuple[int, int | None]], occupied: Collection[int]) -> bo
 
 
 # where a sentence, a concluding clause or a plan ends (`Both D3 and I8 win, so I choose D3.`, `O blocks
-# at I5, and if X then plays G6, O answers at H6.`)
+# at I5, and if X then plays G6, O answers at H6.`, `I play I5 now, and next turn F8.`)
 _SENTENCE_END = re.compile(
     r"(?<=[.!?。！？;；])\s+|,\s*(?=(?:so|thus|therefore|hence)\b)"
-    r"|,\s*(?:and\s+|but\s+)?(?=(?:if|when|after|then|once|should|since|because|as)\b)",
+    r"|,\s*(?:and\s+|but\s+)?(?=(?:if|when|after|then|once|should|since|because|as|next|later)\b)",
     re.IGNORECASE,
 )
 # a sentence that gives a reason (`since H6 is covered`): its moves explain the move now (as a plan's,
@@ -367,7 +392,11 @@ def _answering_sentence(scope: str, size: int, formats: tuple[str, ...], occupie
     if offers(scope):
         return None
     sentences = _SENTENCE_END.split(scope)
-    now = [s for s in sentences if not (OPENS_A_PLAN.match(s) or _GIVES_A_REASON.match(s) or OTHER_SIDE.search(s))]
+    now = [
+        s
+        for s in sentences
+        if not (OPENS_A_PLAN.match(s) or tells_a_later_turn(s) or _GIVES_A_REASON.match(s) or OTHER_SIDE.search(s))
+    ]
     cells = {cell for pos, cell in _named_in(now, size, formats, answering=True)}
     cells = (cells - set(occupied)) or cells
     if cells or len(now) == len(sentences):
@@ -411,6 +440,12 @@ def _opening_move(scope: str, size: int) -> int | None:
     if m is None or offers(scope) or TAKES_BACK.search(scope) or _COMPARES.search(scope):
         return None
     return parse_move(m.group("move"), size)
+
+
+def _line_at(text: str, at: int) -> str:
+    """The whole line of `text` that holds position `at`."""
+    end = text.find("\n", at)
+    return text[text.rfind("\n", 0, at) + 1 : len(text) if end < 0 else end]
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
