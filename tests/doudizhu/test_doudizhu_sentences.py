@@ -41,7 +41,8 @@ def plays(draw: st.DrawFn) -> str:
         if count > 1 and draw(st.integers(0, 2)) == 0:
             if draw(st.booleans()):
                 return draw(st.sampled_from(CN_COUNT_NAMES[count])).format(rank)
-            named = draw(st.sampled_from((RANK_NAMES[rank], rank + "s", rank + "'s")))
+            shown = "T" if rank == "10" and draw(st.booleans()) else rank  # `a pair of Ts`: the 10 as T
+            named = draw(st.sampled_from((RANK_NAMES[rank], shown + "s", shown + "'s")))
             return draw(st.sampled_from(COUNT_NAMES[count])).format(named)
         if draw(st.integers(0, 3)) == 0:
             return " ".join(rank + draw(st.sampled_from(SUITS)) for _ in range(count))

@@ -519,7 +519,7 @@ _RANK_WORDS = {
     "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10",
     "jack": "J", "queen": "Q", "king": "K", "ace": "A", "two": "2",
 }  # fmt: skip
-_RANK = r"(10|[2-9JQKA]|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace|two)"
+_RANK = r"(10|[2-9TJQKA]|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace|two)"
 _COUNTED = re.compile(
     rf"(?<![A-Za-z])(?:(?:a|an|the)\s+)?(?:(?P<name>pair|trio|triple|bomb)\s+of\s+{_RANK}(?:'?s|es)?"
     rf"|(?P<count>two|three|four)\s+{_RANK}(?:'?s|es))(?![A-Za-z])",
