@@ -94,6 +94,11 @@ def test_the_model_turn(text, turn_text, unfinished):
 
 RIGHT = "(6 - 4) * (4 + 8)"
 GAME24_FORMS = {
+    # steps in words with their results first, or named before them
+    "We get 2 from 6-4 and 12 from 4+8, then 2*12=24.": "correct",
+    "Make 2 out of 6 - 4 and 12 out of 4 + 8. Multiply: 2 × 12 = 24.": "correct",
+    "The trick is to make 2 and 12. (6-4) gives 2 and (4+8) gives 12, and 2 times 12 is 24.": "correct",
+    "The trick is to make 2 and 8. (6-4) gives 2 and (4+4) gives 8, and 2 times 8 is 16.": "invalid",
     # a line that calls "that" wrong after a try of its own speaks of the try, not of the answer
     "Answer: {r}\nNote that 8 * 4 - 6 - 4 = 22, so that does not work.": "correct",
     "Answer: {r}\nWhy not 8 * 4 - 6 - 4? It gives 22, so it doesn't work.": "correct",

@@ -364,6 +364,14 @@ _STEP_IN_WORDS = re.compile(
 )
 
 
+# a step in words with its result first (`2 from 6 - 4`, `12 from (4+8)`): the same step
+_RESULT_FIRST = re.compile(
+    rf"\b(?P<result>\d+(?:\.\d+)?)\s+(?:from|out of)\s+"
+    rf"(?P<operation>{_OPERAND}\s*[-+*/]\s*{_OPERAND}|\([^()\n]{{1,60}}[-+*/][^()\n]{{1,60}}\))",
+    re.IGNORECASE,
+)
+
+
 # a line of Python that prints or evaluates an expression, a comment after it
 _PRINTED = re.compile(r"^(?P<indent>[ \t>]*)(?:print|eval)\((?P<expression>[^\n]*)\)[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
 
@@ -373,7 +381,7 @@ def with_verbs_written_out(text: str) -> str:
     operands as the expression it names (`Multiply (6-4) by (4+8) to get 24.` reads `(6-4) * (4+8) to
     get 24.`; forms that name no operation, `divide 8 and 2`, stay as written), an operator word
     between operands as its symbol (`6 minus 4`), words that state an operation's result as `=`
-    (`6 - 4 to get 2`), and a table's numbered step rows as step lines (`| 1 | 6 - 4 | 2 |` reads `6 -
+    (`6 - 4 to get 2`; `2 from 6 - 4`), and a table's numbered step rows as step lines (`| 1 | 6 - 4 | 2 |` reads `6 -
     4 = 2`), so that steps in words or in a table are steps; and an expression a line of Python
     prints or evaluates as the expression (`print((6-4)*(4+8))  # 24` reads `(6-4)*(4+8)`)."""
 
@@ -388,6 +396,8 @@ def with_verbs_written_out(text: str) -> str:
     text = with_word_operators_as_symbols(_VERB_OPERATION.sub(written_out, text))
     if "|" in text:
         text = _TABLE_STEP.sub(_table_step, text)
+    if "from" in text or "out of" in text:
+        text = _RESULT_FIRST.sub(r"\g<operation> = \g<result>", text)
     return _STEP_IN_WORDS.sub(r"\g<operation> = \g<result>", text)
 
 

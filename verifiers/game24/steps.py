@@ -310,8 +310,9 @@ _LIST_NUMBER = re.compile(r"(?<![\w.])\d{1,2}[.)](?=\s)")  # `1. 6 - 4 = 2; 2. 4
 
 def _steps_in_sentences(body: str, numbers: list[int]) -> list[_Step] | None:
     """The steps of a line written as sentences (`First 6 - 4 = 2. Then 2 × (8 + 4) = 24.`), where
-    every number on it is in a step (or numbers a list item): a line that mentions any other number
-    is reasoning about it, not a derivation. An aside holds no step of its own: `2 * 12 = 24 (since
+    every number on it is in a step, numbers a list item or restates a step's result (`To make 2
+    and 12: (6-4) gives 2 and (4+8) gives 12, …`): a line that mentions any other number is
+    reasoning about it, not a derivation. An aside holds no step of its own: `2 * 12 = 24 (since
     6 - 4 = 2 and 4 + 8 = 12)` is three steps."""
     try:
         plain = _forward(normalise(body))
@@ -328,6 +329,8 @@ def _steps_in_sentences(body: str, numbers: list[int]) -> list[_Step] | None:
         found += steps
         rest = rest.replace(m.group(), " ", 1)
     rest = _LIST_NUMBER.sub(" ", rest)
+    results = {step.c.text for step in found}  # `The trick is to make 2 and 12. (6-4) = 2 and …`: restated
+    rest = _WHOLE.sub(lambda n: " " if n.group() in results else n.group(), rest)
     return found if found and not _DIGIT.search(rest) else None
 
 
