@@ -60,15 +60,16 @@ _LIST_MARKER = re.compile(r"[ \t>]*(?:[-+*•◦▪‣]|\d{1,2}[.)])[ \t]+")
 _EMPHASIS_BEFORE = re.compile(r"(?<![^\s(:：])(?:\*{1,3}|_{1,2}|`)$")  # emphasis that opens at an expression
 # words that offer a second answer beside the first: two answers are one too many (docs/answers.md);
 # every verifier's reader refuses them from this one list ("otherwise" after a modal, or before what a
-# player then does, is a condition, never an offer: `block at I5, since X would otherwise complete five`,
-# `Block at I5; otherwise X wins.`)
+# player then does, or at a clause's end, is a condition, never an offer: `block at I5, since X would otherwise
+# complete five`, `Block at I5; otherwise X wins.`, `F8 would be strong otherwise, but …`)
 _A_CONSEQUENCE = (  # `otherwise X wins`, `otherwise the opponent plays 5`, `otherwise we lose`
     r",?[ \t]+(?:(?:X|O|black|white|the (?:opponent|landlord|farmers?|peasants?|other side)|opponent|they|he|she|it)"
     r"[ \t]+(?:\w+[ \t]+)?(?:wins?|loses?|lost|completes?|gets?|makes?|will|would|can|could|might|threatens?|plays?"
     r"|leads?|answers?|responds?|takes?|has)|(?:we|I|you)[ \t]+(?:\w+[ \t]+)?(?:lose|lost))\b"
 )
+_AT_A_CLAUSE_END = r"[ \t]*(?:[.;)!?]|,?[ \t]*but\b|$)"  # `F8 would be strong otherwise, but …`: a condition
 HEDGE_WORDS = (
-    rf"alternatively|alternatives?|(?<!would )(?<!could )(?<!will )(?<!might )otherwise(?!{_A_CONSEQUENCE})|another (?:way|approach|solution|version|option|implementation|one|answer)"
+    rf"alternatively|alternatives?|(?<!would )(?<!could )(?<!will )(?<!might )otherwise(?!{_A_CONSEQUENCE}|{_AT_A_CLAUSE_END})|another (?:way|approach|solution|version|option|implementation|one|answer)"
     r"|or you could|you could also|simpler (?:one|version|solution|way|approach)|other (?:options?|solutions?)"
     r"|(?:would |will |could )?also (?:works?|wins?|valid|correct|fine|good|possible|playable|acceptable|viable"
     r"|worth considering|an option)|works too|would work too|(?:works?|would work|could work) as well"
@@ -384,10 +385,25 @@ OPENS_A_CORRECTION = re.compile(r"^\W*(?:actually|instead|on second thought|corr
 
 # words that name the other player (`Opponent's move:`, `Their reply:`, `对手出牌：`): what follows is
 # their move, never the model's answer
-OTHER_SIDE = re.compile(
-    r"\b(?:opponents?|opponent's|enemy|rival|they|them|their|he|she|his|her|the other (?:player|side))\b|对手|对方",
-    re.IGNORECASE,
+_THE_OTHER_SIDE = r"(?:opponents?|opponent's|enemy|rival|they|them|their|he|she|his|her|the other (?:player|side))"
+OTHER_SIDE = re.compile(rf"\b{_THE_OTHER_SIDE}\b|对手|对方", re.IGNORECASE)
+# verbs whose actor plays a move (`The opponent plays I5`, `they then answer with 5`, `X would win at A1`)
+_PLAYS = (
+    r"(?:plays?|played|replies|reply|answers?|responds?|moves?|goes|leads?|blocks?|takes?|wins?|will|would|could"
+    r"|might|can|must|has to|is forced|then|next)"
 )
+
+
+def their_move(line: str, names: str = "") -> bool:
+    """Does `line` (a line or a sentence) give the other side's move, not ours: it opens with them
+    (`The opponent plays I5.`, `Opponent: I5`, `Their reply: A1`, `X: I5` where `names` holds the
+    game's names for them, a regex such as `X|[Bb]lack`) or has them play (`…, and then they answer
+    with 5`), and states no move of ours (`Their four is on row 5, so I block at I5.`)? A mention of
+    them elsewhere leaves the move ours (`A1 blocks their four.`, `So I lead A to break their pair.`)."""
+    them = rf"(?:(?i:(?:the[ \t]+)?{_THE_OTHER_SIDE}){'|' + names if names else ''})"  # their names as written
+    opening = re.match(rf"[\W_]*{them}(?:'s)?\b", line)
+    playing = re.search(rf"\b{them}\b[ \t]+(?i:(?:\w+[ \t]+)?{_PLAYS})\b|对手|对方", line)
+    return (opening is not None or playing is not None) and _STATES_OUR_ANSWER.search(line) is None
 
 
 # a label that says it replaces what came before (`Better:`, `Corrected:`, `Fixed version:`): an
@@ -610,7 +626,7 @@ def concluded_answer(text: str, end: int) -> str:
     lines = _NON_EMPTY_LINE.findall(text, line_end)[-(MOST_TALK_LINES + 1) :]  # talk may follow it
     line = next((line for line in reversed(lines) if CONCLUDES.match(line)), "")
     opening = CONCLUDES.match(line)
-    if opening is None or OTHER_SIDE.search(line):
+    if opening is None or their_move(line):
         return ""
     rest = line[opening.end() :]
     if _A_PLAN_WITHIN.search(rest):
@@ -950,6 +966,7 @@ __all__ = [
     "tag_cut_off",
     "taken_back",
     "tells_a_later_turn",
+    "their_move",
     "talk_takes_back",
     "with_choices_resolved",
     "without_asides",

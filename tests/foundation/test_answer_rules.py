@@ -615,6 +615,17 @@ GOMOKU_FORMS = {
     # "otherwise" after a modal is a condition, never a second move offered
     "The best move for O is to block at **{b}**, since X would otherwise complete E5, F5, G5, H5.": "correct",
     "Block at {b}; otherwise, A1.": "invalid",
+    # a line that gives the other side's move, by name or as X and Black, is theirs; one that only
+    # mentions them (`A1 blocks their four`) is ours
+    "O: A1\nX: {b}": "incorrect",
+    "My move: A1\nX's move: {b}": "incorrect",
+    "Move: A1\nBlack's move: {b}": "incorrect",
+    "X: H5\nO: {b}": "correct",
+    "{b} is the key square.\nSo I block their four at A1.": "incorrect",
+    "{b} looks natural.\nBut I will play A1 to stop their attack.": "incorrect",
+    "Move: {b}\n\nSo I block their four at A1.": "invalid",  # a conclusion naming another: two answers
+    "X has four on row 5 (E5-H5).\nO blocks at {b}.": "correct",
+    "<move>{b}</move>\n\n(F8 would be a strong attacking move otherwise, but defense comes first.)": "correct",
     "Move: {b}\nAlternatively, A1.": "invalid",  # a later line offers another, without its label
     "Move: {b}\nA1 is equally good.": "invalid",
     "<move>{b}</move>\nA1 would also win.": "invalid",
@@ -849,6 +860,35 @@ def test_a_denial_speaks_of_the_try_its_own_line_names(name, data):
     assert v.score(text, task).verdict.value != "correct", text
 
 
+@settings(max_examples=60, deadline=None)
+@given(data=__import__("hypothesis").strategies.data())
+def test_the_other_sides_move_is_never_ours_and_a_mention_of_them_leaves_it_ours(data):
+    """On any test position, a line that gives the waiting side's move under its name (`X: B`, `Black's
+    move: B`, `X plays B.`) after ours never makes B the answer; a line of ours that only mentions
+    them (`So I block their four at A.`) is ours, whatever line names a move before it: the verdict
+    is the one of our move alone."""
+    from hypothesis import strategies as st
+
+    from verifiers.gomoku.position import SYMBOLS, from_task
+    from verifiers.gomoku.verifier import _two_moves
+
+    v, _ = _task("gomoku")
+    task = data.draw(st.sampled_from(v.tasks("test")))
+    position = from_task(task)
+    ours, theirs = SYMBOLS[position.to_move], "O" if SYMBOLS[position.to_move] == "X" else "X"
+    colour = "Black" if theirs == "X" else "White"
+    best, other = _two_moves(v, task)
+    mine, named = (best, other) if data.draw(st.booleans()) else (other, best)
+    alone = v.score(f"<move>{mine}</move>", task).verdict
+    their_line = data.draw(st.sampled_from((f"{theirs}: {{}}", f"{colour}'s move: {{}}", f"{theirs} plays {{}}.")))
+    our_line = data.draw(st.sampled_from((f"{ours}: {{}}", "My move: {}", f"{ours} plays {{}}.")))
+    text = our_line.format(mine) + "\n" + their_line.format(named)
+    assert v.score(text, task).verdict == alone, text
+    mention = data.draw(st.sampled_from(("So I block their four at {}.", "But I will play {} to stop their attack.")))
+    text = f"{named} is the key square.\n" + mention.format(mine)
+    assert v.score(text, task).verdict == alone, text
+
+
 DOUDIZHU_FORMS = {
     "<move>3</move>": "correct",
     "<move>PASS</move> loses the race; <move>3</move> wins it.": "correct",  # the last play stands
@@ -876,6 +916,8 @@ DOUDIZHU_FORMS = {
     "Play J, not 3.": "correct",  # a rejected play is not the answer
     "I play 3 or J.": "invalid",  # two plays offered
     "I play 3, then J.": "correct",  # a later turn's play is a plan: the play now is 3
+    "Play: A\nLandlord's move: 3": "incorrect",  # the other side by its role: theirs
+    "Play: 3\n\nSo I lead A to break their pair.": "invalid",  # a conclusion naming another, beside them
     "Play: 3\nAlternatively, J.": "invalid",  # a later line offers another, without its label
     "Play: 3\nJ is equally good.": "invalid",
     "Play: 3\nAlternatives like J lose to the 2.": "correct",  # a play called wrong is offered by no one

@@ -90,13 +90,13 @@ def _last_of(plays: list[_Written], text: str) -> Found:
 def _labelled_plays(text: str) -> list[_Written]:
     """What follows each label of a play, in order: a `Move:` line (`_LINE`, JSON keys and lists too)
     and any label whose words are an answer's in any language (`locate.rank`: `Respuesta:`, `答案：`,
-    `Lösung:`); never a label that names the other player (`Opponent's move:`) or a mistake (`Bad play:`). Where there is none,
+    `Lösung:`); never a label that names the other player (`Opponent's move:`, `Landlord's move:`) or a mistake (`Bad play:`). Where there is none,
     a label in words no lexicon holds whose whole text is cards, where every such label names the
     same play (a hand restated under another label, `Mano: 3 6 J`, refuses)."""
     found = {
         m.start(1): _Written(m.start(1), m.end(1), m.group(1))
         for m in _LINE.finditer(text)
-        if not OTHER_SIDE.search(text, m.start(), m.start(1))
+        if not _THEIRS.search(text, m.start(), m.start(1))
         and not MISTAKE_LABEL_WORDS.search(text, m.start(), m.start(1))
     }
     lines_read = {text.rfind("\n", 0, at) for at in found}  # where each line read already starts
@@ -110,6 +110,8 @@ def _labelled_plays(text: str) -> list[_Written]:
             or (_NUMBER_CARD.search(span.label) and not numbered)
         ):
             continue  # a "label" that names a card is a sentence's clause: `Lead 3: it forces 5`
+        if _THEIRS.search(span.label):
+            continue  # the other side's, by its role too: `Landlord's move: 3`
         if rank(span) == 2:
             found[at] = _Written(at, at + len(span.text), span.text)
         elif rank(span) == 1 and _reads_as_play(span.text) and not tells_a_later_turn(span.label):  # `Next turn: 3`

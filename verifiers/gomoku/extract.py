@@ -33,6 +33,7 @@ from ..locate import (
     tag_cut_off,
     taken_back,
     tells_a_later_turn,
+    their_move,
     without_asides,
     without_later_turns,
 )
@@ -112,6 +113,7 @@ def answer_move(
     examples: Collection[int] = (),
     *,
     replacing: bool = True,
+    theirs: str = "",
 ) -> tuple[int | None, str | None]:
     """The move a completion answers with, read by the rules every verifier shares (docs/answers.md):
     the last `<move>` tag, else the last line with an answer's label (`Move:`, `Answer:`) that names a
@@ -128,7 +130,9 @@ def answer_move(
     in tags like <move>E5</move>`) is not the answer where the text names one elsewhere. A move a
     later line calls wrong is none, unless what the text writes from that line on names one
     (`replacing`: `Move: A1` / `Wait, that is wrong. I play I5 instead.` is I5; read once, never
-    further). Returns (cell, None), or (None, why)."""
+    further). A line, a sentence or a label that gives the other side's move (`locate.their_move`: `The
+    opponent plays I5`, `X: I5`, `Black's move: I5`, with `theirs` the game's names for them, a regex)
+    is never ours. Returns (cell, None), or (None, why)."""
     if "tag" in formats and tag_cut_off(text, "move"):
         return None, "the final move was cut off (a <move> tag never closed): no answer"
     if label_cut_off(text):
@@ -138,7 +142,7 @@ def answer_move(
     tags = list(_TAG.finditer(text)) if "tag" in formats else []
     quoted = [t for t in tags if examples and _quotes_an_example(t, text, size, examples)]
     if quoted:  # the prompt's format example, quoted (`answer in tags like <move>E5</move>`): the answer is elsewhere
-        elsewhere = answer_move(_blanked(text, quoted), size, formats, occupied)
+        elsewhere = answer_move(_blanked(text, quoted), size, formats, occupied, theirs=theirs)
         if elsewhere[0] is not None:
             return elsewhere
     if tags:  # in a tag, a move spaced or hyphenated (`I 5`, `I-5`) is still one move
@@ -149,20 +153,22 @@ def answer_move(
         scopes = [(t.start(), t.end(), _SPACED.sub(r"\1\2", _written_out(t.group(1)))) for t in tags]
     else:
         text = _written_out(text)
-        labels = _labelled_scopes(text, size, formats)  # one introduced as a mistake or a comparison is none:
+        labels = _labelled_scopes(text, size, formats, theirs)  # one introduced as a mistake or a comparison is none:
         labels = not_shown_as_mistakes(labels, text, lambda scope: text.rfind("\n", 0, scope[0]) + 1)
         kept = [scope for scope in labels if not _rejects_all(scope[2], size, formats)]  # `Move: A1 ❌`
         if labels and not kept:
             return None, CALLED_WRONG
         labels = without_later_turns(kept, lambda scope: _line_at(text, scope[0]))  # `Move 1: A1` / `Move 2: I5`
-        scopes = labels or _line_scopes(text, size, formats)
+        scopes = labels or _line_scopes(text, size, formats, theirs)
         if not scopes:
             return None, "no move found (write it like <move>H8</move>)"
     start, end, scope = scopes[-1]
-    cell, why = _move_in(scope, size, formats, occupied)
+    cell, why = _move_in(scope, size, formats, occupied, theirs)
     if taken_back(text, end, _names_another(cell, size, formats, occupied)):  # `That's wrong.` after it
         return (
-            _written_after_a_denial(text, end, size, formats, occupied, examples) if replacing else (None, CALLED_WRONG)
+            _written_after_a_denial(text, end, size, formats, occupied, examples, theirs)
+            if replacing
+            else (None, CALLED_WRONG)
         )
     if none_stated_at(text) > start:  # `Final move: none` after it
         return None, STATED_NONE
@@ -173,7 +179,7 @@ def answer_move(
     moves = find_moves(scope, size, _plain(formats))
     opening = scope[: moves[0][0]] if moves else ""  # a line's own words before its move: `Candidate 2: I5`
     for _start, earlier_end, earlier in reversed(scopes[:-1]):  # the nearest earlier, different move
-        if cell is None or _move_in(earlier, size, formats, occupied)[0] in (None, cell):
+        if cell is None or _move_in(earlier, size, formats, occupied, theirs)[0] in (None, cell):
             continue
         if offers(text[earlier_end:start] + opening):  # the words between offer the last beside it
             return None, "two different moves offered: one answer too many"
@@ -201,7 +207,13 @@ def _names_another(
 
 
 def _written_after_a_denial(
-    text: str, end: int, size: int, formats: tuple[str, ...], occupied: Collection[int], examples: Collection[int]
+    text: str,
+    end: int,
+    size: int,
+    formats: tuple[str, ...],
+    occupied: Collection[int],
+    examples: Collection[int],
+    theirs: str = "",
 ) -> tuple[int | None, str | None]:
     """The move written after the line that denies the move ending at `end` (rule 5): read from that
     line on, once. None where nothing after names one, or where what follows speaks of the other
@@ -209,7 +221,7 @@ def _written_after_a_denial(
     rest = after_a_denial(text, end)
     if rest is None or _A_PLAYER.search(rest):  # `That's wrong: X wins at A1.`: their move, never ours
         return None, CALLED_WRONG
-    cell, why = answer_move(rest, size, formats, occupied, examples, replacing=False)
+    cell, why = answer_move(rest, size, formats, occupied, examples, replacing=False, theirs=theirs)
     return (cell, why) if cell is not None else (None, CALLED_WRONG)
 
 
@@ -252,14 +264,14 @@ def _last_label_names_no_move(text: str, size: int, formats: tuple[str, ...]) ->
 MOVE_FRAGMENT_CHARS = 3  # a move begun and cut (`A`, `I1`, `5I`): shorter than any sentence
 
 
-def _labelled_scopes(text: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, int, str]]:
+def _labelled_scopes(text: str, size: int, formats: tuple[str, ...], theirs: str = "") -> list[tuple[int, int, str]]:
     """Lines whose label is an answer's (`Move:`, `Best move:`, `Answer:`, `落子：`; `locate.rank`)
     and names a move: (start, end, what follows the label). Lines after them explain the move."""
     found: dict[int, tuple[int, int, str]] = {}
     fields = json_fields(text) if "{" in text else []  # `{"reasoning": "…", "move": "I5"}`
     for span in labelled(text) + fields:
-        if rank(span) < 2 or _named(span.label, size, formats):
-            continue  # a "label" that names a move is a sentence's clause: `I play I5: E4, F5, …`
+        if rank(span) < 2 or _named(span.label, size, formats) or (theirs and their_move(span.label, theirs)):
+            continue  # a "label" that names a move is a sentence's clause (`I play I5: E4, F5, …`); `X's move:` theirs
         answer = span.text
         if not find_moves(answer, size, _plain(formats)):  # spaced or hyphenated after its label: one move
             answer = _SPACED.sub(r"\1\2", answer)
@@ -295,16 +307,16 @@ def _concludes_another(
     return bool(named) and named[0] not in (None, cell)
 
 
-def _line_scopes(text: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, int, str]]:
+def _line_scopes(text: str, size: int, formats: tuple[str, ...], theirs: str = "") -> list[tuple[int, int, str]]:
     """Every line that names a move: (start, end, the line). A line whose moves are all inside a
     parenthesis explains (`This makes five (E5, F5, G5, H5, I5).`): it counts only where no line
-    names a move outside one; a line about the other player (`The opponent then plays A1.`,
-    `Opponent's move: A1`) counts only where no line is about our own, and one that tells of a later
+    names a move outside one; a line that gives the other player's move (`locate.their_move`: `The
+    opponent then plays A1.`, `Opponent's move: A1`, `X: A1`) counts only where no line is about our own, and one that tells of a later
     turn (`Then play I5.`) only where no line before it states the move now (`locate.without_later_turns`)."""
     scopes = [(start, start + len(line), line) for start, line in _lines(text)]
     named = [scope for scope in scopes if find_moves(scope[2], size, _plain(formats))]
     outside = [scope for scope in named if find_moves(without_asides(scope[2]), size, _plain(formats))] or named
-    ours = [scope for scope in outside if not OTHER_SIDE.search(scope[2])] or outside
+    ours = [scope for scope in outside if not their_move(scope[2], theirs)] or outside
     return without_later_turns(ours, lambda scope: scope[2])  # `Play A1.` / `Then play I5.`: I5 comes later
 
 
@@ -318,7 +330,7 @@ _SAYS_WHAT_IT_PLAYS = re.compile(
 
 
 def _move_in(
-    scope: str, size: int, formats: tuple[str, ...], occupied: Collection[int] = ()
+    scope: str, size: int, formats: tuple[str, ...], occupied: Collection[int] = (), theirs: str = ""
 ) -> tuple[int | None, str | None]:
     """The one move `scope` (a tag's content or a line) names, or (None, why). What a parenthesis
     after the first named move says explains it (`I5 (blocking E5-H5)`); where it names several,
@@ -342,7 +354,7 @@ def _move_in(
         corrected = _corrected(scope, size, formats)
         if corrected is not None:  # `Play I5. Actually, A1 is better.`: the later sentence replaces the move
             return corrected, None
-        answered = _answering_sentence(scope, size, formats, occupied)
+        answered = _answering_sentence(scope, size, formats, occupied, theirs)
         if answered is None:
             answered = _opening_move(scope, size)
         if answered is None:
@@ -377,15 +389,17 @@ _SENTENCE_END = re.compile(
     re.IGNORECASE,
 )
 # a sentence that gives a reason (`since H6 is covered`): its moves explain the move now (as a plan's,
-# `locate.OPENS_A_PLAN`, and the other player's, `locate.OTHER_SIDE`, are later or theirs)
+# `locate.OPENS_A_PLAN`, and the other player's, `locate.their_move`, are later or theirs)
 _GIVES_A_REASON = re.compile(r"^[\W_]*(?:since|because|as)\b", re.IGNORECASE)
 
 
-def _answering_sentence(scope: str, size: int, formats: tuple[str, ...], occupied: Collection[int] = ()) -> int | None:
+def _answering_sentence(
+    scope: str, size: int, formats: tuple[str, ...], occupied: Collection[int] = (), theirs: str = ""
+) -> int | None:
     """Where a line names different moves in different sentences (`The answer is I5. After that,
     White might try A1.`) and offers none beside another: the one move named by the sentences about
     the move now (not a plan of later moves, a reason or the other player's: `locate.OPENS_A_PLAN`,
-    `_GIVES_A_REASON`, `locate.OTHER_SIDE`) that say what they answer (`locate.ANSWER_WORDS`: answer,
+    `_GIVES_A_REASON`, `locate.their_move`) that say what they answer (`locate.ANSWER_WORDS`: answer,
     move, play, …), else, where such sentences were set aside, the one the rest name (`O must block
     at I5; if X then plays G6, O answers at H6.`); stones already on the board named beside it
     describe the position (`Play I5 to block E5-H5;`). None where that is not one move."""
@@ -395,7 +409,7 @@ def _answering_sentence(scope: str, size: int, formats: tuple[str, ...], occupie
     now = [
         s
         for s in sentences
-        if not (OPENS_A_PLAN.match(s) or tells_a_later_turn(s) or _GIVES_A_REASON.match(s) or OTHER_SIDE.search(s))
+        if not (OPENS_A_PLAN.match(s) or tells_a_later_turn(s) or _GIVES_A_REASON.match(s) or their_move(s, theirs))
     ]
     cells = {cell for pos, cell in _named_in(now, size, formats, answering=True)}
     cells = (cells - set(occupied)) or cells

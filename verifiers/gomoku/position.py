@@ -39,6 +39,13 @@ class Position:
         stones[cell] = self.to_move
         return Position(self.size, tuple(stones), other(self.to_move))
 
+    def waiting_side_names(self) -> str:
+        """How a text names the side not to move, as a regex (`X|[Bb]lack|BLACK` while O moves): its
+        stone's letter as the prompt writes it and its colour. A line whose move is theirs is no answer."""
+        waiting = other(self.to_move)
+        colour = "black" if waiting == BLACK else "white"
+        return f"{SYMBOLS[waiting]}|[{colour[0].upper()}{colour[0]}]{colour[1:]}|{colour.upper()}"
+
     def name(self, cell: int) -> str:
         r, c = divmod(cell, self.size)
         return f"{LETTERS[c]}{self.size - r}"

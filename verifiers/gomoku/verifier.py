@@ -150,6 +150,7 @@ class GomokuVerifier(Verifier):
             self.config.move_formats,
             occupied,
             {centre},
+            theirs=position.waiting_side_names(),
         )
         if why is not None:
             return Score.invalid(why)
