@@ -102,6 +102,7 @@ def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
             "best move named, another played against their threat",
             "{0} looks natural.\nBut I play {1} to stop their attack.",
         ),
+        trap("the same on one line", "{0} looks natural, but I play {1} to stop their attack."),
         trap("best move, then a conclusion naming another", "Move: {0}\n\nSo I play {1}."),
         trap("another move, then a conclusion naming the best", "<move>{1}</move>\n\nSo the best move is {0}."),
         trap("another move now, the best as a later turn", "Play {1} now.\nThen play {0}."),

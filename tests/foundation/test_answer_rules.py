@@ -917,6 +917,7 @@ DOUDIZHU_FORMS = {
     "I play 3 or J.": "invalid",  # two plays offered
     "I play 3, then J.": "correct",  # a later turn's play is a plan: the play now is 3
     "Play: A\nLandlord's move: 3": "incorrect",  # the other side by its role: theirs
+    "3 is fine, but I lead A to break their pair.": "invalid",  # a clause of ours that mentions them: never 3
     "Play: 3\n\nSo I lead A to break their pair.": "invalid",  # a conclusion naming another, beside them
     "Play: 3\nAlternatively, J.": "invalid",  # a later line offers another, without its label
     "Play: 3\nJ is equally good.": "invalid",

@@ -35,6 +35,7 @@ from ..locate import (
     taken_back,
     talk_takes_back,
     tells_a_later_turn,
+    their_move,
     without_asides,
     without_later_turns,
 )
@@ -314,16 +315,18 @@ _A_STEP = re.compile(r"^\W*(?:step|stage|phase)\s*\d", re.IGNORECASE)  # `Step 2
 
 
 # the other side, or a side by its role (`the landlord`): a play named after it is theirs
+_ROLES = r"[Ll]andlords?|[Ff]armers?|[Pp]easants?|地主|农民"  # as `locate.their_move` takes a game's names
 _THEIRS = re.compile(rf"{OTHER_SIDE.pattern}|\b(?:landlord|farmers?|peasants?)\b|地主|农民", re.IGNORECASE)
-# what is not our play in a line that names several: a clause about the other side's cards or reply
-# (`the opponent must answer with 5`), cards kept for later (`keeping 2 and A`), or a sentence of what
-# happens if (`If the opponent plays K, I answer with A.`)
-_OTHER_SIDE = re.compile(
-    rf"{_THEIRS.pattern}"
-    r"|\b(?:keeps?|keeping|kept|saves?|saving|saved|holds?|holding|held|left|remaining)\b|留着|保留|剩下"
-    r"|\bforc(?:e|es|ing)\b",  # the reply a play forces (`Lead 3: it forces 5`)
+# what is not our play in a line that names several: a clause that gives the other side's play
+# (`the opponent must answer with 5`; `locate.their_move`), cards kept for later (`keeping 2 and A`) or
+# the reply a play forces (`Lead 3: it forces 5`), or a sentence of what happens if (`If the opponent
+# plays K, I answer with A.`); a clause of ours that mentions them is ours (`but I lead A to break their pair`)
+_KEPT = re.compile(
+    r"\b(?:keeps?|keeping|kept|saves?|saving|saved|holds?|holding|held|left|remaining)\b|留着|保留|剩下"
+    r"|\bforc(?:e|es|ing)\b",
     re.IGNORECASE,
 )
+_OTHER_SIDE = re.compile(rf"{_THEIRS.pattern}|{_KEPT.pattern}", re.IGNORECASE)  # either, anywhere
 # a clause about a later turn (`Play the single 3, then win with 2 and A later.`): a plan, not this play
 _LATER = re.compile(
     r"^\W*(?:then|and then|next|afterwards|after that|followed by)\b|\b(?:later|afterwards|next (?:turn|trick|round))\b"
@@ -376,7 +379,11 @@ def _own_clauses(line: str) -> str:
         not_ours = False
         for clause in _CLAUSE_END.split(sentence):
             listing = not_ours and _ONLY_CARDS.fullmatch(clause) is not None
-            not_ours = bool(_LATER.search(clause) or _OTHER_SIDE.search(clause) or _A_REASON.match(clause)) or listing
+            not_ours = (
+                bool(_LATER.search(clause) or their_move(clause, _ROLES) or _KEPT.search(clause))
+                or bool(_A_REASON.match(clause))
+                or listing
+            )
             kept.append(". " if not_ours else clause)
     return " ".join(kept)
 
