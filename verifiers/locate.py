@@ -394,6 +394,21 @@ _PLAYS = (
 )
 
 
+def not_theirs(found: list[T], text: str, start: Callable[[T], int], names: str = "") -> list[T]:
+    """`found` (answers in `text`, such as tags, each starting at `start(answer)`) less those the
+    words before them give as the other side's move (`their_move`, read from the sentence's start or
+    the answer before: `Opponent's reply: <move>I5</move>`, `I play <move>A1</move>, and X replies
+    <move>I5</move>`). Their move is never the model's answer, even where it is the only one."""
+    kept, previous = [], 0
+    for answer in found:
+        at = start(answer)
+        opening = max(previous, *(text.rfind(mark, 0, at) + 1 for mark in ".!?\n"))
+        if not their_move(text[opening:at], names):
+            kept.append(answer)
+        previous = at + 1  # the words after an answer's start belong to the next one's clause
+    return kept
+
+
 def their_move(line: str, names: str = "") -> bool:
     """Does `line` (a line or a sentence) give the other side's move, not ours: it opens with them
     (`The opponent plays I5.`, `Opponent: I5`, `Their reply: A1`, `X: I5` where `names` holds the
@@ -603,7 +618,7 @@ _A_PLAN_WITHIN = re.compile(
 # and prepares G6.`) or says what another player is forced to do (`So X must answer at A1.`)
 _STATES_OUR_ANSWER = re.compile(
     r"\b(?:I|we)(?:'ll|'d| will| would| should| must| can)?[ \t]+(?:play|place|put|choose|pick|select|go with|lead"
-    r"|pass|block|answer with|respond with)\b"
+    r"|pass|block|answer|respond|reply)\b"
     r"|\b(?:answer|solution|move|play|choice|pick)[ \t]+(?:is|would be|will be|should be)\b"
     r"|^[\W_]*(?:the answer[ \t]*:|play|lead|place|put|go with|choose|pick)\b|我(?:出|下|走|选)",
     re.IGNORECASE,
@@ -957,6 +972,7 @@ __all__ = [
     "lines_deny",
     "none_stated_at",
     "not_shown_as_mistakes",
+    "not_theirs",
     "offered_after",
     "offers",
     "rank",

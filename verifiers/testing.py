@@ -103,6 +103,10 @@ def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
             "{0} looks natural.\nBut I play {1} to stop their attack.",
         ),
         trap("the same on one line", "{0} looks natural, but I play {1} to stop their attack."),
+        trap(
+            "another move tagged, the best tagged as their reply",
+            "<move>{1}</move>\nOpponent's reply: <move>{0}</move>",
+        ),
         trap("best move, then a conclusion naming another", "Move: {0}\n\nSo I play {1}."),
         trap("another move, then a conclusion naming the best", "<move>{1}</move>\n\nSo the best move is {0}."),
         trap("another move now, the best as a later turn", "Play {1} now.\nThen play {0}."),

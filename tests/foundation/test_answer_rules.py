@@ -618,6 +618,10 @@ GOMOKU_FORMS = {
     # a line that gives the other side's move, by name or as X and Black, is theirs; one that only
     # mentions them (`A1 blocks their four`) is ours
     "O: A1\nX: {b}": "incorrect",
+    "I play <move>A1</move>, and X replies <move>{b}</move>.": "incorrect",  # a tag that holds their move
+    "<move>A1</move>\nOpponent's reply: <move>{b}</move>": "incorrect",
+    "The opponent plays <move>{b}</move>.": "invalid",  # their move alone: no answer of ours
+    "I block their four at <move>{b}</move>.": "correct",
     "My move: A1\nX's move: {b}": "incorrect",
     "Move: A1\nBlack's move: {b}": "incorrect",
     "X: H5\nO: {b}": "correct",
@@ -917,6 +921,7 @@ DOUDIZHU_FORMS = {
     "I play 3 or J.": "invalid",  # two plays offered
     "I play 3, then J.": "correct",  # a later turn's play is a plan: the play now is 3
     "Play: A\nLandlord's move: 3": "incorrect",  # the other side by its role: theirs
+    "I play <move>A</move>, and they reply <move>3</move>.": "incorrect",  # a tag that holds their play
     "3 is fine, but I lead A to break their pair.": "invalid",  # a clause of ours that mentions them: never 3
     "Play: 3\n\nSo I lead A to break their pair.": "invalid",  # a conclusion naming another, beside them
     "Play: 3\nAlternatively, J.": "invalid",  # a later line offers another, without its label

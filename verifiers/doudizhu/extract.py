@@ -28,6 +28,7 @@ from ..locate import (
     labelled,
     none_stated_at,
     not_shown_as_mistakes,
+    not_theirs,
     offered_after,
     offers,
     rank,
@@ -152,6 +153,9 @@ def find_play(
         if tags and not kept:
             return Found(None, CALLED_WRONG)
         kept = not_shown_as_mistakes(kept, text, lambda t: t.start)  # `Don't play <move>2</move>`
+        kept = not_theirs(kept, text, lambda t: t.start, _ROLES)  # `Opponent's reply: <move>3</move>`
+        if tags and not kept:
+            return Found(None, "the only play tagged is the other side's: no answer")
         if kept:
             if _offers_another(offered_after(text, text.find(">", kept[-1].end) + 1), kept[-1].text):
                 return Found(None, TWO_PLAYS)  # `<move>3</move> (or J)`, `— J would also work`

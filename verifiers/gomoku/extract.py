@@ -27,6 +27,7 @@ from ..locate import (
     last_line,
     none_stated_at,
     not_shown_as_mistakes,
+    not_theirs,
     offered_after,
     offers,
     rank,
@@ -62,6 +63,7 @@ MOVE_FORMATS = ("tag", "algebraic", "pair", "row_col")
 _MOVE_TOKEN = re.compile("|".join(p.pattern for p in (_ALGEBRAIC, _PAIR, _ROW_COL, _XY)), re.IGNORECASE)
 CALLED_WRONG = "the text calls its move wrong: no answer"
 STATED_NONE = "the final answer says there is none (`Final move: none`)"
+THEIRS_ONLY = "the only move tagged is the other side's (`The opponent plays <move>I5</move>`): no answer"
 
 
 def parse_move(text: str, size: int) -> int | None:
@@ -150,6 +152,9 @@ def answer_move(
         if not tags:
             return None, CALLED_WRONG
         tags = not_shown_as_mistakes(tags, text, re.Match.start)  # `Don't play <move>A1</move>`
+        tags = not_theirs(tags, text, re.Match.start, theirs)  # `Opponent's reply: <move>I5</move>`
+        if not tags:
+            return None, THEIRS_ONLY
         scopes = [(t.start(), t.end(), _SPACED.sub(r"\1\2", _written_out(t.group(1)))) for t in tags]
     else:
         text = _written_out(text)
