@@ -169,9 +169,6 @@ NamesAnother = Callable[[str], bool]
 _PRONOUN_DENIAL = re.compile(_CALLS_IT_WRONG, re.IGNORECASE)
 
 
-_DENYING_WORDS = re.compile(f"{DENIALS.pattern}|{REJECTS.pattern}", re.IGNORECASE | re.MULTILINE)
-
-
 def _denies_the_answer(line: str, before: str, names_another: NamesAnother | None) -> bool:
     """Does `line` deny the answer before it (`denies`), where a pronoun's denial after an attempt of
     the line's own (`names_another`, on `before` and the line's words before the denial; `before` is
@@ -336,6 +333,12 @@ def last_line(text: str) -> str:
     """The text's last non-empty line (from its last line end on, trailing spaces dropped)."""
     end = text.rstrip()
     return end[end.rfind("\n") + 1 :]
+
+
+def line_at(text: str, at: int) -> str:
+    """The whole line of `text` that holds position `at`."""
+    end = text.find("\n", at)
+    return text[text.rfind("\n", 0, at) + 1 : len(text) if end < 0 else end]
 
 
 class Span(NamedTuple):
@@ -795,6 +798,10 @@ def denial_at(after: str, names_another: NamesAnother | None = None) -> int | No
     return None
 
 
+# the words that deny, wherever on their line (`… so that does not work.`): a replacement is read after them
+_DENYING_WORDS = re.compile(f"{DENIALS.pattern}|{REJECTS.pattern}", re.IGNORECASE | re.MULTILINE)
+
+
 def after_a_denial(text: str, end: int, names_another: NamesAnother | None = None) -> str | None:
     """What the text writes from the first line after the answer ending at `end` that denies it
     (`denial_at`), where a move game reads the answer that replaces it (rule 5); None where no line
@@ -969,6 +976,7 @@ __all__ = [
     "labels_after_a_sentence",
     "last_line",
     "last_match",
+    "line_at",
     "lines_deny",
     "none_stated_at",
     "not_shown_as_mistakes",

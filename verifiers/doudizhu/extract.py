@@ -26,6 +26,7 @@ from ..locate import (
     introduced_as_the_form,
     label_cut_off,
     labelled,
+    line_at,
     none_stated_at,
     not_shown_as_mistakes,
     not_theirs,
@@ -174,7 +175,7 @@ def find_play(
         if labelled_plays and not lines:
             return Found(None, CALLED_WRONG)
         lines = not_shown_as_mistakes(lines, text, lambda w: text.rfind("\n", 0, w.start) + 1)  # `Don't write this:`
-        lines = without_later_turns(lines, lambda w: _line_at(text, w.start))  # `Turn 1: A` / `Turn 2: 3`
+        lines = without_later_turns(lines, lambda w: line_at(text, w.start))  # `Turn 1: A` / `Turn 2: 3`
         if lines:
             if _offers_another(offered_after(text, lines[-1].end), lines[-1].text):
                 return Found(None, TWO_PLAYS)  # `{"move": "3", "alternatives": ["6"]}`
@@ -428,12 +429,6 @@ def sentence_play(text: str, on_table: Hand | None = None) -> Found:
             mine = _play_in(own, on_table)
             return mine if mine.play is not None else found
     return found
-
-
-def _line_at(text: str, at: int) -> str:
-    """The whole line of `text` that holds position `at`."""
-    end = text.find("\n", at)
-    return text[text.rfind("\n", 0, at) + 1 : len(text) if end < 0 else end]
 
 
 def _names_nothing(line: str) -> bool:

@@ -25,6 +25,7 @@ from ..locate import (
     label_cut_off,
     labelled,
     last_line,
+    line_at,
     none_stated_at,
     not_shown_as_mistakes,
     not_theirs,
@@ -163,7 +164,7 @@ def answer_move(
         kept = [scope for scope in labels if not _rejects_all(scope[2], size, formats)]  # `Move: A1 ❌`
         if labels and not kept:
             return None, CALLED_WRONG
-        labels = without_later_turns(kept, lambda scope: _line_at(text, scope[0]))  # `Move 1: A1` / `Move 2: I5`
+        labels = without_later_turns(kept, lambda scope: line_at(text, scope[0]))  # `Move 1: A1` / `Move 2: I5`
         scopes = labels or _line_scopes(text, size, formats, theirs)
         if not scopes:
             return None, "no move found (write it like <move>H8</move>)"
@@ -459,12 +460,6 @@ def _opening_move(scope: str, size: int) -> int | None:
     if m is None or offers(scope) or TAKES_BACK.search(scope) or _COMPARES.search(scope):
         return None
     return parse_move(m.group("move"), size)
-
-
-def _line_at(text: str, at: int) -> str:
-    """The whole line of `text` that holds position `at`."""
-    end = text.find("\n", at)
-    return text[text.rfind("\n", 0, at) + 1 : len(text) if end < 0 else end]
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
