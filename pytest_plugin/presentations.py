@@ -8,7 +8,7 @@ position (alone, after reasoning, after a think block, after a draft the text re
 (CRLF, no-break spaces, full-width colons) x noise (a chat token and junk after the turn, trailing
 talk, a usage or test block, a driver `main()` that reads stdin called after the program) x traps
 (a hedge with a second answer, the answer only after the turn ended, a reasoning block never closed,
-a final answer cut off after a draft, the answer rejected for another, the answer called wrong or
+a final answer cut off after a draft, a final version that does not compile, the answer rejected for another, the answer called wrong or
 followed by `Final answer: none`, the answer only in a quoted format example): a trap never pays.
 
     from pytest_plugin.presentations import code_presentations
@@ -191,6 +191,7 @@ def code_presentations(draw: st.DrawFn, program: str, other: str, usage: str = "
         st.sampled_from(
             ("none",) * 4
             + ("hedge", "after the turn ended", "reasoning never closed", "cut off", "another program unfenced after")
+            + ("a final version that does not compile",)
         )
     )
     after = ""  # a trap's text first: noise after it (a chat end) must not hide it
@@ -205,6 +206,8 @@ def code_presentations(draw: st.DrawFn, program: str, other: str, usage: str = "
     elif trap == "cut off":
         cut = _contain(other, "```python")
         after = "\nA better version:\n" + cut[: max(12, len(cut) * 2 // 3)].rstrip("`") + " (["
+    elif trap == "a final version that does not compile":  # its first line's colon lost: the answer is a draft
+        after = "\nFinal version:\n" + _contain(other.replace(":\n", "\n", 1), "```python")
     axes.append(f"trap={trap}")
     noise = draw(st.sampled_from(("none", "talk", "usage block", "chat end then junk")))
     if trap == "cut off" or trap == "reasoning never closed":

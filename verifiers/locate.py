@@ -182,13 +182,13 @@ def _denies_the_answer(line: str, before: str, names_another: NamesAnother | Non
 
 
 # words in the sentence that introduces an answer (a block, a drawing) that show it as what not to
-# do, a mistake, or an illustration beside the answer (`Don't do this:`, `A common mistake is to
-# write:`, `For comparison, a naive version would be:`): not the model's answer (rule 6), where
+# do, a mistake, a lesser one (`Second best:`) or an illustration beside the answer (`Don't do this:`, `A
+# common mistake is to write:`, `For comparison, a naive version would be:`): not the model's answer (rule 6), where
 # another is. A sentence that also says it fixes or replaces (`here is the fixed one; the old one was
 # wrong:`) introduces the answer
 SHOWN_NOT_ANSWERED = (
     "wrong", "incorrect", "broken", "bad", "mistaken", "mistakes?", "invalid", "avoid", "what not to", "do not",
-    "don't", "would look", "would be",
+    "don't", "would look", "would be", "(?:second|next|2nd|third) best", "runner-up",
 )  # fmt: skip
 # words that set what follows beside the answer, whatever it is called (`For comparison, a correct
 # version would be:`): no word of a fix makes it the answer
@@ -273,6 +273,8 @@ def with_choices_resolved(text: str) -> str:
     choice settles are what it chose from, not answers offered beside it. Only an option labelled
     before the choice, and only once (two options of one name: left as written)."""
     lowered = text.lower().replace("ı", "i")  # as IGNORECASE reads: a dotless i is an i
+    if _PLACE_STEM.search(lowered):  # the plain test first (a case-insensitive search costs 1 us a text)
+        text = _with_item_resolved(text)
     if not _OPTION_STEM.search(lowered) or not _OPTION_NAMED.search(text):
         return text  # the plain test first: every score passes here, few texts name an option
     said: dict[str, tuple[str, int]] = {}  # an option's name: what its label says, and where that ends
@@ -303,6 +305,34 @@ def with_choices_resolved(text: str) -> str:
             pieces += [text[at:start], what]
             at = end
     return "".join(pieces) + text[at:]
+
+
+# a list's item chosen by its place after the list (`The first one works.`, `the second option`): the item's
+# words, as an option's name is its label's (`with_choices_resolved`)
+_PLACES = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3, "last": -1}
+_PLACE_STEM = re.compile(rf"the[ \t]+(?:{'|'.join(_PLACES)})\b")  # on lowered text
+_ITEM_NAMED = re.compile(
+    rf"\bthe[ \t]+(?P<place>{'|'.join(_PLACES)})[ \t]+(?:one|option|attempt|expression|solution|try|candidate"
+    r"|answer|move|play|way|approach|formula|idea|item)\b",
+    re.IGNORECASE,
+)
+
+
+def _with_item_resolved(text: str) -> str:
+    """`text` where the last item chosen by its place (`_ITEM_NAMED`) names an item of the list just
+    before its line (`1. A` / `2. B` / `The first one works.` reads `The A works.`), with that list
+    left out; else as it is. The list's items are what the choice chose from, not answers offered."""
+    chosen = last_match(_ITEM_NAMED.finditer(text))
+    line_start = text.rfind("\n", 0, chosen.start()) + 1 if chosen else 0
+    if chosen is None or _LIST_MARKER.match(text, line_start):
+        return text  # no choice, or one inside the list (`2. the first one, improved`)
+    before = text[:line_start].rstrip()  # its last line must be the list's last item
+    items = list_at(text, text.rfind("\n", 0, len(before)) + 1) if before else []
+    place = _PLACES[chosen["place"].lower()]
+    if not items or place >= len(items):
+        return text  # no list right before the choice, or no item in that place
+    first, last = items[0][0], items[-1][0] + len(line_at(text, items[-1][0]))
+    return text[:first] + text[last : chosen.start()] + items[place][1] + text[chosen.end() :]
 
 
 def tag_cut_off(text: str, tag: str) -> bool:
@@ -384,7 +414,9 @@ OPENS_A_PLAN = re.compile(rf"^[\W_]*{_PLAN_WORDS}", re.IGNORECASE)
 
 # a sentence that opens by replacing the answer before it (`Actually, A1 is better.`, `Instead, lead 6.`): where
 # it names an answer, that one is the answer (gomoku, doudizhu)
-OPENS_A_CORRECTION = re.compile(r"^\W*(?:actually|instead|on second thought|correction)\b", re.IGNORECASE)
+OPENS_A_CORRECTION = re.compile(  # never `instead of`, which rejects what follows it
+    r"^\W*(?:actually|instead(?![ \t]+of\b)|on second thought|correction)\b", re.IGNORECASE
+)
 
 # words that name the other player (`Opponent's move:`, `Their reply:`, `对手出牌：`): what follows is
 # their move, never the model's answer
@@ -406,10 +438,17 @@ def not_theirs(found: list[T], text: str, start: Callable[[T], int], names: str 
     for answer in found:
         at = start(answer)
         opening = max(previous, *(text.rfind(mark, 0, at) + 1 for mark in ".!?\n"))
+        concluding = last_match(_CONCLUDING_CLAUSE.finditer(text, opening, at))
+        opening = concluding.start() if concluding else opening  # `X would win at I5, so O must take it: <move>…`
         if not their_move(text[opening:at], names):
             kept.append(answer)
         previous = at + 1  # the words after an answer's start belong to the next one's clause
     return kept
+
+
+# a clause that concludes what the clauses before it told (`…, so O must take it:`): the words a tag after it
+# belongs to
+_CONCLUDING_CLAUSE = re.compile(r"(?<=[,;])[ \t]*(?:so|therefore|thus|hence|which means)\b", re.IGNORECASE)
 
 
 def their_move(line: str, names: str = "") -> bool:
@@ -420,7 +459,7 @@ def their_move(line: str, names: str = "") -> bool:
     them elsewhere leaves the move ours (`A1 blocks their four.`, `So I lead A to break their pair.`)."""
     them = rf"(?:(?i:(?:the[ \t]+)?{_THE_OTHER_SIDE}){'|' + names if names else ''})"  # their names as written
     opening = re.match(rf"[\W_]*{them}(?:'s)?\b", line)
-    playing = re.search(rf"\b{them}\b[ \t]+(?i:(?:\w+[ \t]+)?{_PLAYS})\b|对手|对方", line)
+    playing = re.search(rf"\b{them}\b(?:'d|'ll|’d|’ll)?[ \t]+(?i:(?:\w+[ \t]+)?{_PLAYS})\b|对手|对方", line)
     return (opening is not None or playing is not None) and _STATES_OUR_ANSWER.search(line) is None
 
 
@@ -431,9 +470,12 @@ FIX_LABEL_WORDS = re.compile(
 )
 
 
-# a label that introduces a mistake (`Worst:`, `Wrong answer:`, `Avoid:`, `Don't play:`): never an answer's
+# a label that introduces a mistake (`Worst:`, `Wrong answer:`, `Avoid:`, `Don't play:`) or a move ranked
+# below the answer (`Second best:`, `Runner-up:`): never an answer's
 MISTAKE_LABEL_WORDS = re.compile(
-    r"\b(?:worst|avoid|wrong|incorrect|mistaken|mistakes?|bad|losing|blunders?|don't|do not)\b", re.IGNORECASE
+    r"\b(?:worst|avoid|wrong|incorrect|mistaken|mistakes?|bad|losing|blunders?|don't|do not"
+    r"|(?:second|2nd|third|3rd|next)[- ]best|runner[- ]up)\b",
+    re.IGNORECASE,
 )
 
 
@@ -482,6 +524,37 @@ def labelled(text: str) -> list[Span]:
     found += labels_after_a_sentence(text) if ":" in text or "：" in text else []
     found.sort(key=lambda s: s.start)
     return found
+
+
+def list_at(text: str, at: int) -> list[tuple[int, str]]:
+    """The items of the list that the line at `at` is an item of (markers `-`, `*`, `•`, `1.`, `2)`;
+    blank lines between items allowed), up to `MOST_LISTED` each way: where each item's line starts,
+    and its text, marker off; [] where that line is no item or its list has one. A label standing
+    alone over a list (`Candidate moves:` / `- A1` / `- I5`) labels every item, never the first alone,
+    and a list of moves is no more its last item than any other (rule 5, docs/answers.md)."""
+    start = text.rfind("\n", 0, at) + 1
+    if _LIST_MARKER.match(text, start) is None:
+        return []
+    lines_read = 0
+    while start > 0 and lines_read < 3 * MOST_LISTED:  # back to the list's first item
+        before = text.rfind("\n", 0, start - 1) + 1
+        if text[before : start - 1].strip() and _LIST_MARKER.match(text, before, start - 1) is None:
+            break  # the line before the list
+        start, lines_read = before, lines_read + 1
+    items: list[tuple[int, str]] = []
+    while start < len(text) and len(items) < 2 * MOST_LISTED:  # on to its last
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        marker = _LIST_MARKER.match(text, start, end)
+        if marker is None and text[start:end].strip():
+            break  # the list ends
+        if marker is not None:
+            items.append((start, text[marker.end() : end].strip()))
+        start = end + 1
+    return items if len(items) > 1 else []
+
+
+MOST_LISTED = 12  # items of a list read each way from the line asked about
 
 
 _AFTER_A_SENTENCE = re.compile(r"[.!?؟।][ \t]+|[。！？][ \t]*")  # a full-width end needs no space after it
@@ -594,8 +667,8 @@ def conclusion(text: str) -> tuple[int, int]:
         return len(text), len(text)
     for start, end in reversed(lines[-(MOST_TALK_LINES + 1) :]):
         line = text[start:end]
-        if _ARITHMETIC.search(line) and rejected_in_its_sentence(line):
-            continue  # a try the text calls wrong (`(6 - 2) * 3 * 4 = 48 (too big)`): the conclusion is before it
+        if _ARITHMETIC.search(line) and (rejected_in_its_sentence(line) or _AN_EARLIER_TRY.search(line)):
+            continue  # a try the text calls wrong (`(6 - 2) * 3 * 4 = 48 (too big)`, `I first tried A, but …`)
         if _ARITHMETIC.search(line):  # the last line that computes
             return start, end
         if talk_takes_back(line):
@@ -604,6 +677,13 @@ def conclusion(text: str) -> tuple[int, int]:
 
 
 _NON_EMPTY_LINE = re.compile(r"[^\n]*[^\s][^\n]*")
+# a line that tells of a try before the answer and that it failed (`I first tried 8 * 4 - 6 - 4, but it gives
+# 22.`, `My first attempt, A1, lost.`): a try, not the conclusion
+_AN_EARLIER_TRY = re.compile(
+    r"\b(?:I|we)[ \t]+(?:\w+[ \t]+)?(?:tried|attempted|considered|started with)\b[^\n]*?(?:\bbut\b|\bhowever\b|n't\b|\bnot\b)"
+    r"|\b(?:my|the|our)[ \t]+(?:first|initial|earlier|previous|original)[ \t]+(?:attempt|try|idea|guess)\b",
+    re.IGNORECASE,
+)
 # a line that opens by concluding (`So I play A1.`, `Therefore, the best move is A1.`, `In conclusion, lead
 # 4 4.`, `所以出 4 4。`): what it names is the answer the text ends with
 CONCLUDES = re.compile(
@@ -623,7 +703,8 @@ _STATES_OUR_ANSWER = re.compile(
     r"\b(?:I|we)(?:'ll|'d| will| would| should| must| can)?[ \t]+(?:play|place|put|choose|pick|select|go with|lead"
     r"|pass|block|answer|respond|reply)\b"
     r"|\b(?:answer|solution|move|play|choice|pick)[ \t]+(?:is|would be|will be|should be)\b"
-    r"|^[\W_]*(?:the answer[ \t]*:|play|lead|place|put|go with|choose|pick)\b|我(?:出|下|走|选)",
+    r"|^[\W_]*(?:the answer[ \t]*:|play(?:ing)?|lead(?:ing)?|plac(?:e|ing)|put(?:ting)?|go with|choos(?:e|ing)|pick(?:ing)?)\b"
+    r"|我(?:出|下|走|选)",
     re.IGNORECASE,
 )
 # a conclusion this short after its word, in words this short, is the answer alone (`Therefore, A1.`, `So, 4
@@ -688,18 +769,39 @@ def without_later_turns(found: list[T], line_of: Callable[[T], str]) -> list[T]:
     """`found` (answers in text order, each on the line `line_of(answer)`) less those on a line that
     tells of a later turn after a line that states the move now (`Play A1.` / `Then play I5.`: I5 is a
     later turn's move, never the answer; rule 5, docs/answers.md). A line that offers its answer
-    beside the other (`Otherwise, A1.`) stays: two answers, one too many."""
-    kept, now = [], False
+    beside the other (`Otherwise, A1.`) stays: two answers, one too many. The lines after a later
+    turn's line go on with its plan (`1. Lead 3.` / `2. Then play 2.` / `3. Finish with A.`) until
+    one names the answer (`_goes_on_with_the_plan`)."""
+    kept, now, planning = [], False, False
     for answer in found:
         line = line_of(answer)
         later = tells_a_later_turn(line)
         marker = _LIST_MARKER.match(line)  # `1. Play A1.`: the item's words state it
         line = line[marker.end() :] if marker else line
+        later = later or (planning and _goes_on_with_the_plan(line, marker is not None))
         if now and later and not offers(line):
+            planning = True
             continue
+        planning = False
         kept.append(answer)
         now = now or (not later and (_THE_MOVE_NOW.search(line) is not None or _answer_labelled(line)))
     return kept
+
+
+def _goes_on_with_the_plan(line: str, list_item: bool) -> bool:
+    """Does `line`, after a line that told of a later turn, go on with that plan rather than name the
+    answer? A list item does unless it names the answer or corrects (`3. Finally, play A.` is the
+    plan's last step); a line outside a list also unless it states the move now or concludes
+    (`So I5.`)."""
+    if _NAMES_THE_ANSWER.search(line) or OPENS_A_CORRECTION.match(line):
+        return False
+    if list_item:
+        return True
+    concludes = CONCLUDES.match(line) is not None and _FINALLY.match(line) is None
+    return not concludes and _THE_MOVE_NOW.search(line) is None
+
+
+_FINALLY = re.compile(r"^[\W_]*(?:finally|lastly)\b", re.IGNORECASE)  # a plan's last step, not a conclusion
 
 
 def _answer_labelled(line: str) -> bool:
@@ -848,7 +950,7 @@ def sentences(text: str) -> list[Span]:
         beside = _AFTER_AN_OPERAND.search(text, max(start, at - SIDE_BY_SIDE), at)
         if beside and offers(beside.group("between")):  # `<solution>A</solution> or <solution>B`: one of two
             continue
-        if _DENIED_BEFORE.search(text, max(start, at - _BEFORE_A_START - 4), at):  # `Not A = 13; or rather, B`
+        if denied_before(text, at, start):  # `Not A = 13; or rather, B`
             continue
         if UNDER_A_MISTAKE_LABEL.search(text, max(start, at - MISTAKE_LABEL_CHARS), at):  # `Bad answer: …`
             continue
@@ -861,6 +963,12 @@ def sentences(text: str) -> list[Span]:
         if len(found) == MOST_SENTENCE_STARTS:
             break
     return found
+
+
+def denied_before(text: str, at: int, start: int = 0) -> bool:
+    """Do the words just before the expression at `at` (not before `start`) deny it (`not`, `rather
+    than`, `instead of`)?"""
+    return _DENIED_BEFORE.search(text, max(start, at - _BEFORE_A_START - 4), at) is not None
 
 
 # a sentence in the conclusion's line that opens by replacing what came before it (`locate.OPENS_A_CORRECTION`)
@@ -968,6 +1076,7 @@ __all__ = [
     "concluded_answer",
     "counter_example",
     "denial_at",
+    "denied_before",
     "introduced_as_mistake",
     "introduced_as_the_form",
     "json_fields",
@@ -977,6 +1086,7 @@ __all__ = [
     "last_line",
     "last_match",
     "line_at",
+    "list_at",
     "lines_deny",
     "none_stated_at",
     "not_shown_as_mistakes",

@@ -117,7 +117,7 @@ FORMS = {
     "a right draft, then a wrong final fenced as text": (
         "```python\n" + RIGHT + "```\nFinal:\n```text\n" + WRONG + "```",
         TASK,
-        "invalid",
+        "incorrect",  # the label says which stands
     ),
     "a wrong program, then a right one set beside it for comparison": (
         "```python\n" + WRONG + "```\nFor comparison, a correct version would be:\n```python\n" + RIGHT + "```",
@@ -173,6 +173,39 @@ FORMS = {
         "```python\ndef add_one(x):\n    return x\n```\nThat is wrong. Fixed:\n```python\ndef add_one(x):\n    return x + 1\n```",
         TASK,
         "correct",
+    ),
+    "a right draft, then a final version that does not compile": (
+        "Draft:\n```python\ndef add_one(x):\n    return x + 1\n```\nFinal version:\n"
+        "```python\ndef add_one(x)\n    return x + 1\n```",
+        TASK,
+        "invalid",  # the final program fails in plain Python: the draft never stands in for it
+    ),
+    "a right program, then a later one that does not compile, no word between": (
+        "```python\ndef add_one(x):\n    return x + 1\n```\n```python\ndef add_one(x)\n    return x + 2\n```",
+        TASK,
+        "invalid",
+    ),
+    "a version that does not compile, then its fix": (
+        "```python\ndef add_one(x)\n    return x + 1\n```\nOops, a missing colon. Fixed:\n"
+        "```python\ndef add_one(x):\n    return x + 1\n```",
+        TASK,
+        "correct",
+    ),
+    "the solution, then a second-best one": (
+        "Best:\n```python\ndef add_one(x):\n    return x + 1\n```\nSecond best:\n```python\ndef add_one(x):\n    return x\n```",
+        TASK,
+        "correct",
+    ),
+    "a draft, then the version labelled final": (
+        "Version 1:\n```python\ndef add_one(x):\n    return x\n```\nVersion 2 (final):\n"
+        "```python\ndef add_one(x):\n    return x + 1\n```",
+        TASK,
+        "correct",
+    ),
+    "the right one, then a wrong one labelled final": (
+        "Version 1:\n```python\ndef add_one(x):\n    return x + 1\n```\nFinal:\n```python\ndef add_one(x):\n    return x\n```",
+        TASK,
+        "incorrect",
     ),
     "a bash block after the code": (
         "```python\ndef add_one(x):\n    return x + 1\n```\n```bash\npython sol.py\n```",

@@ -5,8 +5,11 @@ answers, sentences, hedges)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import verifiers
 from pytest_plugin.presentations import turn_presentations
@@ -391,6 +394,24 @@ GAME24_FORMS = {
     "Step 1: 6 - 4 = 2\nStep 2: 4 + 8 = 12\nStep 3: 2 * 12 = 24\n\nAnswer: 3 * 8 = 24": "incorrect",
     "6 - 4 = 2\n4 + 4 = 8\n2 * 8 = 16\n\nAnswer: 2 * 8 = 24": "incorrect",
     'The answer is "{r}".': "correct",  # quoted, the sentence's full stop after the quotes
+    'The expression "{r}" equals 24.': "correct",  # quoted in a sentence that states its value
+    'The expression "(6 - 4) * (4 + 4)" equals 24.': "incorrect",
+    "Answer: {r} (= 24)": "correct",  # the value in an aside at the end
+    "Answer: {r} [= 24]": "correct",
+    "Answer: {r} (= 25)": "incorrect",
+    # a list's item chosen by its place after the list
+    "Attempts:\n1. 8 * 4 - 6 - 4\n2. {r}\n\nThe second one works.": "correct",
+    "Attempts:\n1. 8 * 4 - 6 - 4\n2. {r}\n\nThe first one works.": "incorrect",
+    "Attempts:\n1. {r}\n2. 8 * 4 - 6 - 4\n\nThe first one works.": "correct",
+    # a try that misses, its true value stated, before the answer on its line; `instead of` rejects
+    "8 * 4 - 6 - 4 gives 22, but {r} gives 24.": "correct",
+    "8 * 4 - 6 - 4 = 22 and {r} = 24.": "correct",
+    "8 * 4 - 6 - 4 = 22 is my answer, not {r}": "incorrect",
+    "Use {r} instead of 8 * 4 - 6 - 4.": "correct",
+    "Use 8 * 4 - 6 - 4 instead of {r}.": "incorrect",
+    # a line after the answer that tells of an earlier try that failed is no conclusion
+    "# {r} = 24\n\nI first tried 8 * 4 - 6 - 4, but it gives 22.": "correct",
+    "# 8 * 4 - 6 - 4 = 24\n\nI first tried {r}, but it gives 22.": "incorrect",
     "Here's my solution:\n```\n{r} = 24\n```\nVerification: 2 × 12 = 24 ✓": "correct",  # a label over a fence
     "Here's my solution:\n```\n8 * 4 - 6 + 4 = 24\n```\nVerification: 2 × 12 = 24 ✓": "incorrect",
     "Trying (8 + 4) * (6 - 4): 12 * 2 = 24.": "correct",  # a colon and a space: what it works out to
@@ -548,6 +569,53 @@ def test_a_missed_attempt_after_right_steps_is_the_answer(data):
     assert v.score(text, task).verdict.value != "correct", text
 
 
+def _solution_and_misses(task: dict) -> tuple[str, dict[str, int]]:
+    """A solution of the puzzle, and its misses (the solution with one number replaced by another of
+    the puzzle's) with their true values; no misses where the puzzle has none to make."""
+    from fractions import Fraction
+
+    from verifiers.game24.solver import solutions
+
+    target = task.get("target", 24)
+    expression = next(iter(solutions(task["numbers"], target)), None)
+    if expression is None or len(set(task["numbers"])) < 2:
+        return "", {}
+    misses = {}
+    for literal in re.finditer(r"\d+", expression):
+        for other in sorted(set(task["numbers"]) - {int(literal.group())}):
+            missed = expression[: literal.start()] + str(other) + expression[literal.end() :]
+            try:  # exact arithmetic: its true value
+                value = eval(re.sub(r"(\d+)", r"Fraction(\1)", missed), {"Fraction": Fraction})
+            except ZeroDivisionError:
+                continue
+            if value.denominator == 1 and value != target:
+                misses[missed] = int(value)
+    return expression, misses
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_a_try_that_misses_before_the_answer_on_its_line_leaves_the_answer(data):
+    """On any test puzzle, a try that misses with its true value stated (`B = 22, but A = 24.`)
+    before the answer on its line is a try: the answer after it is read (correct where it is the
+    solution, never paid where it is another miss claimed to reach the target), and one the line
+    denies (`B = 22, not A`) is none."""
+    v = verifiers.get("game24")
+    task = data.draw(st.sampled_from(v.tasks("test")))
+    target = task.get("target", 24)
+    expression, misses = _solution_and_misses(task)
+    if len(misses) < 2:
+        return
+    tried, claimed = data.draw(st.lists(st.sampled_from(sorted(misses)), min_size=2, max_size=2, unique=True))
+    joint = data.draw(st.sampled_from((", but ", " and ", "; ", ", while ", " whereas ")))
+    verb = data.draw(st.sampled_from((" = ", " gives ", " equals ")))
+    line = f"{tried}{verb}{misses[tried]}{joint}{{}}{verb}{target}."
+    assert v.score(line.format(expression), task).verdict.value == "correct", line.format(expression)
+    assert v.score(line.format(claimed), task).verdict.value != "correct", line.format(claimed)
+    denied = f"{tried}{verb}{misses[tried]}, not {expression}."
+    assert v.score(denied, task).verdict.value != "correct", denied
+
+
 @settings(max_examples=150, deadline=None)
 @given(data=__import__("hypothesis").strategies.data())
 def test_in_a_list_of_tries_the_one_that_reaches_the_target_is_the_answer(data):
@@ -555,29 +623,10 @@ def test_in_a_list_of_tries_the_one_that_reaches_the_target_is_the_answer(data):
     number replaced by another of the puzzle's), the solution among them and a miss last: the
     solution is the answer, in any list marker; with no item that reaches the target, never paid;
     with a miss written as reaching it (`= 24`, false), that miss is the answer, never paid."""
-    import re as regex
-    from fractions import Fraction
-
-    from hypothesis import strategies as st
-
-    from verifiers.game24.solver import solutions
-
     v = verifiers.get("game24")
     task = data.draw(st.sampled_from(v.tasks("test")))
     target = task.get("target", 24)
-    expression = next(iter(solutions(task["numbers"], target)), None)
-    if expression is None or len(set(task["numbers"])) < 2:
-        return
-    misses = {}
-    for literal in regex.finditer(r"\d+", expression):
-        for other in sorted(set(task["numbers"]) - {int(literal.group())}):
-            missed = expression[: literal.start()] + str(other) + expression[literal.end() :]
-            try:  # exact arithmetic: its true value
-                value = eval(regex.sub(r"(\d+)", r"Fraction(\1)", missed), {"Fraction": Fraction})
-            except ZeroDivisionError:
-                continue
-            if value.denominator == 1 and value != target:
-                misses[missed] = int(value)
+    expression, misses = _solution_and_misses(task)
     if not misses:
         return
     tried = data.draw(st.lists(st.sampled_from(sorted(misses)), min_size=1, max_size=3, unique=True))
@@ -620,6 +669,25 @@ GOMOKU_FORMS = {
     "O: A1\nX: {b}": "incorrect",
     "I play <move>A1</move>, and X replies <move>{b}</move>.": "incorrect",  # a tag that holds their move
     "<move>A1</move>\nOpponent's reply: <move>{b}</move>": "incorrect",
+    # a list of moves is one answer too many, unless one item is marked as the answer; under an
+    # answer's label standing alone, every item is the label's
+    "Candidate moves:\n- A1\n- {b}": "invalid",
+    "1. A1\n2. {b}": "invalid",
+    "Top moves:\n1. {b} (best)\n2. A1": "correct",
+    "Top moves:\n1. A1 (best)\n2. {b}": "incorrect",
+    "1. A1 (loses)\n2. {b}": "correct",
+    "1. X has four on row 5.\n2. {b} blocks it.": "correct",  # reasoning, no list of moves
+    "Answer:\n- {b}\n- A1": "invalid",
+    "Answer:\n- A1 (loses)\n- {b}": "correct",
+    "Move:\n- {b}\n- blocks the four": "correct",
+    # a move ranked below the answer is none, and a line that rejects its only move is no answer's
+    "Best: {b}\nSecond best: A1": "correct",
+    "Best: A1\nSecond best: {b}": "incorrect",
+    "Best: {b}\nWorst: A1": "correct",
+    # a clause that concludes (`, so …`) is the words a tag after it belongs to
+    "The winning move for X would be {b}, so O must take it: <move>{b}</move>": "correct",
+    "The winning move for X would be {b}, so O must take it: <move>A1</move>": "incorrect",
+    "X would win at A1, so they play <move>A1</move>.": "invalid",
     "The opponent plays <move>{b}</move>.": "invalid",  # their move alone: no answer of ours
     "I block their four at <move>{b}</move>.": "correct",
     "My move: A1\nX's move: {b}": "incorrect",
@@ -808,6 +876,7 @@ LATER_TURN = (
     "Step 2: after they respond, play {}.",
     "If they answer, play {}.",
 )
+PLAN_GOES_ON = ("", "Finish with {}.", "3. {}.", "Then {}.")  # a line more of the plan, or none
 
 
 @pytest.mark.parametrize("name", ["gomoku", "doudizhu"])
@@ -815,8 +884,9 @@ LATER_TURN = (
 @given(data=__import__("hypothesis").strategies.data())
 def test_a_later_turns_move_after_the_move_now_is_never_the_answer(name, data):
     """On any test task, the move now followed by a line that tells of a later turn (`Play A.` /
-    `Then play B.`, `Turn 1: A` / `Turn 2: B`) answers A: its verdict is A's alone, whether A or B is
-    the best move (rule 5, docs/answers.md: the last move named is not always the answer)."""
+    `Then play B.`, `Turn 1: A` / `Turn 2: B`), and perhaps a line that goes on with the plan, answers
+    A: its verdict is A's alone, whether A or B is the best move (rule 5, docs/answers.md: the last
+    move named is not always the answer)."""
     from hypothesis import strategies as st
 
     from verifiers.doudizhu.verifier import _two_plays
@@ -829,6 +899,8 @@ def test_a_later_turns_move_after_the_move_now_is_never_the_answer(name, data):
     best_now = data.draw(st.booleans())
     first, second = (best, other) if best_now else (other, best)
     text = now.format(first) + data.draw(st.sampled_from(("\n", "\n\n", "\r\n"))) + later.format(second)
+    if goes_on := data.draw(st.sampled_from(PLAN_GOES_ON)):
+        text += "\n" + goes_on.format(data.draw(st.sampled_from((best, other))))
     assert v.score(text, task).verdict == v.score(f"<move>{first}</move>", task).verdict, text
 
 
@@ -862,6 +934,35 @@ def test_a_denial_speaks_of_the_try_its_own_line_names(name, data):
     )
     text = label.format(answer) + "\n" + player.format(tried)
     assert v.score(text, task).verdict.value != "correct", text
+
+
+LIST_HEADS = ("Candidates:", "Options:\n", "Moves I considered:", "")
+LIST_MARKS = ("1. ", "2. "), ("- ", "- "), ("1) ", "2) ")
+PLACE_CHOICES = ("The {} one is best.", "I go with the {} option.", "So the {} move it is.", "The {} one wins.")
+
+
+@pytest.mark.parametrize("name", ["gomoku", "doudizhu"])
+@settings(max_examples=60, deadline=None)
+@given(data=__import__("hypothesis").strategies.data())
+def test_a_list_item_chosen_by_its_place_is_the_answer(name, data):
+    """On any test task, two moves listed and then one chosen by its place (`1. A` / `2. B` / `The
+    first one is best.`) answer the one chosen: its verdict alone, whichever is the best move (the
+    last item listed is not the answer)."""
+    from hypothesis import strategies as st
+
+    from verifiers.doudizhu.verifier import _two_plays
+    from verifiers.gomoku.verifier import _two_moves
+
+    v, _ = _task(name)
+    task = data.draw(st.sampled_from(v.tasks("test")))
+    best, other = (_two_moves if name == "gomoku" else _two_plays)(v, task)
+    items = data.draw(st.permutations([best, other]))
+    first, second = data.draw(st.sampled_from(LIST_MARKS))
+    place = data.draw(st.sampled_from(("first", "second", "last", "1st", "2nd")))
+    chosen = items[0] if place in ("first", "1st") else items[1]
+    text = f"{data.draw(st.sampled_from(LIST_HEADS))}\n{first}{items[0]}\n{second}{items[1]}\n\n"
+    text += data.draw(st.sampled_from(PLACE_CHOICES)).format(place)
+    assert v.score(text, task).verdict == v.score(f"<move>{chosen}</move>", task).verdict, text
 
 
 @settings(max_examples=60, deadline=None)
@@ -904,6 +1005,22 @@ DOUDIZHU_FORMS = {
     "Best play: 3 (a single)": "correct",  # an aside in parentheses says what the cards are
     "<move>single 3</move>": "correct",
     '{"move": "3"}': "correct",  # a JSON key
+    # a label standing alone over a list of plays labels every item: two plays, one too many
+    "Candidate plays:\n- A\n- 3": "invalid",
+    "Candidate plays:\n- A (loses)\n- 3": "correct",
+    "My play:\n- 3 (single)\n- keeps the 2": "correct",
+    "Best: 3\nSecond best: A": "correct",
+    "Best: A\nSecond best: 3": "incorrect",
+    "What about A? No. 3.": "correct",  # a "No." that answers a question numbers nothing
+    "What about 3? No. A.": "incorrect",
+    # the lines after a later turn's line go on with its plan until one names the answer
+    "1. Lead 3.\n2. Then play 2.\n3. Finish with A.": "correct",
+    "1. Lead A.\n2. Then play 2.\n3. Finish with 3.": "incorrect",
+    "Lead 3.\nThen play 2.\nFinally, play A.": "correct",
+    "1. Lead A.\n2. Then play 2.\n3. Answer: 3": "correct",
+    # what our play forces, and the other side's clause (`they'd`), are not our play
+    "Leading 3 forces the opponent to respond; they'd probably play 5.": "correct",
+    "Leading A forces the opponent to respond; they'd probably play 5.": "incorrect",
     '{"move": ["3"]}': "correct",  # a JSON key whose value is a list of cards
     "Move: ['3']": "correct",
     '{"move": ["3", "3"]}': "invalid",  # a list of two 3s is a pair: not in this hand
@@ -1149,3 +1266,20 @@ def test_a_line_that_opens_with_its_move_is_that_move_unless_it_compares(data):
     assert read[0] is not None and position.name(read[0]) == best, (text, read)
     text = data.draw(st.sampled_from(NOT_ONE_FRAMES)).format(b=best, o=o, p=p)
     assert answer_move(text, position.size, MOVE_FORMATS, occupied)[0] is None, text
+
+
+CHOICE_PIECES = ("1. A1", "2. I5", "- 3", "* B", "\n", "\n\n", "Option A: I5", "I choose option A.", "The first one.")
+CHOICE_PIECES += ("The last one wins.", "the second option", "The third one", "Hmm.", "  ", "3) x", "The 2nd idea")
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(st.sampled_from(CHOICE_PIECES)))
+def test_resolving_a_choice_never_fails_and_only_writes_a_listed_item(pieces):
+    """Any arrangement of lists, options and choices by name or place resolves without an error,
+    and what it writes in a choice's place is text the input held (never an invented answer)."""
+    from verifiers.locate import with_choices_resolved
+
+    text = "\n".join(pieces)
+    resolved = with_choices_resolved(text)
+    assert isinstance(resolved, str)
+    assert set(re.findall(r"\w+", resolved)) <= set(re.findall(r"\w+", text))

@@ -80,6 +80,7 @@ def test_a_later_drawing_replaces_an_earlier_one(before, replace):
             "Don't draw it like this:",
             "For comparison, a square would be:",
             "For reference, the wrong version:",
+            "Second best:",
         ]
     ),
     shown_first=st.booleans(),

@@ -46,6 +46,7 @@ _SUPERSEDES = re.compile(
     r"\b(?:wrong|incorrect|bug|buggy|mistake|error|fails?|failed|doesn't work|does not work|not work|not correct"
     r"|issue|problem|fix|fixed|fixing|oops|wait|actually|correct(?:ed)? (?:version|solution|code|implementation)"
     r"|corrected|revised|updated|improved|optimi[sz]ed|more efficient|faster|final (?:version|solution|code|answer)"
+    r"|final\)|final[ \t]*:"  # `Version 2 (final):`, `Final:`
     r"|let me (?:re)?(?:write|try|correct|redo)|rewrite|refactor|simplif(?:y|ied|ication)|clean(?:er|ed up| it up)"
     r"|more concise|streamlined)",
     re.IGNORECASE,
@@ -470,11 +471,16 @@ def _from_blocks(blocks: list[Block], wanted: set[str], prompt: str, script: boo
     solutions = [(b, t) for b, t in solutions if not _shown_as_mistake(b)] or solutions  # `Don't do this:`
     solutions = [(b, t) for b, t in solutions if not _only_stubs(t, wanted)] or solutions  # `The signature is:`
     final, tree = solutions[0]
-    for later, later_tree in solutions[1:]:
+    broken = [(b, None) for b, t in parsed if t is None and b.start > final.start and _defines(b.code, wanted)]
+    later_ones: list[tuple[Block, ast.Module | None]] = sorted(solutions[1:] + broken, key=lambda bt: bt[0].start)
+    for later, later_tree in later_ones:
         between = later.before
-        if _TESTS.search(between[-120:]) and _uses(later_tree, wanted or _functions(tree)):
+        if later_tree is None:  # a later version that does not compile: it may be the final one (rule 4)
+            if _TESTS.search(between[-120:]) or _shown_as_mistake(later):
+                continue
+        elif _TESTS.search(between[-120:]) and _uses(later_tree, wanted or _functions(tree)):
             continue  # a test block after the solution: nothing in it counts
-        if _same_program(_core(final.code, tree, wanted), _core(later.code, later_tree, wanted)):
+        elif tree is not None and _same_program(_core(final.code, tree, wanted), _core(later.code, later_tree, wanted)):
             continue
         if _HEDGES.search(between):
             return Program(None, "two different final solutions (an alternative is offered): one answer too many")
@@ -483,6 +489,8 @@ def _from_blocks(blocks: list[Block], wanted: set[str], prompt: str, script: boo
                 None, "two different final solutions, and no word says which one stands: one answer too many"
             )
         final, tree = later, later_tree
+    if tree is None:  # the final version does not compile: an earlier draft never stands in for it
+        return Program(final.code, "the final solution (it does not compile)")
     names = wanted or _functions(tree)
     code = _core(final.code, tree, names)
     helpers = _helpers(code, [(b, t) for b, t in valid if b is not final], names)
@@ -490,6 +498,17 @@ def _from_blocks(blocks: list[Block], wanted: set[str], prompt: str, script: boo
 
 
 _WITH_HELPERS = " with the helpers it uses from other blocks"
+
+
+def _defines(code: str, wanted: set[str]) -> bool:
+    """Does code that may not parse define a function under test at its top level (`def f(x)` with
+    its colon missing)? Read from the text, as its tree cannot be."""
+    return any(
+        re.search(
+            rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(name)}\b|^class[ \t]+{re.escape(name)}\b", code, re.MULTILINE
+        )
+        for name in wanted
+    )  # a method too (`class Solution:` / `    def twoSum(…)`)
 
 
 def _only_stubs(tree: ast.Module, wanted: set[str]) -> bool:

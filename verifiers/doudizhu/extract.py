@@ -27,6 +27,7 @@ from ..locate import (
     label_cut_off,
     labelled,
     line_at,
+    list_at,
     none_stated_at,
     not_shown_as_mistakes,
     not_theirs,
@@ -116,12 +117,26 @@ def _labelled_plays(text: str) -> list[_Written]:
         if _THEIRS.search(span.label):
             continue  # the other side's, by its role too: `Landlord's move: 3`
         if rank(span) == 2:
-            found[at] = _Written(at, at + len(span.text), span.text)
+            listed = list_at(text, at) if text.rfind("\n", 0, at) > span.start else []  # a label alone over a list
+            playing = [(start, item) for start, item in listed if _listed_play(item) is not None]
+            if len({_listed_play(item) for _, item in playing}) > 1:  # `Candidate plays:` / `- A` / `- 3`
+                found[at] = _Written(at, listed[-1][0] + len(listed[-1][1]), "\n".join(item for _, item in listed))
+            elif playing:  # the one item that plays (`- A (loses)` / `- 3`)
+                item_at = text.find(playing[0][1], playing[0][0])
+                found[at] = _Written(item_at, item_at + len(playing[0][1]), playing[0][1])
+            else:
+                found[at] = _Written(at, at + len(span.text), span.text)
         elif rank(span) == 1 and _reads_as_play(span.text) and not tells_a_later_turn(span.label):  # `Next turn: 3`
             others.append(_Written(at, at + len(span.text), span.text))
     if not found and len({read_play(w.text) for w in others}) == 1:  # one play under such labels: the answer
         return others[-1:]
     return [found[at] for at in sorted(found)]
+
+
+def _listed_play(item: str) -> str | None:
+    """The play a list's item names (`A`, `3 (single)`, `pair of 5s`), as its cards; None where it
+    names none (`keeps the 2`), or rejects it (`A (loses)`)."""
+    return _play_in(with_counts_written_out(_own_clauses(item))).play
 
 
 def find_play(
@@ -177,6 +192,8 @@ def find_play(
         lines = not_shown_as_mistakes(lines, text, lambda w: text.rfind("\n", 0, w.start) + 1)  # `Don't write this:`
         lines = without_later_turns(lines, lambda w: line_at(text, w.start))  # `Turn 1: A` / `Turn 2: 3`
         if lines:
+            if "\n" in lines[-1].text:  # a label over a list of different plays (`_labelled_plays`)
+                return Found(None, TWO_PLAYS)
             if _offers_another(offered_after(text, lines[-1].end), lines[-1].text):
                 return Found(None, TWO_PLAYS)  # `{"move": "3", "alternatives": ["6"]}`
             if taken_back(text, lines[-1].end, _names_another(lines[-1].text)):
@@ -358,9 +375,10 @@ def _called_wrong_in_its_line(play: _Written, text: str) -> bool:
 
 
 # where a clause ends: a comma, colon or dash, a word that opens a reason (`Play 3 because the opponent has
-# 5 5.`), or cards kept beside the play (`I play 3 and keep the 2.`)
+# 5 5.`) or what the play forces (`Leading 3 forces them to answer with 5.`), or cards kept beside the play
+# (`I play 3 and keep the 2.`)
 _CLAUSE_END = re.compile(
-    r"[,，:：—–]|\s-\s|\s(?=(?:because|since|as|so that|while|whereas|which|when)\b)"
+    r"[,，:：—–]|\s-\s|\s(?=(?:because|since|as|so that|while|whereas|which|when|forc(?:e|es|ing))\b)"
     r"|\s(?=and\s+(?:keep|save|hold|leave)\b)",
     re.IGNORECASE,
 )
@@ -414,7 +432,7 @@ def sentence_play(text: str, on_table: Hand | None = None) -> Found:
             break
         lines.pop()
         talk += 1
-    if len(lines) > 1 and tells_a_later_turn(lines[-1]):  # `Play A.` / `Then play 3.`: the move now is A
+    if len(lines) > 1 and any(map(tells_a_later_turn, lines[1:])):  # `Play A.` / `Then play 3.`: the move now is A
         naming = without_later_turns([k for k, line in enumerate(lines) if not _names_nothing(line)], lines.__getitem__)
         lines = lines[: naming[-1] + 1] if naming else lines
     if not lines or len(lines[-1]) > MAX_SENTENCE:
@@ -494,7 +512,11 @@ def _play_in(line: str, on_table: Hand | None = None) -> Found:
         runs = [(at, cards) for at, cards in runs if parse_cards(cards) != on_table] or runs  # `To beat the 8, play K.`
     if len({parse_cards(cards) for _, cards in runs}) == 1:
         return Found(runs[-1][1])
-    answering = {parse_cards(cards): cards for at, cards in runs if ANSWER_WORDS.search(sentences[at])}
+    answering = {  # never the other side's sentence (`…; they'd probably play 5.`)
+        parse_cards(cards): cards
+        for at, cards in runs
+        if ANSWER_WORDS.search(sentences[at]) and not their_move(sentences[at], _ROLES)
+    }
     return Found(next(iter(answering.values()))) if len(answering) == 1 else Found(None, TWO_PLAYS)
 
 
@@ -548,9 +570,10 @@ _ROCKET = re.compile(
 )
 _SUITS = re.compile(r"[♠♥♦♣♤♡♢♧]\ufe0f?")
 # a number that numbers an option, a choice or a step (`option 2`, `choice 3`, `#2`, `Step 2`): no card (written
-# `option 2th`, a number with letters attached)
+# `option 2th`, a number with letters attached); never the "No." that answers a question (`What about A? No. 3.`)
 _NUMBERED = re.compile(
-    r"(?P<word>\b(?:option|choice|case|plan|variant|idea|approach|number|no\.|step|stage|phase)[ \t]*|#)(?P<number>\d{1,2})\b",
+    r"(?P<word>\b(?:option|choice|case|plan|variant|idea|approach|number|(?<![?!][ \t])no\.|step|stage|phase)[ \t]*|#)"
+    r"(?P<number>\d{1,2})\b",
     re.IGNORECASE,
 )
 

@@ -22,7 +22,9 @@ The only rewrites are the ones listed here and in `normalise`; none adds arithme
   expression (`4 * 3!`) it stays a factorial, and is refused;
 - a clause `, which equals N` (also `which is (exactly)`, `that equals`, `giving`, `evaluates to`,
   `results in`, `yields`) is the link `= N`;
-- a code comment that only states a value (`(6-4)*(4+8)  # = 24`, `# 24`) is the link `= N`;
+- a code comment that only states a value (`(6-4)*(4+8)  # = 24`, `# 24`) is the link `= N`, as is
+  an aside at the end that does (`(6-4)*(4+8) (= 24)`); a quote that closes a quoted answer in a
+  sentence (`"(6-4)*(4+8)" equals 24`) is dropped;
 - commentary is cut where it starts: at a word (after a space or a parenthesis: `14x` stays, and is
   refused), a `;`, a comma or a dash followed by words, a parenthesis that opens words
   (`(correct)`, `(left: 24)`), a symbol that is not arithmetic (an emoji), a code comment, an
@@ -53,6 +55,11 @@ _IMPLIED_PRODUCT = re.compile(r"(?<=\))\s*(?=\()|(?<=[0-9])(?=\()|(?<=\))(?=[0-9
 _DIVIDES_AN_IMPLIED_PRODUCT = re.compile(r"/\s*(?:[0-9]+\(|\([^()]*\)(?:\s*\(|[0-9]))")
 # an aside after the stated value that restates it (`= 24 (2 * 12)`): a link, checked like any other
 _ASIDE_LINK = re.compile(r"(=\s*[0-9]+(?:\.[0-9]+)?)\s*\(\s*([0-9][0-9+\-*/ .]*[0-9])\s*\)$")
+# the value stated in an aside at the end (`(6-4)*(4+8) (= 24)`, `[= 24]`): the link `= 24`, never a product
+_EQUALS_ASIDE = re.compile(r"\s*[(\[]\s*=\s*(-?[0-9]+(?:\.[0-9]+)?)\s*[)\]]\s*\.?$")
+# the quote that closes a quoted answer in a sentence (`The expression "(6-4)*(4+8)" equals 24.`): its
+# opening quote is before where the answer starts; no arithmetic has quotes
+_CLOSING_QUOTE = re.compile(r"(?<=[0-9)])[\"'](?=\s|$|[.,;:!?])")
 # the value stated first and a colon (`24: (6-4)*(4+8)`): `24 = …`, never a ratio
 _STATED_FIRST = re.compile(r"^[ \t]*([0-9]+):[ \t]+(?=[0-9(])")
 # a colon after a closing parenthesis, then a space, introduces what it works out to (`(8 + 4) * (6 - 4): 12 *
@@ -169,7 +176,9 @@ def without_commentary(plain: str) -> str:
     """`plain` up to where words or symbols that are not arithmetic begin (see the module
     docstring); a clause there that states a value (`, which is 25`) stays, as the link `= 25`."""
     if plain.endswith(")") and "=" in plain:  # `… = 24 (2 * 12)`: the aside restates the value, a link
-        plain = _ASIDE_LINK.sub(r"\1 = \2", plain)
+        plain = _EQUALS_ASIDE.sub(r" = \1", _ASIDE_LINK.sub(r"\1 = \2", plain))
+    if '"' in plain or "'" in plain:
+        plain = _CLOSING_QUOTE.sub("", plain)
     if _ARITHMETIC.fullmatch(plain):  # most answers: nothing to cut
         return plain
     if "#" in plain:  # `(6-4)*(4+8)  # = 24`: a code comment that states the value is a link

@@ -40,6 +40,7 @@ from ..locate import (
     CONCLUDES,
     called_wrong,
     denial_at,
+    denied_before,
     introduced_as_mistake,
     introduced_as_the_form,
     labelled,
@@ -197,6 +198,9 @@ def _listed(numbers: tuple[int, ...]) -> str:
     return " ".join(map(str, numbers))
 
 
+_AFTER_WORDS = re.compile(r"(?<=[^\W\d_]|[,;:])[ \t]+(?=[(\[0-9])")  # `… = 22, but (6 - 4) * …`, `… and 8 * 3`
+
+
 def _states_only(answer: str, target: int, max_chars: int) -> bool:
     """Is `answer` the target alone (no arithmetic), as a model restates its result?"""
     try:
@@ -290,6 +294,8 @@ class Game24Verifier(Verifier):
                 )
                 if raw is not None and not self._answers_puzzle(raw, wanted, target):
                     raw = self._reached_in_its_list(turn.text, raw, wanted, target) or raw
+                if raw is not None and self._states_its_miss(raw, target):  # `A gives 22, but B gives 24.`
+                    raw = self._reached_later_in_its_sentence(raw, wanted, target) or raw
                 if raw is not None and cfg.steps_answer and not self._answers_puzzle(raw, wanted, target):
                     # an attempt that is the last step of steps combining every number (`8 / 4 = 2`,
                     # then `(2 + 2) * 6 = 24` where 2 is also the puzzle's): the steps are the answer
@@ -480,6 +486,18 @@ class Game24Verifier(Verifier):
             if self._answers_puzzle(answer, wanted, target) and not self._states_its_miss(answer, target):
                 reached.append(answer)
         return reached[0] if len(reached) == 1 else None
+
+    def _reached_later_in_its_sentence(self, tried: str, wanted: tuple[int, ...], target: int) -> str | None:
+        """Where the conclusion opens with a try that misses, its true value stated (`8 * 4 - 6 - 4
+        gives 22, but (6 - 4) * (4 + 8) gives 24.`), the first expression after it on its line that
+        answers the puzzle and states no miss of its own; else None."""
+        for start in _AFTER_WORDS.finditer(tried):  # where an expression may start: after a word or a clause's mark
+            later = tried[start.end() :]
+            if denied_before(tried, start.end()):
+                continue  # `… = 22, not (6 - 4) * (4 + 8)`
+            if self._answers_puzzle(later, wanted, target) and not self._states_its_miss(later, target):
+                return later
+        return None
 
     def _states_its_miss(self, answer: str, target: int) -> bool:
         """Does `answer` state a value other than the target, and is that its expression's true value?"""

@@ -17,6 +17,7 @@ from ..locate import (
     REPLY_WORDS,
     TAKES_BACK,
     UNDER_A_MISTAKE_LABEL,
+    Span,
     after_a_denial,
     called_wrong,
     concluded_answer,
@@ -26,6 +27,7 @@ from ..locate import (
     labelled,
     last_line,
     line_at,
+    list_at,
     none_stated_at,
     not_shown_as_mistakes,
     not_theirs,
@@ -168,6 +170,15 @@ def answer_move(
         scopes = labels or _line_scopes(text, size, formats, theirs)
         if not scopes:
             return None, "no move found (write it like <move>H8</move>)"
+        if (
+            not labels
+        ):  # `Candidate moves:` / `- A1` / `- I5`: a list of moves, the last no more the answer than the rest
+            listed = _listed_moves(text, scopes[-1][0], size, formats, occupied)
+            if len(set(listed.values())) > 1:
+                marked = [cell for item, cell in listed.items() if _MARKED_AS_THE_ANSWER.search(item)]
+                if len(set(marked)) != 1:
+                    return None, "a list of candidate moves: one answer too many"
+                return marked[0], None  # `1. I5 (best)` / `2. A1`
     start, end, scope = scopes[-1]
     cell, why = _move_in(scope, size, formats, occupied, theirs)
     if taken_back(text, end, _names_another(cell, size, formats, occupied)):  # `That's wrong.` after it
@@ -278,16 +289,34 @@ def _labelled_scopes(text: str, size: int, formats: tuple[str, ...], theirs: str
     for span in labelled(text) + fields:
         if rank(span) < 2 or _named(span.label, size, formats) or (theirs and their_move(span.label, theirs)):
             continue  # a "label" that names a move is a sentence's clause (`I play I5: E4, F5, …`); `X's move:` theirs
-        answer = span.text
+        answer, at = span.text, text.find(span.text, span.start)
+        end = text.find("\n", span.start)
+        listed = _moves_listed_under(text, span, at, size, formats)
+        if len(listed) > 1:  # `Answer:` / `- A1` / `- I5`: every item is the label's
+            end = text.find("\n", listed[-1][0])
+            found[span.start] = (at, len(text) if end < 0 else end, " ".join(item for _, item in listed))
+            continue
+        if listed:  # the one item that names a move (`- A1 (loses)` / `- I5`)
+            (at, answer), end = listed[0], text.find("\n", listed[0][0])
         if not find_moves(answer, size, _plain(formats)):  # spaced or hyphenated after its label: one move
             answer = _SPACED.sub(r"\1\2", answer)
-        if find_moves(answer, size, _plain(formats)):
-            end = text.find("\n", span.start)
-            at = text.find(span.text, span.start)  # the scope starts where its move does: a hedge in
+        if find_moves(answer, size, _plain(formats)):  # the scope starts where its move does: a hedge in
             if span in fields:
                 end = at + len(span.text)  # a field of a JSON object: the object goes on after it
             found[span.start] = (at, len(text) if end < 0 else end, answer)  # the label is between
     return sorted(found.values())
+
+
+def _moves_listed_under(text: str, span: Span, at: int, size: int, formats: tuple[str, ...]) -> list[tuple[int, str]]:
+    """Where the label `span` stands alone over a list (`locate.list_at`), its items that name a
+    move they do not reject (`- A1 (loses)` names none): where each item's text starts, and the text."""
+    if text.rfind("\n", 0, at) <= span.start:
+        return []  # the label's answer is on its own line
+    return [
+        (text.find(item, start), item)
+        for start, item in list_at(text, at)
+        if find_moves(item, size, _plain(formats)) and not _rejects_all(item, size, formats)
+    ]
 
 
 def _offered_after(
@@ -314,16 +343,23 @@ def _concludes_another(
 
 
 def _line_scopes(text: str, size: int, formats: tuple[str, ...], theirs: str = "") -> list[tuple[int, int, str]]:
-    """Every line that names a move: (start, end, the line). A line whose moves are all inside a
+    """Every line that names a move: (start, end, the line). A line that rejects every move it names
+    (`Worst: A1`, `A1 ❌`) counts only where no other line names one. A line whose moves are all inside a
     parenthesis explains (`This makes five (E5, F5, G5, H5, I5).`): it counts only where no line
     names a move outside one; a line that gives the other player's move (`locate.their_move`: `The
     opponent then plays A1.`, `Opponent's move: A1`, `X: A1`) counts only where no line is about our own, and one that tells of a later
     turn (`Then play I5.`) only where no line before it states the move now (`locate.without_later_turns`)."""
     scopes = [(start, start + len(line), line) for start, line in _lines(text)]
     named = [scope for scope in scopes if find_moves(scope[2], size, _plain(formats))]
+    named = [scope for scope in named if not _rejects_all(scope[2], size, formats)] or named  # `Worst: A1`
     outside = [scope for scope in named if find_moves(without_asides(scope[2]), size, _plain(formats))] or named
-    ours = [scope for scope in outside if not their_move(scope[2], theirs)] or outside
-    return without_later_turns(ours, lambda scope: scope[2])  # `Play A1.` / `Then play I5.`: I5 comes later
+    ours = {scope[0] for scope in outside if not their_move(scope[2], theirs)}
+    if not ours:
+        return without_later_turns(outside, lambda scope: scope[2])
+    # a plan's line that has them play (`If they answer, play F8.`) still opens the plan the lines after it go on with
+    planned = [scope for scope in outside if scope[0] in ours or tells_a_later_turn(scope[2])]
+    planned = without_later_turns(planned, lambda scope: scope[2])  # `Play A1.` / `Then play I5.`: I5 comes later
+    return [scope for scope in planned if scope[0] in ours]
 
 
 # words that say what a line plays (`O wins by playing I8: E4, F5, G6, H7, I8.`, `I5 blocks E5-H5`): where
@@ -483,6 +519,32 @@ def _named(scope: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, i
 def _pairs(scope: str, size: int, formats: tuple[str, ...]) -> list[tuple[int, int | None]]:
     """Moves written as coordinate pairs (`(7, 7)`, `row 7, col 7`, `x=7, y=7`)."""
     return find_moves(scope, size, tuple(f for f in _plain(formats) if f in ("pair", "row_col")))
+
+
+# what may follow a listed move in its item: an aside, or words after a dash or a colon (`- I5 (blocks)`, `2. A1 —
+# builds a three`); an item that goes on in a sentence (`1. I5 blocks the four.`) is reasoning, no candidate
+_ITEM_TAIL = re.compile(r"[*_`]*[ \t]*(?:[(\[—–:-][^\n]*)?")
+# an item marked as the answer among the listed (`1. I5 (best)`, `- A1 ← my move`): never `second best`
+_MARKED_AS_THE_ANSWER = re.compile(
+    r"(?<!second )(?<!next )(?<!2nd )(?<!third )\bbest\b|\bmy (?:move|choice|pick)\b|\bchosen\b|←|✓|✔|✅", re.IGNORECASE
+)
+
+
+def _listed_moves(text: str, at: int, size: int, formats: tuple[str, ...], occupied: Collection[int]) -> dict[str, int]:
+    """Where the line at `at` is an item of a list of moves (`locate.list_at`; each item a move alone,
+    perhaps with an aside: `- A1`, `2. I5 (blocks the four)`), each item's text and its move, for
+    every item of that list that lists one (none rejected, `A1 (loses)`, nor a stone on the board)."""
+    listed = {}
+    for _, item in list_at(text, at):
+        body = item.lstrip("*_`")
+        move = _MOVE_TOKEN.match(body)
+        named = find_moves(body, size, _plain(formats)) if move else []
+        if not named or named[0][0] != 0 or not _ITEM_TAIL.fullmatch(body, move.end()):
+            continue  # an item of reasoning (`1. X has four on row 5.`)
+        cell = named[0][1]
+        if cell is not None and cell not in occupied and not _rejected(body, 0):
+            listed[item] = cell
+    return listed
 
 
 def _rejects_all(scope: str, size: int, formats: tuple[str, ...]) -> bool:
