@@ -113,6 +113,20 @@ def test_the_jokers_and_the_ten_in_the_prompts_notation_are_cards():
         assert found.play is not None and read_play(found.play) == read_play(cards), (text, found)
 
 
+def test_a_straight_named_by_its_ends_is_every_rank_between():
+    for text in (
+        "I lead the straight from 3 to 7.",
+        "Play the 3-7 straight.",
+        "Lead a run of 3 through 7.",
+        "Lead the straight from three to seven.",
+    ):
+        found = sentence_play(text)
+        assert found.play is not None and read_play(found.play) == read_play("3 4 5 6 7"), (text, found)
+    assert read_play(sentence_play("Play the straight from 10 to A.").play) == read_play("T J Q K A")
+    for text in ("I play the straight from 3 to 6.", "Lead the straight from J to 2."):  # no straight: as written
+        assert sentence_play(text).play is None, text
+
+
 def test_letters_and_digits_run_together_are_no_cards():
     """`H8` (a board cell) and `3s` (a count) name no card: reading the 8 or the 3 out of them would
     answer a play the text never made."""

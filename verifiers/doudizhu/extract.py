@@ -556,6 +556,14 @@ _COUNTED = re.compile(
     re.IGNORECASE,
 )
 _COUNTS = {"pair": 2, "trio": 3, "triple": 3, "bomb": 4, "two": 2, "three": 3, "four": 4}
+# a straight named by its ends (`the straight from 3 to 7`, `a run of 3 through 7`, `the 3-to-7 straight`,
+# `3 to 7 straight`): every rank between them, as a straight is written; never where 2 or a joker would be in it
+_STRAIGHT_ENDS = re.compile(
+    rf"(?<![A-Za-z])(?:(?:a|an|the)\s+)?(?:(?:straight|run|sequence)\s+(?:of\s+|from\s+)?{_RANK}\s*(?:to|through|thru|[-–])\s*{_RANK}"
+    rf"|{_RANK}\s*(?:to|through|thru|[-–])\s*{_RANK}\s+(?:straight|run|sequence))(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_STRAIGHT_RANKS = "3456789TJQKA"  # a straight's ranks, in order
 # and in Chinese: `一对3`, `对K`, `三个K`, `三张5`, `两个2`, a rank as a numeral (`对三`), the rocket `王炸`
 _CN_RANKS = {"三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": "8", "九": "9", "十": "10", "二": "2"}
 _CN_COUNTED = re.compile(r"(?:一?对|(?P<count>两|三|四)[个张])(?P<rank>10|[2-9JQKA]|[三四五六七八九十二])")
@@ -581,13 +589,28 @@ _NUMBERED = re.compile(
 def with_counts_written_out(text: str) -> str:
     """`text` with cards named in words written as the cards (`a pair of 3s` is `3 3`, `three kings`
     `K K K`, `the black joker` `BJ`, `一对3` `3 3`, the rocket `王炸`, `both jokers` or `the black joker
-    and the red joker` `BJ RJ`) and suits dropped (`3♠ 3♥` is `3 3`:
-    a suit has no rank)."""
+    and the red joker` `BJ RJ`, `the straight from 3 to 7` `3 4 5 6 7`) and suits dropped (`3♠ 3♥` is
+    `3 3`: a suit has no rank)."""
     if "joker" in text.lower() or "王" in text or "rocket" in text.lower():
         text = _JOKERS.sub(_joker, _ROCKET.sub(" BJ RJ ", text))
     if not text.isascii():
         text = _CN_COUNTED.sub(_counted_in_chinese, text)
+    if _STRAIGHT_WORD.search(text):
+        text = _STRAIGHT_ENDS.sub(_straight, text)
     return _SUITS.sub("", _COUNTED.sub(_counted, _NUMBERED.sub(r"\g<word>\g<number>th", text)))
+
+
+_STRAIGHT_WORD = re.compile(r"straight|run|sequence", re.IGNORECASE)
+
+
+def _straight(m: re.Match[str]) -> str:
+    """`the straight from 3 to 7`: `3 4 5 6 7`; as written where the ends make no straight."""
+    low, high = (g for g in m.groups() if g)
+    ranks = [_RANK_WORDS.get(end.lower(), end.upper()).replace("10", "T") for end in (low, high)]
+    first, last = (_STRAIGHT_RANKS.find(rank) for rank in ranks)
+    if first < 0 or last - first < 4:  # 2 or a joker, or fewer than five ranks: no straight
+        return m.group()
+    return " " + " ".join(_STRAIGHT_RANKS[first : last + 1]) + " "
 
 
 def _joker(m: re.Match[str]) -> str:
