@@ -58,8 +58,8 @@ def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
     written only under a mistake's label, listed as an option beside another that is chosen, named
     as the other side's move after the text denies its own, followed by a conclusion naming the
     other (or following one), told as a later turn's move after the other (`Play B now.` / `Then play
-    A.`), or as a plan's last step, numbered as one of two candidates, or listed last where the text
-    chooses the first by its place; each must earn nothing."""
+    A.`), or as a plan's last step, numbered as one of two candidates, listed among candidates, listed
+    last where the text chooses the first by its place, or labelled second best; each must earn nothing."""
     probes = [
         Probe("off-board move", lambda v, t: "<move>Z99</move>"),
         Probe("no move", lambda v, t: "I think the position is balanced."),
@@ -118,6 +118,7 @@ def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
         ),
         trap("best move and another as numbered candidates", "Candidate 1: {0}\nCandidate 2: {1}"),
         trap("another move and the best listed as candidates, the best last", "Candidate moves:\n- {1}\n- {0}"),
+        trap("another move labelled best, the best labelled second best", "Best: {1}\nSecond best: {0}"),
         trap(
             "another move listed first and chosen by its place, the best listed last",
             "Candidates:\n1. {1}\n2. {0}\n\nThe first one is best.",
