@@ -54,8 +54,8 @@ _BEFORE_A_START = 8  # characters before a start read for what it follows
 _LABEL_NUMBER = re.compile(r"\d{1,3}[ \t]*(?:：|:(?!\d))")  # `2:3` is a ratio; a full-width colon needs no space
 _WORD_BEFORE_A_NUMBER = re.compile(r"[^\W\d_]\.?[ \t]*[#№]?[ \t]*$")
 _AFTER_AN_OPERAND = re.compile(r"[\d)\]}](?P<between>[^\d\n]*)$")  # the words after the last operand before a start
-# words just before an expression that deny it (`Not 8*3-8-3 = 13; or rather, …`, `rather than 8 * 3`)
-_DENIED_BEFORE = re.compile(r"\b(?:not|never|rather than|instead of)[ \t]+$", re.IGNORECASE)
+# words just before an expression that deny it (`Not 8*3-8-3 = 13; or rather, …`, `rather than 8 * 3`, `Unlike 8 * 3`)
+_DENIED_BEFORE = re.compile(r"\b(?:not|never|rather than|instead of|unlike|avoid)[ \t]+$", re.IGNORECASE)
 _LIST_MARKER = re.compile(r"[ \t>]*(?:[-+*•◦▪‣]|\d{1,2}[.)])[ \t]+")
 _EMPHASIS_BEFORE = re.compile(r"(?<![^\s(:：])(?:\*{1,3}|_{1,2}|`)$")  # emphasis that opens at an expression
 # words that offer a second answer beside the first: two answers are one too many (docs/answers.md);
@@ -175,6 +175,8 @@ def _denies_the_answer(line: str, before: str, names_another: NamesAnother | Non
     a question it answers on the same line: `Why not A1? It doesn't work.`) speaks of that attempt?"""
     if not denies(line):
         return False
+    if names_another and tells_an_earlier_try(line) and names_another(before + line):
+        return False  # `Earlier I tried 8 * 4 - 6 - 4 = 22; no.`: its own try
     pronoun = _PRONOUN_DENIAL.search(line) if names_another else None
     if pronoun is None or not names_another(before + line[: pronoun.start()]):
         return True
@@ -387,7 +389,7 @@ ANSWER_WORDS = re.compile(
     r"answer|solution|result|final|expression|formula|equation|lösung|antwort|réponse|respuesta|resposta|risposta"
     r"|ответ|решение|答|解|정답|답|الجواب|الإجابة|cevap|odpowied|jibu|उत्तर|antwoord|svar|vastaus"
     r"|jawaban|javob|odgovor|válasz|odpověď|trả lời|คำตอบ|תשובה|απάντηση|відповідь|pasuxi"
-    r"|decision|choice|\bpick\b|conclusion|verdict"
+    r"|decision|choice|\bpick\b|conclusion|verdict|\bbest\b"  # `Best:` (never `Second best:`: a mistake's, ranked 0)
     r"|\bmove\b|\bplay(?:s|ing)?\b|\blead\b|\bzug\b|\bcoup\b|jugada|jogada|mossa|着手|落子|出牌"  # a turn's answer: its move
     r"|\bI(?:'ll| will)? (?:choose|pick|select|go with)\b",  # or the choice the model says it makes
     re.IGNORECASE,
@@ -402,6 +404,17 @@ OTHER_WORDS = re.compile(
 # words just before a move that make it the other side's reply to another (`A1 loses to I5`, `3 is
 # beaten by 5`): never the model's answer
 REPLY_WORDS = r"\blos(?:es?|ing) to|\brefuted by|\banswered by|\bmet by|\bbeaten by|\bfails? against|\bcountered by"
+_A_REPLY_BEFORE = re.compile(rf"(?:{REPLY_WORDS})\W*$", re.IGNORECASE)
+
+
+def replies_at(text: str, at: int) -> bool:
+    """Do the words just before `at` make what follows the other side's reply to another move (`A1
+    loses to I5`): neither our answer nor one the text rejects?"""
+    return _A_REPLY_BEFORE.search(text, max(0, at - REPLY_CHARS), at) is not None
+
+
+REPLY_CHARS = 24  # how far before a move the words that make it a reply may start
+
 
 # a sentence that opens a plan of later turns or a condition (`If X then plays G6, …`, `Then they play 5,
 # and I answer with A.`, `After that, …`, `Otherwise X wins with …`, `如果…`): what it names is not the
@@ -470,11 +483,11 @@ FIX_LABEL_WORDS = re.compile(
 )
 
 
-# a label that introduces a mistake (`Worst:`, `Wrong answer:`, `Avoid:`, `Don't play:`) or a move ranked
-# below the answer (`Second best:`, `Runner-up:`): never an answer's
+# a label that introduces a mistake (`Worst:`, `Wrong answer:`, `Avoid:`, `Don't play:`, `Rejected:`) or a
+# move ranked below the answer (`Second best:`, `Runner-up:`): never an answer's
 MISTAKE_LABEL_WORDS = re.compile(
     r"\b(?:worst|avoid|wrong|incorrect|mistaken|mistakes?|bad|losing|blunders?|don't|do not"
-    r"|(?:second|2nd|third|3rd|next)[- ]best|runner[- ]up)\b",
+    r"|(?:second|2nd|third|3rd|next)[- ]best|runner[- ]up|rejected|discarded|ruled out|dismissed|eliminated)\b",
     re.IGNORECASE,
 )
 
@@ -667,8 +680,8 @@ def conclusion(text: str) -> tuple[int, int]:
         return len(text), len(text)
     for start, end in reversed(lines[-(MOST_TALK_LINES + 1) :]):
         line = text[start:end]
-        if _ARITHMETIC.search(line) and (rejected_in_its_sentence(line) or _AN_EARLIER_TRY.search(line)):
-            continue  # a try the text calls wrong (`(6 - 2) * 3 * 4 = 48 (too big)`, `I first tried A, but …`)
+        if _ARITHMETIC.search(line) and _sets_a_try_aside(line):
+            continue  # a try the text calls wrong: the conclusion is before it
         if _ARITHMETIC.search(line):  # the last line that computes
             return start, end
         if talk_takes_back(line):
@@ -676,14 +689,40 @@ def conclusion(text: str) -> tuple[int, int]:
     return lines[-1]
 
 
+def _sets_a_try_aside(line: str) -> bool:
+    """Does a line that computes set its try aside: call it wrong (`(6 - 2) * 3 * 4 = 48 (too big)`, `…, so
+    that does not work.`), answer it "No" (`A? No, that gives 16.`), open by rejecting it (`Not A.`,
+    `(Avoid A.)`, `Wrong: A`) or tell it as an earlier try (`I first tried A, but …`)?"""
+    first = _EXPRESSION_START.search(line)
+    return (
+        rejected_in_its_sentence(line)
+        or denies(line)
+        or tells_an_earlier_try(line)
+        or _A_TRY_SET_ASIDE.search(line) is not None
+        or (first is not None and UNDER_A_MISTAKE_LABEL.search(line, 0, first.start()) is not None)
+    )
+
+
+# a try answered "No" (`A? No, that gives 16.`), or a line that opens by rejecting what it names (`Not A.`)
+_A_TRY_SET_ASIDE = re.compile(
+    r"[\d)\]][ \t*_]*\?[ \t]*(?:no|nope|nah)\b|^[\W_]*(?:not|never|avoid|unlike|don't|do not)\b", re.IGNORECASE
+)
 _NON_EMPTY_LINE = re.compile(r"[^\n]*[^\s][^\n]*")
 # a line that tells of a try before the answer and that it failed (`I first tried 8 * 4 - 6 - 4, but it gives
 # 22.`, `My first attempt, A1, lost.`): a try, not the conclusion
 _AN_EARLIER_TRY = re.compile(
-    r"\b(?:I|we)[ \t]+(?:\w+[ \t]+)?(?:tried|attempted|considered|started with)\b[^\n]*?(?:\bbut\b|\bhowever\b|n't\b|\bnot\b)"
+    r"\b(?:I|we)[ \t]+(?:\w+[ \t]+)?(?:tried|attempted|considered|started with)\b[^\n]*?(?:\bbut\b|\bhowever\b|n't\b|\bnot?\b)"
     r"|\b(?:my|the|our)[ \t]+(?:first|initial|earlier|previous|original)[ \t]+(?:attempt|try|idea|guess)\b",
     re.IGNORECASE,
 )
+
+
+def tells_an_earlier_try(line: str) -> bool:
+    """Does `line` tell of a try before the answer that failed (`I first tried A, but it gives 22.`,
+    `My first idea was A1.`)? A try, never the answer nor the conclusion (rule 7, docs/answers.md)."""
+    return _AN_EARLIER_TRY.search(line) is not None
+
+
 # a line that opens by concluding (`So I play A1.`, `Therefore, the best move is A1.`, `In conclusion, lead
 # 4 4.`, `所以出 4 4。`): what it names is the answer the text ends with
 CONCLUDES = re.compile(
@@ -767,7 +806,7 @@ def tells_a_later_turn(line: str) -> bool:
 
 def without_later_turns(found: list[T], line_of: Callable[[T], str]) -> list[T]:
     """`found` (answers in text order, each on the line `line_of(answer)`) less those on a line that
-    tells of a later turn after a line that states the move now (`Play A1.` / `Then play I5.`: I5 is a
+    tells of a later turn after a line that states the move now (`Play A1.`, `**A1**`, `Best: A1` / `Then play I5.`: I5 is a
     later turn's move, never the answer; rule 5, docs/answers.md). A line that offers its answer
     beside the other (`Otherwise, A1.`) stays: two answers, one too many. The lines after a later
     turn's line go on with its plan (`1. Lead 3.` / `2. Then play 2.` / `3. Finish with A.`) until
@@ -784,8 +823,14 @@ def without_later_turns(found: list[T], line_of: Callable[[T], str]) -> list[T]:
             continue
         planning = False
         kept.append(answer)
-        now = now or (not later and (_THE_MOVE_NOW.search(line) is not None or _answer_labelled(line)))
+        now = now or (
+            not later and (_THE_MOVE_NOW.search(line) is not None or _answer_labelled(line) or _ALONE.match(line))
+        )
     return kept
+
+
+# a line that is an answer alone, perhaps in emphasis (`**A9**`, `3 3`, `I5.`): it states the move now
+_ALONE = re.compile(r"[\s*_`>#•-]*[^\s*_`]{1,4}(?:[ \t]+[^\s*_`]{1,4})?[\s*_`.!]*$")
 
 
 def _goes_on_with_the_plan(line: str, list_item: bool) -> bool:
@@ -1094,12 +1139,14 @@ __all__ = [
     "offered_after",
     "offers",
     "rank",
+    "replies_at",
     "rejected_in_its_sentence",
     "says_no_answer",
     "sentences",
     "tag_cut_off",
     "taken_back",
     "tells_a_later_turn",
+    "tells_an_earlier_try",
     "their_move",
     "talk_takes_back",
     "with_choices_resolved",

@@ -569,6 +569,13 @@ def test_a_missed_attempt_after_right_steps_is_the_answer(data):
     assert v.score(text, task).verdict.value != "correct", text
 
 
+def _a_puzzle_with_misses(data: st.DataObject) -> tuple[verifiers.Verifier, dict, int, str, dict[str, int]]:
+    """game24, a test puzzle drawn from `data`, its target, a solution and its misses."""
+    v = verifiers.get("game24")
+    task = data.draw(st.sampled_from(v.tasks("test")))
+    return v, task, task.get("target", 24), *_solution_and_misses(task)
+
+
 def _solution_and_misses(task: dict) -> tuple[str, dict[str, int]]:
     """A solution of the puzzle, and its misses (the solution with one number replaced by another of
     the puzzle's) with their true values; no misses where the puzzle has none to make."""
@@ -600,10 +607,7 @@ def test_a_try_that_misses_before_the_answer_on_its_line_leaves_the_answer(data)
     before the answer on its line is a try: the answer after it is read (correct where it is the
     solution, never paid where it is another miss claimed to reach the target), and one the line
     denies (`B = 22, not A`) is none."""
-    v = verifiers.get("game24")
-    task = data.draw(st.sampled_from(v.tasks("test")))
-    target = task.get("target", 24)
-    expression, misses = _solution_and_misses(task)
+    v, task, target, expression, misses = _a_puzzle_with_misses(data)
     if len(misses) < 2:
         return
     tried, claimed = data.draw(st.lists(st.sampled_from(sorted(misses)), min_size=2, max_size=2, unique=True))
@@ -616,6 +620,42 @@ def test_a_try_that_misses_before_the_answer_on_its_line_leaves_the_answer(data)
     assert v.score(denied, task).verdict.value != "correct", denied
 
 
+GAME24_ANSWER_LINES = ("Answer: {o}", "{o} = {t}", "**{o} = {t}**", "The answer is {o}.", "So {o} = {t}.", "{o}")
+GAME24_ANSWER_LINES += ("<answer>{o}</answer>", "\\boxed{{{o}}}", "Final answer: {o}", "Therefore {o} = {t}.")
+SETS_A_TRY_ASIDE = (  # lines after the answer about another attempt that reject it or tell it as a try
+    "Not {b}.", "I first tried {b}, but it does not work.", "My first idea was {b}.", "{b} does not work.",
+    "Unlike {b}, this reaches {t}.", "(Avoid {b}.)", "Wrong: {b}", "{b}? No.", "Earlier I tried {b}; no.",
+    "Check: the numbers are all used once.", "Hope this helps!",
+)  # fmt: skip
+TELLS_A_MISS = (
+    "{b} = {v} ❌",
+    "{b} = {v} (too small)",
+    "I first tried {b}, but it gives {v}.",
+    "{b}? No, that gives {v}.",
+)
+TELLS_A_MISS += ("Note that {b} = {v}, so that does not work.", "Earlier I tried {b} = {v}; no.")
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_lines_that_set_another_attempt_aside_after_the_answer_leave_it_the_answer(data):
+    """On any test puzzle, the answer and then any lines that set another attempt aside (rejected,
+    answered "No", told as an earlier try, its true miss stated): the solution as the answer stays
+    correct, and a miss as the answer is never paid where the lines set the solution aside. Read
+    before, such lines refused 97 of 419 right answers and paid 30 of 381 wrong ones."""
+    v, task, target, solution, misses = _a_puzzle_with_misses(data)
+    if not misses:
+        return
+    miss = data.draw(st.sampled_from(sorted(misses)))
+    answer = data.draw(st.sampled_from(GAME24_ANSWER_LINES))
+    aside = data.draw(st.lists(st.sampled_from(SETS_A_TRY_ASIDE + TELLS_A_MISS), min_size=1, max_size=3))
+    right = "\n".join([answer, *aside]).format(o=solution, b=miss, v=misses[miss], t=target)
+    assert v.score(right, task).verdict.value == "correct", right
+    aside = data.draw(st.lists(st.sampled_from(SETS_A_TRY_ASIDE), min_size=1, max_size=3))
+    wrong = "\n".join([answer, *aside]).format(o=miss, b=solution, t=target)
+    assert v.score(wrong, task).verdict.value != "correct", wrong
+
+
 @settings(max_examples=150, deadline=None)
 @given(data=__import__("hypothesis").strategies.data())
 def test_in_a_list_of_tries_the_one_that_reaches_the_target_is_the_answer(data):
@@ -623,10 +663,7 @@ def test_in_a_list_of_tries_the_one_that_reaches_the_target_is_the_answer(data):
     number replaced by another of the puzzle's), the solution among them and a miss last: the
     solution is the answer, in any list marker; with no item that reaches the target, never paid;
     with a miss written as reaching it (`= 24`, false), that miss is the answer, never paid."""
-    v = verifiers.get("game24")
-    task = data.draw(st.sampled_from(v.tasks("test")))
-    target = task.get("target", 24)
-    expression, misses = _solution_and_misses(task)
+    v, task, target, expression, misses = _a_puzzle_with_misses(data)
     if not misses:
         return
     tried = data.draw(st.lists(st.sampled_from(sorted(misses)), min_size=1, max_size=3, unique=True))
@@ -934,6 +971,40 @@ def test_a_denial_speaks_of_the_try_its_own_line_names(name, data):
     )
     text = label.format(answer) + "\n" + player.format(tried)
     assert v.score(text, task).verdict.value != "correct", text
+
+
+OUR_MOVE_LINES = ("<move>{o}</move>", "Move: {o}", "I play {o}.", "Best: {o}", "Play {o} now.", "**{o}**", "{o}")
+OUR_MOVE_LINES += ("I'll go with {o}.", "My move is {o}.", "The best move is {o}.", "Final answer: **{o}**")
+NOT_OUR_MOVE = (  # lines about another move that neither answer nor offer it: theirs, rejected, later, tried
+    "Opponent's reply: {b}", "The opponent then plays {b}.", "They will probably answer with {b}.",
+    "Their best reply is {b}.", "The opponent's best move: {b}", "If they answer, play {b}.", "Then {b}.",
+    "Next turn: {b}", "Turn 2: {b}", "After that, {b}.", "Later I can play {b}.", "{b} would lose.", "Not {b}.",
+    "Avoid {b}.", "Don't play {b}.", "{b}? No.", "{b} ❌", "Playing {b} would be a mistake.", "({b} is a trap.)",
+    "Second best: {b}", "Runner-up: {b}", "Worst: {b}", "Bad move: {b}", "Candidates I rejected: {b}",
+    "I first considered {b}, but it does not work.", "My first idea was {b}.", "{b} loses to {o}.",
+    "Hope this helps!", "This keeps the initiative.",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["gomoku", "doudizhu"])
+@settings(max_examples=80, deadline=None)
+@given(data=st.data())
+def test_lines_about_another_move_after_the_answer_leave_it_the_answer(name, data):
+    """On any test task, our move stated, then any of lines about another move that are not ours to
+    play now, in any order and number (the other side's, rejected, a later turn's, ranked below,
+    an earlier try, talk): the verdict is our move's alone, whichever is the best move. Read line by
+    line before, combinations of such lines paid the other move on 141 of 600 gomoku texts."""
+    from verifiers.doudizhu.verifier import _two_plays
+    from verifiers.gomoku.verifier import _two_moves
+
+    v, _ = _task(name)
+    task = data.draw(st.sampled_from(v.tasks("test")))
+    best, other = (_two_moves if name == "gomoku" else _two_plays)(v, task)
+    ours, theirs = data.draw(st.permutations([best, other]))
+    lines = [data.draw(st.sampled_from(OUR_MOVE_LINES))]
+    lines += data.draw(st.lists(st.sampled_from(NOT_OUR_MOVE), min_size=1, max_size=4))
+    text = "\n".join(lines).format(o=ours, b=theirs)
+    assert v.score(text, task).verdict == v.score(f"<move>{ours}</move>", task).verdict, text
 
 
 LIST_HEADS = ("Candidates:", "Options:\n", "Moves I considered:", "")

@@ -34,10 +34,12 @@ from ..locate import (
     offered_after,
     offers,
     rank,
+    replies_at,
     tag_cut_off,
     taken_back,
     talk_takes_back,
     tells_a_later_turn,
+    tells_an_earlier_try,
     their_move,
     without_asides,
     without_later_turns,
@@ -422,19 +424,32 @@ def sentence_play(text: str, on_table: Hand | None = None) -> Found:
     if) is left out first: `Play the single 3; the opponent must answer with 5.` plays 3; so is the
     play `on_table` that this one must beat (`To beat the 8, play K.` plays K: no play beats its equal)."""
     lines = [line for line in text.split("\n") if line.strip()]
-    while len(lines) > 1 and not _A_STEP.match(lines[-1]) and any(rank(span) == 0 for span in labelled(lines[-1])):
-        lines.pop()  # a line after it that describes (`Remaining hand: 6 J A 2`, `Opponent: 5 5 8`)
-    talk = 0  # lines of talk after it (`Hope this helps!`): no cards, nothing that takes it back
-    while len(lines) > 1 and _names_nothing(lines[-1]):
-        if talk_takes_back(lines[-1]):
-            return Found(None, CALLED_WRONG)  # `I play 3.` then `Hmm, wait.` or `Oops, I made a mistake.`
-        if talk == MOST_TALK_LINES:
+    # lines after it that are not its play: talk (`Hope this helps!`: no cards, nothing that takes it back, or a
+    # play it rejects: `Avoid 7.`), a label that describes (`Remaining hand: 6 J A 2`, `Opponent: 5 5 8`, `Bad
+    # move: 7`), the other side's (`They will probably answer with 5.`), an earlier try told (`I first
+    # considered 8, but it does not work.`); and a later turn's, after the move now (`Play A.` / `Then play
+    # 3.`), with what follows it; in any order (`I play 9.` / `The opponent then plays 4.` / `After that, 4.`)
+    rejected: set[Hand] = set()  # plays a line after it names and rejects (`Not A.`, `A? No.`, `Avoid 3.`)
+    for _ in range(MOST_TALK_LINES):
+        lines_before, aside = len(lines), 0
+        while len(lines) > 1 and aside < MOST_TALK_LINES:
+            named = _rejected_plays(lines[-1])
+            if named:
+                rejected |= named
+            elif _names_nothing(lines[-1]):
+                if talk_takes_back(lines[-1]):
+                    return Found(None, CALLED_WRONG)  # `I play 3.` then `Hmm, wait.` or `Oops, I made a mistake.`
+            elif not _not_our_play(lines[-1]):
+                break
+            lines.pop()
+            aside += 1
+        if len(lines) > 1 and any(map(tells_a_later_turn, lines[1:])):
+            naming = without_later_turns(
+                [k for k, line in enumerate(lines) if not _names_nothing(line)], lines.__getitem__
+            )
+            lines = lines[: naming[-1] + 1] if naming else lines
+        if len(lines) == lines_before:
             break
-        lines.pop()
-        talk += 1
-    if len(lines) > 1 and any(map(tells_a_later_turn, lines[1:])):  # `Play A.` / `Then play 3.`: the move now is A
-        naming = without_later_turns([k for k, line in enumerate(lines) if not _names_nothing(line)], lines.__getitem__)
-        lines = lines[: naming[-1] + 1] if naming else lines
     if not lines or len(lines[-1]) > MAX_SENTENCE:
         return Found(None)
     line = with_counts_written_out(without_asides(lines[-1]))
@@ -445,8 +460,46 @@ def sentence_play(text: str, on_table: Hand | None = None) -> Found:
         own = _own_clauses(line)
         if own != line:
             mine = _play_in(own, on_table)
-            return mine if mine.play is not None else found
+            found = mine if mine.play is not None else found
+    if rejected and found.play is not None and _as_hand(found.play) in rejected:
+        return Found(None, CALLED_WRONG)  # `Play 3.` / `Avoid 3.`: the text calls its play wrong
     return found
+
+
+def _rejected_plays(line: str) -> set[Hand]:
+    """The plays a line names and rejects, playing none (`Not A.`, `A? No.`, `Avoid 3.`, `Not PASS.`, `A
+    loses to 2.`: {A}; the reply a play loses to is the other side's, never rejected); empty where it
+    plays one, or names none."""
+    written = with_counts_written_out(without_asides(line))
+    runs = [run for run in _runs(written) if run.cards]
+    passes = list(_PASS_IN_SENTENCE.finditer(written))
+    found = _play_in(written)
+    if not (runs or passes) or found.play is not None or found.why not in ("", CALLED_WRONG):
+        return set()  # no cards, a play, or not one (`3. Finish with A.`: two plays named, none rejected)
+    named = [" ".join(run.cards) for run in runs if not replies_at(written, run.start)]
+    return {_as_hand(cards) for cards in named + ["PASS"] * bool(passes)} - {_NO_HAND}
+
+
+_NO_HAND: Hand = ()  # what `_as_hand` gives text that is no cards
+_PASS_HAND: Hand = (-1,)  # and a pass
+
+
+def _as_hand(cards: str) -> Hand:
+    """The play `cards` names, to compare plays however written (`3 3`, `33`, `PASS`)."""
+    if cards.strip(_PASS_STRIP).lower() in PASS_WORDS:
+        return _PASS_HAND
+    try:
+        return parse_cards(cards)
+    except ValueError:
+        return _NO_HAND
+
+
+def _not_our_play(line: str) -> bool:
+    """Does a line after the play name cards that are not our play: under a label that describes
+    (`Remaining hand:`, `Bad move:`; never `Step 2:`), as the other side's (`locate.their_move`), or
+    as an earlier try told (`locate.tells_an_earlier_try`)?"""
+    described = not _A_STEP.match(line) and any(rank(span) == 0 for span in labelled(line))
+    return described or their_move(line, _ROLES) or tells_an_earlier_try(line)
 
 
 def _names_nothing(line: str) -> bool:

@@ -34,9 +34,11 @@ from ..locate import (
     offered_after,
     offers,
     rank,
+    replies_at,
     tag_cut_off,
     taken_back,
     tells_a_later_turn,
+    tells_an_earlier_try,
     their_move,
     without_asides,
     without_later_turns,
@@ -105,7 +107,9 @@ def _cell(row: int, col: int, size: int) -> int | None:
 
 # words just before a move that reject it (`J11, not J10`, `instead of H8`): never the answer
 _REJECTED = re.compile(
-    rf"(?:\bnot|\binstead of|\brather than|\bover|\bavoid|\bnever|\bwrong|{REPLY_WORDS})[\s:,]*$", re.IGNORECASE
+    rf"(?:\bnot|\binstead of|\brather than|\bover|\bavoid|\bnever|\bwrong|\b(?:don't|do not) (?:play|place|go|put)(?: at| on)?"
+    rf"|{REPLY_WORDS})[\s:,]*$",
+    re.IGNORECASE,
 )  # or the other side's reply: `A1 loses to I5`
 REJECTION_CHARS = 24  # how far before a move its rejecting words may stand
 
@@ -189,16 +193,19 @@ def answer_move(
         )
     if none_stated_at(text) > start:  # `Final move: none` after it
         return None, STATED_NONE
+    if cell is not None and _rejected_later(text, end, cell, size, formats):  # `Play I5.` / `I5 would lose.`
+        return None, CALLED_WRONG
     if (tags or labels) and cell is not None and _offered_after(text, end, cell, size, formats, occupied):
         return None, "two different moves offered: one answer too many"
     if (tags or labels) and cell is not None and _concludes_another(text, end, cell, size, formats, occupied):
         return None, "two different moves: the text concludes with another after its answer"
     moves = find_moves(scope, size, _plain(formats))
-    opening = scope[: moves[0][0]] if moves else ""  # a line's own words before its move: `Candidate 2: I5`
+    # a line's own words before its move (`Candidate 2: I5`), and for a line, after it too (`I5 is equally good.`)
+    own_words = scope[: moves[0][0]] if moves and (tags or labels) else scope
     for _start, earlier_end, earlier in reversed(scopes[:-1]):  # the nearest earlier, different move
         if cell is None or _move_in(earlier, size, formats, occupied, theirs)[0] in (None, cell):
             continue
-        if offers(text[earlier_end:start] + opening):  # the words between offer the last beside it
+        if offers(text[earlier_end:start] + own_words):  # the words between, or its own, offer the last beside it
             return None, "two different moves offered: one answer too many"
         break
     return cell, why
@@ -344,14 +351,17 @@ def _concludes_another(
 
 def _line_scopes(text: str, size: int, formats: tuple[str, ...], theirs: str = "") -> list[tuple[int, int, str]]:
     """Every line that names a move: (start, end, the line). A line that rejects every move it names
-    (`Worst: A1`, `A1 ❌`) counts only where no other line names one. A line whose moves are all inside a
+    (`Worst: A1`, `A1 ❌`, `Don't play A1.`) or tells of an earlier try (`I first considered A1, but it
+    does not work.`) counts only where no other line names one. A line whose moves are all inside a
     parenthesis explains (`This makes five (E5, F5, G5, H5, I5).`): it counts only where no line
     names a move outside one; a line that gives the other player's move (`locate.their_move`: `The
     opponent then plays A1.`, `Opponent's move: A1`, `X: A1`) counts only where no line is about our own, and one that tells of a later
     turn (`Then play I5.`) only where no line before it states the move now (`locate.without_later_turns`)."""
     scopes = [(start, start + len(line), line) for start, line in _lines(text)]
     named = [scope for scope in scopes if find_moves(scope[2], size, _plain(formats))]
-    named = [scope for scope in named if not _rejects_all(scope[2], size, formats)] or named  # `Worst: A1`
+    named = [  # `Worst: A1`, `I first considered A1, but it does not work.`
+        scope for scope in named if not _rejects_all(scope[2], size, formats) and not tells_an_earlier_try(scope[2])
+    ] or named
     outside = [scope for scope in named if find_moves(without_asides(scope[2]), size, _plain(formats))] or named
     ours = {scope[0] for scope in outside if not their_move(scope[2], theirs)}
     if not ours:
@@ -545,6 +555,17 @@ def _listed_moves(text: str, at: int, size: int, formats: tuple[str, ...], occup
         if cell is not None and cell not in occupied and not _rejected(body, 0):
             listed[item] = cell
     return listed
+
+
+def _rejected_later(text: str, end: int, cell: int, size: int, formats: tuple[str, ...]) -> bool:
+    """Does a line after the answer that ends at `end` reject every move it names, the answer's among
+    them (`Play I5.` / `I5 would lose.`, `Avoid I5.`; never as the reply another loses to: `A1 loses to
+    I5.`)? The text calls its answer wrong (rule 7)."""
+    return any(
+        _rejects_all(line, size, formats)
+        and any(c == cell and not replies_at(line, pos) for pos, c in _named(line, size, formats))
+        for _, line in _lines(text[end:])
+    )
 
 
 def _rejects_all(scope: str, size: int, formats: tuple[str, ...]) -> bool:
