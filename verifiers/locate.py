@@ -175,8 +175,8 @@ def _denies_the_answer(line: str, before: str, names_another: NamesAnother | Non
     a question it answers on the same line: `Why not A1? It doesn't work.`) speaks of that attempt?"""
     if not denies(line):
         return False
-    if names_another and tells_an_earlier_try(line) and names_another(before + line):
-        return False  # `Earlier I tried 8 * 4 - 6 - 4 = 22; no.`: its own try
+    if tells_an_earlier_try(line) and not _A_PRONOUNS_TRY.search(line):
+        return False  # `Earlier I tried 8 * 4 - 6 - 4 = 22; no.`, `I first tried 5 + 11, but …`: its own try
     pronoun = _PRONOUN_DENIAL.search(line) if names_another else None
     if pronoun is None or not names_another(before + line[: pronoun.start()]):
         return True
@@ -714,6 +714,12 @@ _AN_EARLIER_TRY = re.compile(
     r"\b(?:I|we)[ \t]+(?:\w+[ \t]+)?(?:tried|attempted|considered|started with)\b[^\n]*?(?:\bbut\b|\bhowever\b|n't\b|\bnot?\b)"
     r"|\b(?:my|the|our)[ \t]+(?:first|initial|earlier|previous|original)[ \t]+(?:attempt|try|idea|guess)\b",
     re.IGNORECASE,
+)
+
+
+# an earlier try named by a pronoun (`I tried this, but it fails.`): the answer before it, taken back
+_A_PRONOUNS_TRY = re.compile(
+    r"\b(?:tried|attempted|considered|started with|was)[ \t]+(?:this|that|it)\b", re.IGNORECASE
 )
 
 

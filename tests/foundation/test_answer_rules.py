@@ -412,6 +412,8 @@ GAME24_FORMS = {
     # a line after the answer that tells of an earlier try that failed is no conclusion
     "# {r} = 24\n\nI first tried 8 * 4 - 6 - 4, but it gives 22.": "correct",
     "# 8 * 4 - 6 - 4 = 24\n\nI first tried {r}, but it gives 22.": "incorrect",
+    "So {r} = 24.\nI first tried 6 + 4, but it does not work.": "correct",  # a try of two numbers is a try too
+    "Answer: {r}\nI tried this, but it does not work.": "invalid",  # "this" is the answer, taken back
     "Here's my solution:\n```\n{r} = 24\n```\nVerification: 2 × 12 = 24 ✓": "correct",  # a label over a fence
     "Here's my solution:\n```\n8 * 4 - 6 + 4 = 24\n```\nVerification: 2 × 12 = 24 ✓": "incorrect",
     "Trying (8 + 4) * (6 - 4): 12 * 2 = 24.": "correct",  # a colon and a space: what it works out to
