@@ -768,10 +768,13 @@ def concluded_answer(text: str, end: int) -> str:
     if line_end < 0:
         return ""
     lines = _NON_EMPTY_LINE.findall(text, line_end)[-(MOST_TALK_LINES + 1) :]  # talk may follow it
-    line = next((line for line in reversed(lines) if CONCLUDES.match(line)), "")
+    at = next((k for k in range(len(lines) - 1, -1, -1) if CONCLUDES.match(lines[k])), -1)
+    line = lines[at] if at >= 0 else ""
     opening = CONCLUDES.match(line)
     if opening is None or their_move(line):
         return ""
+    if at > 0 and _FINALLY.match(line) and tells_a_later_turn(lines[at - 1]):
+        return ""  # `Then F8.` / `Finally, play I5.`: the plan's last step, no conclusion
     rest = line[opening.end() :]
     if _A_PLAN_WITHIN.search(rest):
         return ""

@@ -723,6 +723,8 @@ GOMOKU_FORMS = {
     "Best: {b}\nSecond best: A1": "correct",
     "Best: A1\nSecond best: {b}": "incorrect",
     "Best: {b}\nWorst: A1": "correct",
+    "Move: {b}\nThen F8.\nFinally, play A1.": "correct",  # "Finally" after a plan's line is its last step
+    "Move: A1\nThen F8.\nFinally, play {b}.": "incorrect",
     # a clause that concludes (`, so …`) is the words a tag after it belongs to
     "The winning move for X would be {b}, so O must take it: <move>{b}</move>": "correct",
     "The winning move for X would be {b}, so O must take it: <move>A1</move>": "incorrect",
