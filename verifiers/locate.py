@@ -838,8 +838,10 @@ def without_later_turns(found: list[T], line_of: Callable[[T], str]) -> list[T]:
     return kept
 
 
-# a line that is an answer alone, perhaps in emphasis (`**A9**`, `3 3`, `I5.`): it states the move now
-_ALONE = re.compile(r"[\s*_`>#•-]*[^\s*_`]{1,4}(?:[ \t]+[^\s*_`]{1,4})?[\s*_`.!]*$")
+# a line that is an answer alone, perhaps in emphasis (`**A9**`, `3 3`, `**4 5 6 7 8**`, `I5.`): it states the move now
+_ALONE = re.compile(
+    r"[\s*_`>#•-]*(?:[^\s*_`]{1,4}(?:[ \t]+[^\s*_`]{1,4})?|[^\s*_`]{1,2}(?:[ \t]+[^\s*_`]{1,2}){2,11})[\s*_`.!]*$"
+)
 
 
 def _goes_on_with_the_plan(line: str, list_item: bool) -> bool:
