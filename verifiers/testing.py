@@ -105,6 +105,10 @@ def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
         ),
         trap("the same on one line", "{0} looks natural, but I play {1} to stop their attack."),
         trap(
+            "best move named only as the opponent's threat, ours in words",
+            "The opponent threatens to play {0}. I'd rather take the corner.",
+        ),
+        trap(
             "another move tagged, the best tagged as their reply",
             "<move>{1}</move>\nOpponent's reply: <move>{0}</move>",
         ),

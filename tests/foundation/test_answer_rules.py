@@ -988,6 +988,7 @@ NOT_OUR_MOVE = (  # lines about another move that neither answer nor offer it: t
     "I first considered {b}, but it does not work.", "My first idea was {b}.", "{b} loses to {o}.",
     "Hope this helps!", "This keeps the initiative.",
 )  # fmt: skip
+KEPT_FOR_LATER = ("This keeps {b} for later.", "Keep {b} for the end.", "{b} stays in my hand.")  # doudizhu: cards kept
 
 
 @pytest.mark.parametrize("name", ["gomoku", "doudizhu"])
@@ -996,8 +997,9 @@ NOT_OUR_MOVE = (  # lines about another move that neither answer nor offer it: t
 def test_lines_about_another_move_after_the_answer_leave_it_the_answer(name, data):
     """On any test task, our move stated, then any of lines about another move that are not ours to
     play now, in any order and number (the other side's, rejected, a later turn's, ranked below,
-    an earlier try, talk): the verdict is our move's alone, whichever is the best move. Read line by
-    line before, combinations of such lines paid the other move on 141 of 600 gomoku texts."""
+    an earlier try, talk; for doudizhu, cards kept for later): the verdict is our move's alone,
+    whichever is the best move. Read line by line before, combinations of such lines paid the other
+    move on 141 of 600 gomoku texts."""
     from verifiers.doudizhu.verifier import _two_plays
     from verifiers.gomoku.verifier import _two_moves
 
@@ -1006,7 +1008,8 @@ def test_lines_about_another_move_after_the_answer_leave_it_the_answer(name, dat
     best, other = (_two_moves if name == "gomoku" else _two_plays)(v, task)
     ours, theirs = data.draw(st.permutations([best, other]))
     lines = [data.draw(st.sampled_from(OUR_MOVE_LINES))]
-    lines += data.draw(st.lists(st.sampled_from(NOT_OUR_MOVE), min_size=1, max_size=4))
+    not_ours = NOT_OUR_MOVE + (KEPT_FOR_LATER if name == "doudizhu" else ())
+    lines += data.draw(st.lists(st.sampled_from(not_ours), min_size=1, max_size=4))
     text = "\n".join(lines).format(o=ours, b=theirs)
     assert v.score(text, task).verdict == v.score(f"<move>{ours}</move>", task).verdict, text
 
@@ -1067,6 +1070,41 @@ def test_the_other_sides_move_is_never_ours_and_a_mention_of_them_leaves_it_ours
     mention = data.draw(st.sampled_from(("So I block their four at {}.", "But I will play {} to stop their attack.")))
     text = f"{named} is the key square.\n" + mention.format(mine)
     assert v.score(text, task).verdict == alone, text
+
+
+THEIR_CELL = (
+    "{t} threatens to play {m}.",
+    "If {t} gets {m}, {t} wins.",
+    "{c} would win at {m}.",
+    "The opponent's threat is at {m}.",
+)
+OWN_UNREAD = ("", " I'd rather take the corner.", "\nStill, I choose the corner.", " {o} should play at (1, 1).")
+TAKE_IT = (", so block it.", ", which must be blocked.", " I block it.", " Take it first.")
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=__import__("hypothesis").strategies.data())
+def test_a_move_named_only_as_the_other_sides_is_never_ours_unless_we_take_it(data):
+    """On any test position, a text whose only move is named where the other side would play it
+    (`X threatens to play B.`), beside our own move in words that name no cell or none at all, has
+    no answer (never B: the winning cell named as their threat paid a text that played elsewhere);
+    where it has us take that cell (`…, so block it.`), the answer is B."""
+    from hypothesis import strategies as st
+
+    from verifiers.gomoku.position import SYMBOLS, from_task
+    from verifiers.gomoku.verifier import _two_moves
+
+    v, _ = _task("gomoku")
+    task = data.draw(st.sampled_from(v.tasks("test")))
+    position = from_task(task)
+    ours, theirs = SYMBOLS[position.to_move], "O" if SYMBOLS[position.to_move] == "X" else "X"
+    colour = "Black" if theirs == "X" else "White"
+    best, _other = _two_moves(v, task)
+    said = data.draw(st.sampled_from(THEIR_CELL)).format(t=theirs, c=colour, m=best)
+    own = data.draw(st.sampled_from(OWN_UNREAD)).format(o=ours)
+    assert v.score(said + own, task).verdict.value == "invalid", said + own
+    taken = said.rstrip(".") + data.draw(st.sampled_from(TAKE_IT))
+    assert v.score(taken, task).verdict == v.score(f"<move>{best}</move>", task).verdict, taken
 
 
 DOUDIZHU_FORMS = {

@@ -63,6 +63,7 @@ TWO_PLAYS = "two different plays are offered as the answer: one answer too many"
 CUT_OFF = "the final play was cut off (a <move> tag never closed): no answer"
 LABEL_CUT_OFF = "the final play was cut off (its label ends the text): no answer"
 CALLED_WRONG = "the text calls its play wrong: no answer"
+THEIRS_NAMED = "the only play named is the other side's (`The opponent will play 3.`): no answer"
 STATED_NONE = "the final answer says there is none (`Final answer: none`)"
 
 
@@ -346,7 +347,8 @@ _THEIRS = re.compile(rf"{OTHER_SIDE.pattern}|\b(?:landlord|farmers?|peasants?)\b
 # the reply a play forces (`Lead 3: it forces 5`), or a sentence of what happens if (`If the opponent
 # plays K, I answer with A.`); a clause of ours that mentions them is ours (`but I lead A to break their pair`)
 _KEPT = re.compile(
-    r"\b(?:keeps?|keeping|kept|saves?|saving|saved|holds?|holding|held|left|remaining)\b|留着|保留|剩下"
+    r"\b(?:keeps?|keeping|kept|saves?|saving|saved|holds?|holding|held|left|remaining|stays?|staying|reserved?)\b"
+    r"|留着|保留|剩下"
     r"|\bforc(?:e|es|ing)\b",
     re.IGNORECASE,
 )
@@ -453,6 +455,8 @@ def sentence_play(text: str, on_table: Hand | None = None) -> Found:
     if not lines or len(lines[-1]) > MAX_SENTENCE:
         return Found(None)
     line = with_counts_written_out(without_asides(lines[-1]))
+    if their_move(lines[-1], _ROLES) and _names_nothing(_own_clauses(line)):
+        return Found(None, THEIRS_NAMED)  # `The opponent will play 3.` / `I'd rather keep it.`: never ours
     found = _play_in(line, on_table)
     if found.play is None and not found.why and ASIDE.search(lines[-1]):  # `Best: Option 2 (3)`: the aside holds it
         found = _play_in(with_counts_written_out(lines[-1]), on_table)
@@ -496,10 +500,13 @@ def _as_hand(cards: str) -> Hand:
 
 def _not_our_play(line: str) -> bool:
     """Does a line after the play name cards that are not our play: under a label that describes
-    (`Remaining hand:`, `Bad move:`; never `Step 2:`), as the other side's (`locate.their_move`), or
-    as an earlier try told (`locate.tells_an_earlier_try`)?"""
+    (`Remaining hand:`, `Bad move:`; never `Step 2:`), as the other side's (`locate.their_move`), as
+    an earlier try told (`locate.tells_an_earlier_try`), or only in clauses that are not ours
+    (`_own_clauses`: `This keeps the 2 for later.`)?"""
     described = not _A_STEP.match(line) and any(rank(span) == 0 for span in labelled(line))
-    return described or their_move(line, _ROLES) or tells_an_earlier_try(line)
+    if described or their_move(line, _ROLES) or tells_an_earlier_try(line):
+        return True
+    return not _names_nothing(line) and _names_nothing(_own_clauses(with_counts_written_out(line)))  # `Keep the 2.`
 
 
 def _names_nothing(line: str) -> bool:
@@ -650,10 +657,25 @@ def with_counts_written_out(text: str) -> str:
         text = _CN_COUNTED.sub(_counted_in_chinese, text)
     if _STRAIGHT_WORD.search(text):
         text = _STRAIGHT_ENDS.sub(_straight, text)
-    return _SUITS.sub("", _COUNTED.sub(_counted, _NUMBERED.sub(r"\g<word>\g<number>th", text)))
+    text = _COUNTED.sub(_counted, _NUMBERED.sub(r"\g<word>\g<number>th", text))
+    return _SUITS.sub("", _ONE_CARD_NAMED.sub(_one_card, text))
 
 
 _STRAIGHT_WORD = re.compile(r"straight|run|sequence", re.IGNORECASE)
+# one card named by its rank in words after an article (`Lead the ace.`, `Play the three.`, `a king now`): a face
+# card anywhere but before "of"; a number only where nothing it could count follows (never `the three remaining`)
+_ONE_CARD_NAMED = re.compile(
+    r"(?<![A-Za-z])(?P<article>(?:the|a|an|single|lone|my)\s+)"
+    r"(?:(?P<face>jack|queen|king|ace)(?!\s+of\b)"
+    r"|(?P<number>two|three|four|five|six|seven|eight|nine|ten)"
+    r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:now|first|here|then|as|card|single|to)\b))(?![A-Za-z'’-])",
+    re.IGNORECASE,
+)
+
+
+def _one_card(m: re.Match[str]) -> str:
+    """`the ace`: `the A`."""
+    return m.group("article") + _RANK_WORDS[(m.group("face") or m.group("number")).lower()]
 
 
 def _straight(m: re.Match[str]) -> str:

@@ -69,6 +69,8 @@ _MOVE_TOKEN = re.compile("|".join(p.pattern for p in (_ALGEBRAIC, _PAIR, _ROW_CO
 CALLED_WRONG = "the text calls its move wrong: no answer"
 STATED_NONE = "the final answer says there is none (`Final move: none`)"
 THEIRS_ONLY = "the only move tagged is the other side's (`The opponent plays <move>I5</move>`): no answer"
+THEIRS_NAMED = "the only moves named are the other side's (`X threatens I5.`): no answer"
+NO_MOVE = "no move found (write it like <move>H8</move>)"
 
 
 def parse_move(text: str, size: int) -> int | None:
@@ -173,7 +175,7 @@ def answer_move(
         labels = without_later_turns(kept, lambda scope: line_at(text, scope[0]))  # `Move 1: A1` / `Move 2: I5`
         scopes = labels or _line_scopes(text, size, formats, theirs)
         if not scopes:
-            return None, "no move found (write it like <move>H8</move>)"
+            return None, THEIRS_NAMED if find_moves(text, size, _plain(formats)) else NO_MOVE
         if (
             not labels
         ):  # `Candidate moves:` / `- A1` / `- I5`: a list of moves, the last no more the answer than the rest
@@ -354,8 +356,8 @@ def _line_scopes(text: str, size: int, formats: tuple[str, ...], theirs: str = "
     (`Worst: A1`, `A1 ❌`, `Don't play A1.`) or tells of an earlier try (`I first considered A1, but it
     does not work.`) counts only where no other line names one. A line whose moves are all inside a
     parenthesis explains (`This makes five (E5, F5, G5, H5, I5).`): it counts only where no line
-    names a move outside one; a line that gives the other player's move (`locate.their_move`: `The
-    opponent then plays A1.`, `Opponent's move: A1`, `X: A1`) counts only where no line is about our own, and one that tells of a later
+    names a move outside one; a line whose moves are all the other player's (`_names_only_theirs`: `The
+    opponent then plays A1.`, `Opponent's move: A1`, `X: A1`) never counts, and one that tells of a later
     turn (`Then play I5.`) only where no line before it states the move now (`locate.without_later_turns`)."""
     scopes = [(start, start + len(line), line) for start, line in _lines(text)]
     named = [scope for scope in scopes if find_moves(scope[2], size, _plain(formats))]
@@ -363,13 +365,62 @@ def _line_scopes(text: str, size: int, formats: tuple[str, ...], theirs: str = "
         scope for scope in named if not _rejects_all(scope[2], size, formats) and not tells_an_earlier_try(scope[2])
     ] or named
     outside = [scope for scope in named if find_moves(without_asides(scope[2]), size, _plain(formats))] or named
-    ours = {scope[0] for scope in outside if not their_move(scope[2], theirs)}
-    if not ours:
-        return without_later_turns(outside, lambda scope: scope[2])
+    ours = {scope[0] for scope in outside if not _names_only_theirs(scope[2], size, formats, theirs)}
+    if not ours:  # `X threatens I5. I'd rather take the corner.`: I5 is theirs, never our move in its place
+        return []
     # a plan's line that has them play (`If they answer, play F8.`) still opens the plan the lines after it go on with
     planned = [scope for scope in outside if scope[0] in ours or tells_a_later_turn(scope[2])]
     planned = without_later_turns(planned, lambda scope: scope[2])  # `Play A1.` / `Then play I5.`: I5 comes later
     return [scope for scope in planned if scope[0] in ours]
+
+
+# words that have us take the cell the other side would play (`X threatens I5, so block it.`, `X's four ends at
+# I5, which must be blocked.`): that line's move is ours
+_TAKES_THEIR_CELL = re.compile(
+    r"\b(?:must|has to|have to|needs? to|should)[ \t]+be[ \t]+(?:blocked|taken|stopped|covered|occupied|filled)\b"
+    r"|\b(?:block|take|stop|cover|occupy|fill)(?:ing)?[ \t]+(?:it|that|this|there"
+    r"|the (?:threat|four|cell|point|spot|gap|end))\b",
+    re.IGNORECASE,
+)
+
+
+def _names_only_theirs(line: str, size: int, formats: tuple[str, ...], theirs: str) -> bool:
+    """Is every move `line` names one the other side would play (`_theirs_at`: `X threatens to play
+    I5.`, `If X gets I5, X wins. Still, I choose the corner.`), and none has us take their cell
+    (`_TAKES_THEIR_CELL`: `…, so block it.`)?"""
+    if _TAKES_THEIR_CELL.search(line):
+        return False
+    named = find_moves(without_asides(line), size, _plain(formats))
+    return bool(named) and all(_theirs_at(without_asides(line), pos, theirs) for pos, _cell in named)
+
+
+# a move that opens a clause of its own and goes on with what it does (`X has four in a row and I5 is the only
+# defence.`, `…, but I5 stops it.`): that clause is about the move, whoever the sentence opened with
+_CLAUSE_BEFORE_MOVE = re.compile(r"(?:^|[,;—–]|\b(?:and|but|so|thus|hence|therefore)\b)[\s*_`]*$", re.IGNORECASE)
+_CLAUSE_AFTER_MOVE = re.compile(
+    r"[\s*_`]+(?:is|blocks?|stops?|prevents?|defends?|covers?|must|should|would|will|makes?|creates?|wins?)\b",
+    re.IGNORECASE,
+)
+
+
+def _theirs_at(scope: str, pos: int, theirs: str) -> bool:
+    """Is the move at `pos` in a sentence of `scope` that gives the other side's move
+    (`locate.their_move`), and neither that sentence nor a clause of it opens with the move (`I5 —
+    X would win there otherwise.`, `X has four and I5 is the only defence.` are about I5)?"""
+    start = 0
+    for sep in _SENTENCE_END.finditer(scope):
+        if sep.start() >= pos:
+            break
+        start = sep.end()
+    end = next((sep.start() for sep in _SENTENCE_END.finditer(scope, pos)), len(scope))
+    sentence, at = scope[start:end], pos - start
+    if not their_move(sentence, theirs) or _OPENS_WITH_MOVE.match(sentence):
+        return False
+    move = _ALGEBRAIC.match(sentence, at)
+    opens_a_clause = _CLAUSE_BEFORE_MOVE.search(sentence, 0, at) and _CLAUSE_AFTER_MOVE.match(
+        sentence, move.end() if move else at
+    )
+    return not opens_a_clause
 
 
 # words that say what a line plays (`O wins by playing I8: E4, F5, G6, H7, I8.`, `I5 blocks E5-H5`): where
@@ -392,13 +443,15 @@ def _move_in(
     if first is not None:
         scope = scope[: first.end()] + without_asides(scope[first.end() :])
     named = [(pos, cell) for pos, cell in _named(scope, size, formats) if not _rejected(scope, pos)]
+    if theirs and named and not _TAKES_THEIR_CELL.search(scope):  # `X can win at I5. O should play at (1, 1).`
+        named = [(pos, cell) for pos, cell in named if not _theirs_at(scope, pos, theirs)]
     if not named:
         pairs = [m for m in _pairs(scope, size, formats) if not _rejected(scope, m[0])]
         if pairs and "algebraic" in formats:
             return None, "coordinates such as (8, 8) are ambiguous: the prompt asks for a letter and a row number (E5)"
         named = pairs
     if not named:
-        return None, "no move found (write it like <move>H8</move>)"
+        return None, NO_MOVE
     describes = occupied and not offers(scope) and _SAYS_WHAT_IT_PLAYS.search(scope)  # never a bare list of cells
     if len({cell for _, cell in named}) > 1 and describes and _apart(named, occupied):
         named = [(pos, cell) for pos, cell in named if cell not in occupied]
