@@ -800,7 +800,7 @@ _NAMES_THE_ANSWER = re.compile(
 )
 # words that state the move now (`Play A1.`, `First, lead A.`, `I play I5 now.`, `Turn 1: A1`)
 _THE_MOVE_NOW = re.compile(
-    rf"{_STATES_OUR_ANSWER.pattern}|\b(?:now|first(?:ly)?|this turn|immediately)\b"
+    rf"{_STATES_OUR_ANSWER.pattern}|\b(?:now|first(?:ly)?(?![ \t]+(?:glance|sight))|this turn|immediately)\b"
     r"|^[\W_]*(?:turn|move|round|trick|step)[ \t]*#?[ \t]*1\b",
     re.IGNORECASE,
 )
@@ -835,6 +835,45 @@ def without_later_turns(found: list[T], line_of: Callable[[T], str]) -> list[T]:
         now = now or (
             not later and (_THE_MOVE_NOW.search(line) is not None or _answer_labelled(line) or _ALONE.match(line))
         )
+    return kept
+
+
+_SIDE_PLAYS = r"(?i:plays?|places?|puts?|blocks?|takes?|moves?|goes|leads?)"  # `O should play A1`, `White blocks`
+
+
+def states_the_move_now(line: str, ours: str = "") -> bool:
+    """Does `line` state the move it names as ours now: its words (`I play A1.`, `Play A1 now.`, `The
+    best move is A1.`, `So A1.`; with `ours` our side's names as a regex, `O should play A1.`), an
+    answer's label (`Move: A1`) or the move alone (`**A1**`)? A question never does (`A1?`)."""
+    if line.rstrip(" \t*_`").endswith(("?", "？")):
+        return False
+    if ours and re.match(rf"[\W_]*(?:{ours})\b(?!['’]s)[ \t]+(?:\w+[ \t]+)?{_SIDE_PLAYS}\b", line):
+        return True
+    return bool(
+        _THE_MOVE_NOW.search(line)
+        or _NAMES_THE_ANSWER.search(line)
+        or _answer_labelled(line)
+        or _ALONE.match(line)
+        or (CONCLUDES.match(line) and not _A_PLAN_WITHIN.search(line))
+    )
+
+
+def without_mentions_after_the_answer(
+    found: list[T], line_of: Callable[[T], str], states: Callable[[str], bool] = states_the_move_now
+) -> list[T]:
+    """`found` (answers in text order, each on the line `line_of(answer)`) less those after a line that
+    `states` the move now (`states_the_move_now`) on a line that only mentions another: no words that
+    state it, offer it, correct or conclude (`I play I5.` / `The tempting A1 does nothing.` / `Let me
+    check B2: it loses to a four.`): such lines discuss the answer, as the lines after an answer's
+    label do (rule 4, docs/answers.md)."""
+    kept, stated = [], False
+    for answer in found:
+        line = line_of(answer)
+        states_it = states(line)
+        if stated and not (states_it or offers(line) or OPENS_A_CORRECTION.match(line) or CONCLUDES.match(line)):
+            continue
+        kept.append(answer)
+        stated = stated or states_it
     return kept
 
 

@@ -1107,6 +1107,49 @@ def test_a_move_named_only_as_the_other_sides_is_never_ours_unless_we_take_it(da
     assert v.score(taken, task).verdict == v.score(f"<move>{best}</move>", task).verdict, taken
 
 
+DISCUSSES = (  # sentences about another cell that neither play it nor offer it: theirs, set aside, weighed
+    "{t} threatens to play {c}.", "If {t} gets {c}, {t} wins.", "The opponent's key point is {c}.",
+    "I considered {c}, but it loses.", "{c} would lose to a four.", "Playing {c} is a mistake.", "{c}? No, too slow.",
+    "At first glance {c} looks good, but it fails.", "The tempting {c} does nothing.", "{c} is a trap.",
+    "Let me check {c}: it loses to {t}'s four.", "Not {c} — that lets {t} connect.", "Their best reply would be {c}.",
+)  # fmt: skip
+STATES = (
+    "So I play {o}.",
+    "My move: {o}",
+    "I'll go with {o}.",
+    "**{o}**",
+    "The best move is {o}.",
+    "{s} should play {o}.",
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=__import__("hypothesis").strategies.data())
+def test_sentences_that_discuss_another_move_leave_the_stated_move_the_answer(data):
+    """On any test position, a move stated as ours (`So I play A.`, `**A**`, `O should play A.`) with
+    sentences about another cell B that neither play nor offer it (the other side's, rejected, weighed
+    and found wanting: `The tempting B does nothing.`, `Let me check B: it loses to X's four.`), before
+    it or after it, on its line or on lines of their own: the verdict is A's alone, whichever is the
+    best move. Read as the last line or sentence naming a move, such texts paid B on 41 of 200 (lines
+    after) and 19 of 200 (one paragraph)."""
+    from hypothesis import strategies as st
+
+    from verifiers.gomoku.position import SYMBOLS, from_task
+    from verifiers.gomoku.verifier import _two_moves
+
+    v, _ = _task("gomoku")
+    task = data.draw(st.sampled_from(v.tasks("test")))
+    position = from_task(task)
+    ours, theirs = SYMBOLS[position.to_move], "O" if SYMBOLS[position.to_move] == "X" else "X"
+    played, discussed = data.draw(st.permutations(_two_moves(v, task)))
+    talk = data.draw(st.lists(st.sampled_from(DISCUSSES), min_size=1, max_size=3))
+    talk = [line.format(t=theirs, c=discussed) for line in talk]
+    stated = data.draw(st.sampled_from(STATES)).format(o=played, s=ours)
+    joint = data.draw(st.sampled_from(("\n", " ")))
+    text = joint.join(talk + [stated] if data.draw(st.booleans()) else [stated] + talk)
+    assert v.score(text, task).verdict == v.score(f"<move>{played}</move>", task).verdict, text
+
+
 DOUDIZHU_FORMS = {
     "<move>3</move>": "correct",
     "<move>PASS</move> loses the race; <move>3</move> wins it.": "correct",  # the last play stands

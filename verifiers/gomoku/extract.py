@@ -35,6 +35,7 @@ from ..locate import (
     offers,
     rank,
     replies_at,
+    states_the_move_now,
     tag_cut_off,
     taken_back,
     tells_a_later_turn,
@@ -42,6 +43,7 @@ from ..locate import (
     their_move,
     without_asides,
     without_later_turns,
+    without_mentions_after_the_answer,
 )
 from .board import LETTERS
 
@@ -125,6 +127,7 @@ def answer_move(
     *,
     replacing: bool = True,
     theirs: str = "",
+    ours: str = "",
 ) -> tuple[int | None, str | None]:
     """The move a completion answers with, read by the rules every verifier shares (docs/answers.md):
     the last `<move>` tag, else the last line with an answer's label (`Move:`, `Answer:`) that names a
@@ -143,7 +146,8 @@ def answer_move(
     (`replacing`: `Move: A1` / `Wait, that is wrong. I play I5 instead.` is I5; read once, never
     further). A line, a sentence or a label that gives the other side's move (`locate.their_move`: `The
     opponent plays I5`, `X: I5`, `Black's move: I5`, with `theirs` the game's names for them, a regex)
-    is never ours. Returns (cell, None), or (None, why)."""
+    is never ours; one that has our side play (`ours`, a regex: `O should play I5.`) states our move.
+    Returns (cell, None), or (None, why)."""
     if "tag" in formats and tag_cut_off(text, "move"):
         return None, "the final move was cut off (a <move> tag never closed): no answer"
     if label_cut_off(text):
@@ -153,7 +157,7 @@ def answer_move(
     tags = list(_TAG.finditer(text)) if "tag" in formats else []
     quoted = [t for t in tags if examples and _quotes_an_example(t, text, size, examples)]
     if quoted:  # the prompt's format example, quoted (`answer in tags like <move>E5</move>`): the answer is elsewhere
-        elsewhere = answer_move(_blanked(text, quoted), size, formats, occupied, theirs=theirs)
+        elsewhere = answer_move(_blanked(text, quoted), size, formats, occupied, theirs=theirs, ours=ours)
         if elsewhere[0] is not None:
             return elsewhere
     if tags:  # in a tag, a move spaced or hyphenated (`I 5`, `I-5`) is still one move
@@ -173,7 +177,7 @@ def answer_move(
         if labels and not kept:
             return None, CALLED_WRONG
         labels = without_later_turns(kept, lambda scope: line_at(text, scope[0]))  # `Move 1: A1` / `Move 2: I5`
-        scopes = labels or _line_scopes(text, size, formats, theirs)
+        scopes = labels or _line_scopes(text, size, formats, theirs, ours)
         if not scopes:
             return None, THEIRS_NAMED if find_moves(text, size, _plain(formats)) else NO_MOVE
         if (
@@ -186,10 +190,10 @@ def answer_move(
                     return None, "a list of candidate moves: one answer too many"
                 return marked[0], None  # `1. I5 (best)` / `2. A1`
     start, end, scope = scopes[-1]
-    cell, why = _move_in(scope, size, formats, occupied, theirs)
+    cell, why = _move_in(scope, size, formats, occupied, theirs, ours)
     if taken_back(text, end, _names_another(cell, size, formats, occupied)):  # `That's wrong.` after it
         return (
-            _written_after_a_denial(text, end, size, formats, occupied, examples, theirs)
+            _written_after_a_denial(text, end, size, formats, occupied, examples, theirs, ours)
             if replacing
             else (None, CALLED_WRONG)
         )
@@ -205,7 +209,7 @@ def answer_move(
     # a line's own words before its move (`Candidate 2: I5`), and for a line, after it too (`I5 is equally good.`)
     own_words = scope[: moves[0][0]] if moves and (tags or labels) else scope
     for _start, earlier_end, earlier in reversed(scopes[:-1]):  # the nearest earlier, different move
-        if cell is None or _move_in(earlier, size, formats, occupied, theirs)[0] in (None, cell):
+        if cell is None or _move_in(earlier, size, formats, occupied, theirs, ours)[0] in (None, cell):
             continue
         if offers(text[earlier_end:start] + own_words):  # the words between, or its own, offer the last beside it
             return None, "two different moves offered: one answer too many"
@@ -240,6 +244,7 @@ def _written_after_a_denial(
     occupied: Collection[int],
     examples: Collection[int],
     theirs: str = "",
+    ours: str = "",
 ) -> tuple[int | None, str | None]:
     """The move written after the line that denies the move ending at `end` (rule 5): read from that
     line on, once. None where nothing after names one, or where what follows speaks of the other
@@ -247,7 +252,7 @@ def _written_after_a_denial(
     rest = after_a_denial(text, end)
     if rest is None or _A_PLAYER.search(rest):  # `That's wrong: X wins at A1.`: their move, never ours
         return None, CALLED_WRONG
-    cell, why = answer_move(rest, size, formats, occupied, examples, replacing=False, theirs=theirs)
+    cell, why = answer_move(rest, size, formats, occupied, examples, replacing=False, theirs=theirs, ours=ours)
     return (cell, why) if cell is not None else (None, CALLED_WRONG)
 
 
@@ -351,7 +356,9 @@ def _concludes_another(
     return bool(named) and named[0] not in (None, cell)
 
 
-def _line_scopes(text: str, size: int, formats: tuple[str, ...], theirs: str = "") -> list[tuple[int, int, str]]:
+def _line_scopes(
+    text: str, size: int, formats: tuple[str, ...], theirs: str = "", ours: str = ""
+) -> list[tuple[int, int, str]]:
     """Every line that names a move: (start, end, the line). A line that rejects every move it names
     (`Worst: A1`, `A1 ❌`, `Don't play A1.`) or tells of an earlier try (`I first considered A1, but it
     does not work.`) counts only where no other line names one. A line whose moves are all inside a
@@ -361,17 +368,50 @@ def _line_scopes(text: str, size: int, formats: tuple[str, ...], theirs: str = "
     turn (`Then play I5.`) only where no line before it states the move now (`locate.without_later_turns`)."""
     scopes = [(start, start + len(line), line) for start, line in _lines(text)]
     named = [scope for scope in scopes if find_moves(scope[2], size, _plain(formats))]
-    named = [  # `Worst: A1`, `I first considered A1, but it does not work.`
-        scope for scope in named if not _rejects_all(scope[2], size, formats) and not tells_an_earlier_try(scope[2])
-    ] or named
+    named = [scope for scope in named if not _sets_all_aside(scope[2], size, formats)] or named  # `Worst: A1`
     outside = [scope for scope in named if find_moves(without_asides(scope[2]), size, _plain(formats))] or named
-    ours = {scope[0] for scope in outside if not _names_only_theirs(scope[2], size, formats, theirs)}
-    if not ours:  # `X threatens I5. I'd rather take the corner.`: I5 is theirs, never our move in its place
+    our_lines = {scope[0] for scope in outside if not _names_only_theirs(scope[2], size, formats, theirs)}
+    if not our_lines:  # `X threatens I5. I'd rather take the corner.`: I5 is theirs, never our move in its place
         return []
     # a plan's line that has them play (`If they answer, play F8.`) still opens the plan the lines after it go on with
-    planned = [scope for scope in outside if scope[0] in ours or tells_a_later_turn(scope[2])]
+    planned = [scope for scope in outside if scope[0] in our_lines or tells_a_later_turn(scope[2])]
     planned = without_later_turns(planned, lambda scope: scope[2])  # `Play A1.` / `Then play I5.`: I5 comes later
-    return [scope for scope in planned if scope[0] in ours]
+    return without_mentions_after_the_answer(  # `Play I5.` / `The tempting A1 does nothing.`: A1 is discussed
+        [scope for scope in planned if scope[0] in our_lines],
+        lambda scope: scope[2],
+        lambda line: any(_states_our_move(s, size, formats, theirs, ours) for s in _SENTENCE_END.split(line)),
+    )
+
+
+def _naming_sentences(line: str, size: int, formats: tuple[str, ...]) -> list[str]:
+    """The sentences of `line` that name a move outside an aside."""
+    return [s for s in _SENTENCE_END.split(line) if find_moves(without_asides(s), size, _plain(formats))]
+
+
+def _sets_all_aside(line: str, size: int, formats: tuple[str, ...]) -> bool:
+    """Does every sentence of `line` that names a move reject all it names (`Worst: A1`, `A1 ❌`,
+    `Don't play A1.`) or tell of an earlier try (`I first considered A1, but it does not work.`)?"""
+    if _rejects_all(line, size, formats):  # `A1? No, too slow.`: the verdict may stand in the next sentence
+        return True
+    naming = _naming_sentences(line, size, formats)
+    return bool(naming) and all(_rejects_all(s, size, formats) or tells_an_earlier_try(s) for s in naming)
+
+
+def _states_one_move(sentence: str, size: int, formats: tuple[str, ...], theirs: str, ours: str) -> bool:
+    """`_states_our_move` for a sentence that names one move (`A1 B2 C3` lists candidates)."""
+    named = {cell for pos, cell in _named(sentence, size, formats) if not _rejected(sentence, pos)}
+    return len(named) == 1 and _states_our_move(sentence, size, formats, theirs, ours)
+
+
+def _states_our_move(sentence: str, size: int, formats: tuple[str, ...], theirs: str, ours: str) -> bool:
+    """Does `sentence` name a move and state it as ours now (`locate.states_the_move_now`; `ours`, our
+    side's names), neither setting it aside nor giving it as the other side's?"""
+    return (
+        bool(find_moves(without_asides(sentence), size, _plain(formats)))
+        and states_the_move_now(sentence, ours)
+        and not _sets_all_aside(sentence, size, formats)
+        and not their_move(sentence, theirs)
+    )
 
 
 # words that have us take the cell the other side would play (`X threatens I5, so block it.`, `X's four ends at
@@ -433,7 +473,7 @@ _SAYS_WHAT_IT_PLAYS = re.compile(
 
 
 def _move_in(
-    scope: str, size: int, formats: tuple[str, ...], occupied: Collection[int] = (), theirs: str = ""
+    scope: str, size: int, formats: tuple[str, ...], occupied: Collection[int] = (), theirs: str = "", ours: str = ""
 ) -> tuple[int | None, str | None]:
     """The one move `scope` (a tag's content or a line) names, or (None, why). What a parenthesis
     after the first named move says explains it (`I5 (blocking E5-H5)`); where it names several,
@@ -459,7 +499,7 @@ def _move_in(
         corrected = _corrected(scope, size, formats)
         if corrected is not None:  # `Play I5. Actually, A1 is better.`: the later sentence replaces the move
             return corrected, None
-        answered = _answering_sentence(scope, size, formats, occupied, theirs)
+        answered = _answering_sentence(scope, size, formats, occupied, theirs, ours)
         if answered is None:
             answered = _opening_move(scope, size)
         if answered is None:
@@ -499,7 +539,7 @@ _GIVES_A_REASON = re.compile(r"^[\W_]*(?:since|because|as)\b", re.IGNORECASE)
 
 
 def _answering_sentence(
-    scope: str, size: int, formats: tuple[str, ...], occupied: Collection[int] = (), theirs: str = ""
+    scope: str, size: int, formats: tuple[str, ...], occupied: Collection[int] = (), theirs: str = "", ours: str = ""
 ) -> int | None:
     """Where a line names different moves in different sentences (`The answer is I5. After that,
     White might try A1.`) and offers none beside another: the one move named by the sentences about
@@ -516,6 +556,11 @@ def _answering_sentence(
         for s in sentences
         if not (OPENS_A_PLAN.match(s) or tells_a_later_turn(s) or _GIVES_A_REASON.match(s) or their_move(s, theirs))
     ]
+    # `Check A1: it loses. Play I5.`: the sentences that state one move now, and nothing after them doubts it
+    stating = [k for k, s in enumerate(sentences) if s in now and _states_one_move(s, size, formats, theirs, ours)]
+    cells = {cell for pos, cell in _named_in([sentences[k] for k in stating], size, formats)}
+    if len(cells) == 1 and not TAKES_BACK.search(" ".join(sentences[stating[0] :])):  # never `A1? Hmm, I5.`
+        return cells.pop()
     cells = {cell for pos, cell in _named_in(now, size, formats, answering=True)}
     cells = (cells - set(occupied)) or cells
     if cells or len(now) == len(sentences):

@@ -42,9 +42,11 @@ class Position:
     def waiting_side_names(self) -> str:
         """How a text names the side not to move, as a regex (`X|[Bb]lack|BLACK` while O moves): its
         stone's letter as the prompt writes it and its colour. A line whose move is theirs is no answer."""
-        waiting = other(self.to_move)
-        colour = "black" if waiting == BLACK else "white"
-        return f"{SYMBOLS[waiting]}|[{colour[0].upper()}{colour[0]}]{colour[1:]}|{colour.upper()}"
+        return _side_names(other(self.to_move))
+
+    def moving_side_names(self) -> str:
+        """The same for the side to move: a line that has it play states our move (`O should play I5.`)."""
+        return _side_names(self.to_move)
 
     def name(self, cell: int) -> str:
         r, c = divmod(cell, self.size)
@@ -114,3 +116,9 @@ def from_task(task: dict) -> Position:
     if EMPTY not in position.stones:
         raise PositionError("the board is full")
     return position
+
+
+def _side_names(side: int) -> str:
+    """A side's names as a regex: its stone's letter as the prompt writes it and its colour."""
+    colour = "black" if side == BLACK else "white"
+    return f"{SYMBOLS[side]}|[{colour[0].upper()}{colour[0]}]{colour[1:]}|{colour.upper()}"

@@ -151,6 +151,7 @@ class GomokuVerifier(Verifier):
             occupied,
             {centre},
             theirs=position.waiting_side_names(),
+            ours=position.moving_side_names(),
         )
         if why is not None:
             return Score.invalid(why)
