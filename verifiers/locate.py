@@ -729,6 +729,18 @@ def tells_an_earlier_try(line: str) -> bool:
     return _AN_EARLIER_TRY.search(line) is not None
 
 
+def earlier_tries(line: str) -> list[tuple[int, int]]:
+    """Where `line` tells of earlier tries (`tells_an_earlier_try`), each from its first word to its
+    sentence's end (`**9** I considered 4, but it loses.`: 4 is tried, 9 is not)."""
+    spans = []
+    for m in _AN_EARLIER_TRY.finditer(line):
+        stop = _SENTENCE_END.search(line, m.start())
+        end = stop.end() if stop else len(line)
+        if m.end() <= end:  # the try and what it says of it in one sentence
+            spans.append((m.start(), end))
+    return spans
+
+
 # a line that opens by concluding (`So I play A1.`, `Therefore, the best move is A1.`, `In conclusion, lead
 # 4 4.`, `所以出 4 4。`): what it names is the answer the text ends with
 CONCLUDES = re.compile(
@@ -757,9 +769,23 @@ _STATES_OUR_ANSWER = re.compile(
 MOST_WORDS_ALONE, MOST_CHARS_A_WORD_ALONE = 3, 4
 
 
+# a line that opens by naming the answer (`The best move is A1.`, `My final answer is 4 4.`): a conclusion too
+_OPENS_NAMING_THE_ANSWER = re.compile(
+    r"^[\W_]*(?:the|my|our)[ \t]+(?:(?:best|final|right|correct|winning)[ \t]+)?(?:answer|move|play|choice)"
+    r"[ \t]+(?:is|would be|will be|should be)\b",
+    re.IGNORECASE,
+)
+
+
+def _opens_a_conclusion(line: str) -> re.Match[str] | None:
+    """The words a line opens its conclusion with (`So`, `Therefore,`, `The best move is`), or None."""
+    return CONCLUDES.match(line) or _OPENS_NAMING_THE_ANSWER.match(line)
+
+
 def concluded_answer(text: str, end: int) -> str:
     """What the last line after the answer that ends at `end` that opens as a conclusion
-    (`CONCLUDES`, among the last few: talk may follow it) states as our answer now, from the words
+    (`CONCLUDES`, or by naming the answer: `The best move is A1.`; among the last few: talk may follow
+    it) states as our answer now, from the words
     that state it on (`Move: I5` … `So I play A1.` gives `play A1.`; `Therefore, A1.` gives `A1.`),
     else "": no such line, or one that explains, plans (`So if they answer A1, …`) or speaks of the
     other player. Where it names another answer than the one before, the text offers two final
@@ -768,9 +794,9 @@ def concluded_answer(text: str, end: int) -> str:
     if line_end < 0:
         return ""
     lines = _NON_EMPTY_LINE.findall(text, line_end)[-(MOST_TALK_LINES + 1) :]  # talk may follow it
-    at = next((k for k in range(len(lines) - 1, -1, -1) if CONCLUDES.match(lines[k])), -1)
+    at = next((k for k in range(len(lines) - 1, -1, -1) if _opens_a_conclusion(lines[k])), -1)
     line = lines[at] if at >= 0 else ""
-    opening = CONCLUDES.match(line)
+    opening = _opens_a_conclusion(line)
     if opening is None or their_move(line):
         return ""
     if at > 0 and _FINALLY.match(line) and tells_a_later_turn(lines[at - 1]):
@@ -858,12 +884,88 @@ def states_the_move_now(line: str, ours: str = "") -> bool:
     )
 
 
+# a sentence that opens with a move, after words of doubt or correction (`Wait,`, `Hmm,`, `Actually,`), and
+# ranks it above another (`B is better.`, `Wait, B is stronger.`, `Hmm, B wins outright.`, `B is the better
+# move.`), or that names it as the better one (`The better move is B.`; `The best move is B.` after another is
+# a second answer): it prefers that move
+_DOUBT_OR_CORRECTION = r"[\W_]*(?:(?:actually|wait|hmm+|hold on|oh|no|on second thought|instead|but)\b[\W_]*)*"
+_BEFORE_A_PREFERRED = re.compile(rf"{_DOUBT_OR_CORRECTION}(?:the[ \t]+)?", re.IGNORECASE)
+_NAMED_THE_BETTER = re.compile(
+    rf"{_DOUBT_OR_CORRECTION}(?:the|a)[ \t]+(?:better|stronger|superior)[ \t]+"
+    r"(?:move|play|choice|option|answer)[ \t]+(?:is|would be|here is)[ \t:]+(?:the[ \t]+)?",
+    re.IGNORECASE,
+)
+_AFTER_A_PREFERRED = re.compile(
+    r"[\s*_`]*(?:(?:is|would be|will be|looks|seems|might be|could be|was)[ \t]+)?"
+    r"(?:(?:even|much|far|clearly|actually|definitely|probably|the|a)[ \t]+)*(?:better|stronger|superior|preferable)\b"
+    r"|[\s*_`]+wins\b",
+    re.IGNORECASE,
+)
+_A_SENTENCE_END = re.compile(r"[.!?。！？][\s*_`]+")
+_MOST_BEFORE_A_PREFERRED = 48  # characters of opening words before the move (`On second thought, the `)
+
+
+def prefers_the_move(line: str, start: int, end: int) -> bool:
+    """Does the sentence of `line` holding the move written at `start`-`end` open with that move
+    (after words of doubt or correction) and rank it above another (`B is better.`, `Wait, B is
+    stronger.`, `Hmm, B wins outright.`; never `It is better than B.`), or open by naming it the
+    better one (`The better move is B.`)? After a stated move, such a sentence states its own (rule
+    5, docs/answers.md)."""
+    window = max(0, start - _MOST_BEFORE_A_PREFERRED)  # bounded: linear over all the moves of a line
+    opening = max((m.end() for m in _A_SENTENCE_END.finditer(line, window, start)), default=0 if not window else -1)
+    if opening < 0:
+        return False  # the sentence opens further back than its opening words reach: not with this move
+    if _NAMED_THE_BETTER.fullmatch(line, opening, start):
+        return True
+    return bool(_BEFORE_A_PREFERRED.fullmatch(line, opening, start) and _AFTER_A_PREFERRED.match(line, end))
+
+
+def preferred_after(text: str, end: int, prefers_another: Callable[[str], bool]) -> str | None:
+    """What the text writes from the first line after the answer ending at `end` that prefers
+    another (`prefers_another`, built on `prefers_the_move`: `Move: A` / `Actually, B is better.`),
+    where a move game reads the answer that replaces it, as after a denial (rule 5); None where no
+    line does, or where that text speaks of the other side."""
+    start = text.find("\n", end)
+    while start >= 0:
+        line_end = text.find("\n", start + 1)
+        line = text[start + 1 : line_end if line_end >= 0 else len(text)]
+        if prefers_another(line):
+            rest = text[start + 1 :]
+            return None if OTHER_SIDE.search(rest) else rest
+        start = line_end
+    return None
+
+
+_SENTENCES_APART = re.compile(r"(?<=[.!?。！？])\s+")
+# a sentence that opens with a doubt (`Hmm, A9.`, `Wait.`, `But maybe A9.`, `No.`); never one that rejects
+# another move (`Not A9.`, `No, A9 is too slow.` after a question) or goes on with a reason (`But it loses.`)
+_OPENS_A_DOUBT = re.compile(
+    r"^[\W_]*(?:(?:but[ \t,]+)?(?:wait|hmm+|hold on|oops|maybe|perhaps|let me (?:reconsider|rethink|re-?check))\b"
+    r"|(?:no|nope)[\W_]*$|(?:no|nope)[ \t]*[,.!—–-]+[ \t]*(?:wait|hmm+|actually|hold on)\b)",
+    re.IGNORECASE,
+)
+
+
+def doubts_after(rest: str) -> bool:
+    """Does a sentence of `rest` (what follows an answer on its line) open with a doubt or a
+    correction (`Hmm, A9.`, `But wait, A9.`, `Actually, A9.`), other than a "No" that answers a
+    question (`A9? No, too slow.` rejects A9)? `I considered A9, but it loses.` does not."""
+    previous = ""
+    for sentence in _SENTENCES_APART.split(rest.strip()):
+        answers_a_question = previous.rstrip().endswith(("?", "？")) and _LEADING_NO.match(sentence)
+        if not answers_a_question and (_OPENS_A_DOUBT.match(sentence) or OPENS_A_CORRECTION.match(sentence)):
+            return True
+        previous = sentence
+    return False
+
+
 def without_mentions_after_the_answer(
-    found: list[T], line_of: Callable[[T], str], states: Callable[[str], bool] = states_the_move_now
+    found: list[T], line_of: Callable[[T], str], states: Callable[[str], bool]
 ) -> list[T]:
     """`found` (answers in text order, each on the line `line_of(answer)`) less those after a line that
-    `states` the move now (`states_the_move_now`) on a line that only mentions another: no words that
-    state it, offer it, correct or conclude (`I play I5.` / `The tempting A1 does nothing.` / `Let me
+    `states` the move now (a verifier's test built on `states_the_move_now`, knowing the sides) on a
+    line that only mentions another: no words that state it (`prefers_the_move` is stating: `B2 is
+    better.`), offer it, correct or conclude (`I play I5.` / `The tempting A1 does nothing.` / `Let me
     check B2: it loses to a four.`): such lines discuss the answer, as the lines after an answer's
     label do (rule 4, docs/answers.md)."""
     kept, stated = [], False
@@ -910,7 +1012,7 @@ def _answer_labelled(line: str) -> bool:
 _CLOSING = r"(?:</\w+>|[*_`~$'\"”’)\]}]|\n[ \t]*(?=[`~]))*+"  # a fence's closing line too; possessive: linear
 _CALLED_WRONG = re.compile(
     r"(?:\b(?:is|was|are|would be|will be|seems|looks)|'s)[ \t]+(?:(?:actually|clearly|also|still|probably|definitely)[ \t]+)?"
-    r"(?:wrong|incorrect|invalid|illegal|a mistake|a blunder|losing|bad|weak|pointless|useless"
+    r"(?:wrong|incorrect|invalid|illegal|a mistake|a blunder|a trap|a dead end|losing|bad|weak|pointless|useless"
     r"|too[ \t]+(?:slow|weak|passive|late|big|small|large|high|low|much|little)|not[ \t]+(?:right|correct|valid|legal|allowed"
     r"|possible|good|best|optimal|enough|it|equal|\d+|(?:a|an|the)[ \t]+(?:(?:good|valid|legal|winning|correct|right"
     r"|best|final)[ \t]+)?(?:answer|solution|move|play)))\b"

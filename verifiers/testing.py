@@ -58,7 +58,8 @@ def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
     written only under a mistake's label, listed as an option beside another that is chosen, named
     as the other side's move after the text denies its own, followed by a conclusion naming the
     other (or following one), told as a later turn's move after the other (`Play B now.` / `Then play
-    A.`), or as a plan's last step, numbered as one of two candidates, listed among candidates, listed
+    A.`) or discussed after the other is stated (`So I play B.` / `The tempting A does nothing.`), or as
+    a plan's last step, numbered as one of two candidates, listed among candidates, listed
     last where the text chooses the first by its place, or labelled second best; each must earn nothing."""
     probes = [
         Probe("off-board move", lambda v, t: "<move>Z99</move>"),
@@ -114,6 +115,8 @@ def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
         ),
         trap("best move, then a conclusion naming another", "Move: {0}\n\nSo I play {1}."),
         trap("another move, then a conclusion naming the best", "<move>{1}</move>\n\nSo the best move is {0}."),
+        trap("another move labelled, then the best named as the best move", "Move: {1}\nThe best move is {0}."),
+        trap("another move stated, the best discussed after it", "So I play {1}.\nThe tempting {0} does nothing."),
         trap("another move now, the best as a later turn", "Play {1} now.\nThen play {0}."),
         trap("another move as turn 1, the best as turn 2", "Turn 1: {1}\nTurn 2: {0}"),
         trap(

@@ -51,6 +51,25 @@ def _task(name: str):
     return v, (GAME24[0] if name == "game24" else v.tasks("test")[0])
 
 
+def _reading_only(name: str):
+    """The verifier for tests of which move a text answers with: gomoku without its proofs and with
+    few rollouts (a verdict compared with the same move's, tagged alone, needs no precise win rate;
+    seeded, equal moves get equal verdicts, and the best move still scores apart from a losing one)."""
+    key = f"{name}-reading"
+    if key not in _BUILT:
+        fast = {"rollouts": 20, "prepass": False, "threat_search": False}  # flat rollouts: a few ms a move
+        _BUILT[key] = verifiers.get(name, **fast) if name == "gomoku" else _task(name)[0]
+    return _BUILT[key]
+
+
+def _gomoku_sides(task) -> tuple[str, str]:
+    """The symbols of the side to move (ours) and of the side waiting (theirs) in a gomoku task."""
+    from verifiers.gomoku.position import SYMBOLS, from_task
+
+    ours = SYMBOLS[from_task(task).to_move]
+    return ours, "O" if ours == "X" else "X"
+
+
 @pytest.mark.parametrize(
     "name, answer, other",
     [
@@ -1052,13 +1071,11 @@ def test_the_other_sides_move_is_never_ours_and_a_mention_of_them_leaves_it_ours
     is the one of our move alone."""
     from hypothesis import strategies as st
 
-    from verifiers.gomoku.position import SYMBOLS, from_task
     from verifiers.gomoku.verifier import _two_moves
 
     v, _ = _task("gomoku")
     task = data.draw(st.sampled_from(v.tasks("test")))
-    position = from_task(task)
-    ours, theirs = SYMBOLS[position.to_move], "O" if SYMBOLS[position.to_move] == "X" else "X"
+    ours, theirs = _gomoku_sides(task)
     colour = "Black" if theirs == "X" else "White"
     best, other = _two_moves(v, task)
     mine, named = (best, other) if data.draw(st.booleans()) else (other, best)
@@ -1091,13 +1108,11 @@ def test_a_move_named_only_as_the_other_sides_is_never_ours_unless_we_take_it(da
     where it has us take that cell (`…, so block it.`), the answer is B."""
     from hypothesis import strategies as st
 
-    from verifiers.gomoku.position import SYMBOLS, from_task
     from verifiers.gomoku.verifier import _two_moves
 
-    v, _ = _task("gomoku")
+    v = _reading_only("gomoku")
     task = data.draw(st.sampled_from(v.tasks("test")))
-    position = from_task(task)
-    ours, theirs = SYMBOLS[position.to_move], "O" if SYMBOLS[position.to_move] == "X" else "X"
+    ours, theirs = _gomoku_sides(task)
     colour = "Black" if theirs == "X" else "White"
     best, _other = _two_moves(v, task)
     said = data.draw(st.sampled_from(THEIR_CELL)).format(t=theirs, c=colour, m=best)
@@ -1134,13 +1149,11 @@ def test_sentences_that_discuss_another_move_leave_the_stated_move_the_answer(da
     after) and 19 of 200 (one paragraph)."""
     from hypothesis import strategies as st
 
-    from verifiers.gomoku.position import SYMBOLS, from_task
     from verifiers.gomoku.verifier import _two_moves
 
-    v, _ = _task("gomoku")
+    v = _reading_only("gomoku")
     task = data.draw(st.sampled_from(v.tasks("test")))
-    position = from_task(task)
-    ours, theirs = SYMBOLS[position.to_move], "O" if SYMBOLS[position.to_move] == "X" else "X"
+    ours, theirs = _gomoku_sides(task)
     played, discussed = data.draw(st.permutations(_two_moves(v, task)))
     talk = data.draw(st.lists(st.sampled_from(DISCUSSES), min_size=1, max_size=3))
     talk = [line.format(t=theirs, c=discussed) for line in talk]
@@ -1148,6 +1161,52 @@ def test_sentences_that_discuss_another_move_leave_the_stated_move_the_answer(da
     joint = data.draw(st.sampled_from(("\n", " ")))
     text = joint.join(talk + [stated] if data.draw(st.booleans()) else [stated] + talk)
     assert v.score(text, task).verdict == v.score(f"<move>{played}</move>", task).verdict, text
+
+
+ANSWERED = ("<move>{a}</move>", "Move: {a}", "**Move:** {a}", "So I play {a}.", "**{a}**", "I'll go with {a}.")
+DISCUSSED_AFTER = (  # lines about another move, after ours, that neither play nor offer nor prefer it
+    "I considered {b}, but it loses.", "Playing {b} is a mistake.", "{b}? No, too slow.",
+    "The tempting {b} does nothing.", "{b} is a trap.", "Let me check {b}: it loses.", "Not {b}.",
+    "It is better than {b}.",
+)  # fmt: skip
+PREFERRED_AFTER = (  # lines after ours that rank another above it, or correct to it
+    "{b} is better.", "Actually, {b}.", "Hmm, {b} wins outright.", "Wait, {b} is stronger.",
+    "On second thought, {b}.", "Instead, {b} is stronger.", "The {b} would be better.", "{b} is the better move.",
+    "The better move is {b}.", "Hmm, actually {b} is better.",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["gomoku", "doudizhu"])
+@settings(max_examples=40, deadline=None)
+@given(data=__import__("hypothesis").strategies.data())
+def test_lines_after_the_answer_that_prefer_another_make_it_the_answer_and_mentions_do_not(name, data):
+    """On any test task, a move A answered (tagged, labelled, stated or alone) and lines after it about
+    another move B: lines or sentences on its line that only discuss B (`The tempting B does
+    nothing.`, `Move: A. I considered B, but it loses.`) leave the verdict A's; a line or a later sentence that ranks B above it or corrects to it (`B
+    is better.`, `Actually, B.`) makes it B's, whichever of the two is the best move (rule 5,
+    docs/answers.md).
+    Read by the answer's label or tag alone, `Move: A` / `Actually, B is better.` paid A."""
+    from hypothesis import strategies as st
+
+    from verifiers.doudizhu.verifier import _two_plays
+    from verifiers.gomoku.verifier import _two_moves
+
+    v = _reading_only(name)
+    task = data.draw(st.sampled_from(v.tasks("test")))
+    answered, other = data.draw(st.permutations((_two_moves if name == "gomoku" else _two_plays)(v, task)))
+    text = data.draw(st.sampled_from(ANSWERED)).format(a=answered)
+    talk = data.draw(st.lists(st.sampled_from(DISCUSSED_AFTER), min_size=1, max_size=2))
+    discussed = "\n".join([text, *(line.format(b=other) for line in talk)])
+    alone = {move: v.score(f"<move>{move}</move>", task).verdict for move in (answered, other)}
+    assert v.score(discussed, task).verdict == alone[answered], discussed
+    joined = f"{text}{' ' if text.endswith('.') else '. '}{' '.join(line.format(b=other) for line in talk)}"
+    assert v.score(joined, task).verdict == alone[answered], joined  # the sentences of its own line
+    prefers = data.draw(st.sampled_from(PREFERRED_AFTER)).format(b=other)
+    preferred = f"{discussed}\n{prefers}"
+    assert v.score(preferred, task).verdict == alone[other], preferred
+    stated = data.draw(st.sampled_from(("So I play {a}.", "I'll go with {a}."))).format(a=answered)
+    one_line = f"{stated} {prefers}"  # sentences of one line
+    assert v.score(one_line, task).verdict == alone[other], one_line
 
 
 DOUDIZHU_FORMS = {

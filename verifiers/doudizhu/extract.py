@@ -18,11 +18,12 @@ from ..locate import (
     OPENS_A_PLAN,
     OTHER_SIDE,
     REPLY_WORDS,
-    TAKES_BACK,
     UNDER_A_MISTAKE_LABEL,
     after_a_denial,
     called_wrong,
     concluded_answer,
+    doubts_after,
+    earlier_tries,
     introduced_as_the_form,
     label_cut_off,
     labelled,
@@ -33,8 +34,11 @@ from ..locate import (
     not_theirs,
     offered_after,
     offers,
+    preferred_after,
+    prefers_the_move,
     rank,
     replies_at,
+    states_the_move_now,
     tag_cut_off,
     taken_back,
     talk_takes_back,
@@ -43,6 +47,7 @@ from ..locate import (
     their_move,
     without_asides,
     without_later_turns,
+    without_mentions_after_the_answer,
 )
 from .cards import Hand, parse_cards
 
@@ -64,6 +69,7 @@ CUT_OFF = "the final play was cut off (a <move> tag never closed): no answer"
 LABEL_CUT_OFF = "the final play was cut off (its label ends the text): no answer"
 CALLED_WRONG = "the text calls its play wrong: no answer"
 THEIRS_NAMED = "the only play named is the other side's (`The opponent will play 3.`): no answer"
+PREFERS_ANOTHER = "two different plays: a line after the answer ranks another above it (`3 is better.`)"
 STATED_NONE = "the final answer says there is none (`Final answer: none`)"
 
 
@@ -180,6 +186,8 @@ def find_play(
                 return Found(None, TWO_PLAYS)  # `<move>3</move> (or J)`, `— J would also work`
             if taken_back(text, kept[-1].end, _names_another(kept[-1].text)):
                 return _written_after_a_denial(text, kept[-1].end, formats, on_table, examples, replacing)
+            if _prefers_another_after(text, kept[-1]):  # `Play: A` / `Actually, 3 is better.`: 3 replaces it
+                return _written_after_a_preference(text, kept[-1], formats, on_table, examples, replacing)
             if none_stated_at(text) > kept[-1].start:  # `Final answer: none` after it
                 return Found(None, STATED_NONE)
             if _concludes_another(text, kept[-1], on_table):
@@ -201,6 +209,8 @@ def find_play(
                 return Found(None, TWO_PLAYS)  # `{"move": "3", "alternatives": ["6"]}`
             if taken_back(text, lines[-1].end, _names_another(lines[-1].text)):
                 return _written_after_a_denial(text, lines[-1].end, formats, on_table, examples, replacing)
+            if _prefers_another_after(text, lines[-1]):  # `Play: A` / `Actually, 3 is better.`: 3 replaces it
+                return _written_after_a_preference(text, lines[-1], formats, on_table, examples, replacing)
             if _concludes_another(text, lines[-1], on_table):
                 return Found(None, TWO_PLAYS)  # `Play: 3` … `So the best play is 4.`
             return _as_play(_last_of(lines, text), on_table)
@@ -275,6 +285,54 @@ def _written_after_a_denial(
     return later if later.play is not None and _reads_as_play(later.play) else Found(None, CALLED_WRONG)
 
 
+def _prefers_another_after(text: str, answer: _Written) -> bool:
+    """Does a line after `answer` rank another play above it (`locate.prefers_the_move`: `Play: A` /
+    `Actually, 3 is better.`)?"""
+    return preferred_after(text, answer.end, _prefers_another(answer.text)) is not None
+
+
+def _written_after_a_preference(
+    text: str,
+    answer: _Written,
+    formats: tuple[str, ...],
+    on_table: Hand | None,
+    examples: tuple[str, ...],
+    replacing: bool,
+) -> Found:
+    """The play the text writes from the line that ranks another above `answer` on (rule 5), read
+    once; none (two plays) where that reading names none."""
+    rest = preferred_after(text, answer.end, _prefers_another(answer.text))
+    later = find_play(rest, formats, on_table, examples, replacing=False) if replacing and rest else Found(None)
+    return later if later.play is not None and _reads_as_play(later.play) else Found(None, PREFERS_ANOTHER)
+
+
+def _prefers_another(answer: str) -> Callable[[str], bool]:
+    """For `locate.preferred_after`: does a line rank a play other than `answer` above it (`3 is
+    better.`), or open a correction that plays one (`Actually, 3.`)?"""
+
+    def prefers_another(line: str) -> bool:
+        other = (_NO_HAND, _as_hand(answer))
+        if any(_as_hand(cards) not in other for cards in _preferred(line)):
+            return True
+        corrected = (
+            _play_in(with_counts_written_out(without_asides(line))).play if OPENS_A_CORRECTION.match(line) else None
+        )
+        return corrected is not None and _as_hand(corrected) not in other
+
+    return prefers_another
+
+
+def _preferred(line: str) -> list[str]:
+    """The plays `line` ranks above another (`locate.prefers_the_move`: `Wait, 3 3 is stronger.`, `Pass
+    is better.`; `Passing is better.` names no pass)."""
+    written = with_counts_written_out(line)
+    plays = [
+        " ".join(run.cards) for run in _runs(written) if run.cards and prefers_the_move(written, run.start, run.end)
+    ]
+    passes = any(prefers_the_move(written, m.start(), m.end()) for m in _PASS_IN_SENTENCE.finditer(written))
+    return plays + ["PASS"] * passes
+
+
 def _quotes_an_example(tag: _Written, text: str, examples: tuple[str, ...]) -> bool:
     """Is this tag the prompt's example play, presented as the form to write?"""
     if not examples or not _reads_as_play(tag.text):
@@ -294,17 +352,32 @@ def _as_play(found: Found, on_table: Hand | None = None) -> Found:
     """`found`, or where its text does not read as cards, its first sentence where that is cards and
     the rest neither doubts nor offers (`Move: 3. Reason: the 2 and A control the game.`; never `Move:
     3. Actually, J is better.`, which J replaces), else the play its sentence names (`Move: I lead the 3.`,
-    `<move>play 3</move>`, `I play 3.`); as found where the sentence names none (read_play then says
-    why it is no play)."""
+    `<move>play 3</move>`, `I play 3.`); where the sentence names none, none if it is words (`Play
+    three.`), else as found (read_play then says why it is no play: `3 3 Z`)."""
     if found.play is None or _reads_as_play(found.play):
         return found
-    first, *rest = _SENTENCE_END.split(found.play, maxsplit=1)  # `3. Reason: the 2 …`
+    first, *rest = _SENTENCE_OR_LINE_END.split(found.play, maxsplit=1)  # `3. Reason: the 2 …`, `**3**` / `A? No.`
+    asked = found.play[len(first) : len(first) + 1] in ("?", "？")  # `A? No, too slow. So I play 3.`: A is asked
     first = first.strip(_PASS_STRIP)
-    settled = not rest or not (TAKES_BACK.search(rest[0]) or offers(rest[0]))  # never `3. Actually, J.`
+    settled = not rest or not (asked or _unsettles(rest[0]))  # never `3. Actually, J.`
     if settled and first and _reads_as_play(first):
         return Found(first)
     in_sentence = sentence_play(found.play, on_table)
-    return in_sentence if in_sentence.play is not None or in_sentence.why else found
+    if in_sentence.play is not None or in_sentence.why:
+        return in_sentence
+    return Found(None) if _A_WORD.search(found.play) else found  # `Play three.`: words that name no card, no play
+
+
+_A_WORD = re.compile(r"[A-Za-z]{3,}")  # no card's name is three letters long (`BJ`, `RJ`, `10`)
+
+
+def _unsettles(rest: str) -> bool:
+    """Do the sentences after a play offer another, prefer another (`J is better.`), state a play on a
+    line of their own (`So I play J.`) or open with a doubt or a correction (`Hmm, J.`, `Actually,
+    J.`)? `I considered J, but it loses.` does none."""
+    if offers(rest) or _preferred(rest) or any(map(_states_our_play, rest.split("\n"))):
+        return True  # `3. J is better.`, `**3**` / `So I play J.`
+    return doubts_after(rest)
 
 
 def _reads_as_play(text: str) -> bool:
@@ -331,6 +404,7 @@ _CARD_TOKEN = re.compile(_CARD)
 _KICKER_JOIN = re.compile(r"with|带", re.IGNORECASE)
 _RUN_GAP = re.compile(r"[\s,+/、，-]*(?:(?<![^\s\d])with(?![^\s\d])|带)?[\s,+/、，-]*", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?;。！？；]")
+_SENTENCE_OR_LINE_END = re.compile(r"[.!?;。！？；\n]")
 _PASS_IN_SENTENCE = re.compile(r"\bpass\b|不要|不出|要不起", re.IGNORECASE)
 _REJECTED = re.compile(
     rf"(?:\bnot|n't|\bnever|\bavoid|\binstead of|\brather than|\bover|{REPLY_WORDS})\b[\w ]{{0,12}}$", re.IGNORECASE
@@ -403,16 +477,17 @@ def _own_clauses(line: str) -> str:
             continue
         # a later turn's or the other side's clause, and the bare cards that go on listing it (`then 6, J,
         # A`, `the opponent can only answer with 5, 8 or K`)
-        not_ours = False
-        for clause in _CLAUSE_END.split(sentence):
-            listing = not_ours and _ONLY_CARDS.fullmatch(clause) is not None
+        not_ours, start = False, 0
+        for end in [*(m.start() for m in _CLAUSE_END.finditer(sentence)), len(sentence)]:
+            clause, start = sentence[start:end], end  # each clause with the mark that opened it (`5? No, too slow`)
+            listing = not_ours and _ONLY_CARDS.fullmatch(clause.lstrip(",，:：—–- \t")) is not None
             not_ours = (
                 bool(_LATER.search(clause) or their_move(clause, _ROLES) or _KEPT.search(clause))
-                or bool(_A_REASON.match(clause))
+                or bool(_A_REASON.match(clause.lstrip(",，:：—–- \t")))
                 or listing
             )
             kept.append(". " if not_ours else clause)
-    return " ".join(kept)
+    return "".join(kept)
 
 
 def sentence_play(text: str, on_table: Hand | None = None) -> Found:
@@ -450,6 +525,12 @@ def sentence_play(text: str, on_table: Hand | None = None) -> Found:
                 [k for k, line in enumerate(lines) if not _names_nothing(line)], lines.__getitem__
             )
             lines = lines[: naming[-1] + 1] if naming else lines
+        # lines that only discuss another play after the one the text states (`So I play A.` / `The tempting 3
+        # does nothing.`): never the answer (rule 4, docs/answers.md)
+        if len(lines) > 1 and not _states_our_play(lines[-1]):  # (most texts end on the line that states it)
+            naming = [k for k, line in enumerate(lines) if len(line) > MAX_SENTENCE or not _names_nothing(line)]
+            kept = without_mentions_after_the_answer(naming, lines.__getitem__, _states_our_play)
+            lines = lines[: kept[-1] + 1] if kept else lines
         if len(lines) == lines_before:
             break
     if not lines or len(lines[-1]) > MAX_SENTENCE:
@@ -509,6 +590,16 @@ def _not_our_play(line: str) -> bool:
     return not _names_nothing(line) and _names_nothing(_own_clauses(with_counts_written_out(line)))  # `Keep the 2.`
 
 
+def _states_our_play(line: str) -> bool:
+    """Does `line` name a play and state it as ours now (`locate.states_the_move_now`: `So I play A.`,
+    `Play 3.`, `**3**`), neither rejecting it nor giving it as another's or as cards kept?"""
+    if len(line) > MAX_SENTENCE:
+        return True  # too long to read as a sentence: no line after it is passed over as a mention
+    return bool(_preferred(line)) or (
+        not _names_nothing(line) and states_the_move_now(line) and not _not_our_play(line) and not _rejected_plays(line)
+    )
+
+
 def _names_nothing(line: str) -> bool:
     """Does a line name no play and no pass (`Hope this helps!`, `This keeps the 2 for later` names one)?"""
     found = _play_in(with_counts_written_out(without_asides(line)))
@@ -552,32 +643,70 @@ def _play_in(line: str, on_table: Hand | None = None) -> Found:
     """The play `line` names (see `sentence_play`)."""
     found = _runs(line, on_table)
     named = [run for run in found if run.cards and not _rejected(line, run.start)]
-    if named and taken_back(line, named[-1].end):  # `I play 3. That's wrong.`
+    wrong = [run for run in named if called_wrong(line, run.end)]  # `A or 2 would be a mistake`
+    kept = [run for run in named if run not in wrong]
+    passes = [  # `Play the 3, not a pass.`, `Worst: PASS`, `PASS ❌`: a pass rejected is none
+        _Run(len(_SENTENCE_END.findall(line, 0, m.start())), m.start(), m.end(), ["PASS"])
+        for m in _PASS_IN_SENTENCE.finditer(line)
+        if not _rejected(line, m.start()) and not called_wrong(line, m.end())
+    ]
+    tried = earlier_tries(line)  # `**A** I considered 3, but it loses.`: 3 was tried
+    untried = [run for run in kept if not any(start <= run.start < end for start, end in tried)]
+    if kept and not untried and not passes:
+        return Found(None, CALLED_WRONG)  # `I considered 3, but it loses.`: no play of ours
+    kept = untried
+    # a pass named beside cards is one play among them (`So I play 2. I considered a pass, but it loses.`)
+    plays = sorted([run._replace(cards=[" ".join(run.cards)]) for run in kept] + passes, key=lambda play: play.start)
+    if plays and wrong:  # `I'll go with A. Playing 3 is a mistake.`: that denial speaks of 3
+        if taken_back(_without_sentences_about(wrong, plays, line), plays[-1].end):
+            return Found(None, CALLED_WRONG)
+    elif (plays or named) and taken_back(line, (plays or named)[-1].end):  # `I play 3. That's wrong.`
         return Found(None, CALLED_WRONG)
-    kept = [run for run in named if not called_wrong(line, run.end)]  # `A or 2 would be a mistake`
-    runs = [(run.sentence, " ".join(run.cards)) for run in kept]
-    passes = any(  # `Play the 3, not a pass.`, `Worst: PASS`, `PASS ❌`: a pass rejected is none
-        not _rejected(line, m.start()) and not called_wrong(line, m.end()) for m in _PASS_IN_SENTENCE.finditer(line)
-    )
-    if not runs:
+    if not kept:
         return Found("PASS") if passes else Found(None)
-    between = (line[a.end : b.start] for a, b in zip(kept, kept[1:]))  # an "or" between plays kept offers
-    if passes or OFFERS.search(line) or any(offers(words) for words in between):
+    between = (line[a.end : b.start] for a, b in zip(plays, plays[1:]))  # an "or" between plays offers
+    if OFFERS.search(line) or any(offers(words) for words in between):
         return Found(None, TWO_PLAYS)
-    last = runs[-1]
+    runs = [(play.sentence, play.cards[0]) for play in plays]
+    last = plays[-1]
     sentences = _SENTENCE_END.split(line)
-    if len({parse_cards(cards) for _, cards in runs}) > 1 and OPENS_A_CORRECTION.match(sentences[last[0]]):
-        return Found(last[1])  # `Play 3. Actually, 2 is better.`: the later sentence replaces the play
-    if len({parse_cards(cards) for _, cards in runs}) > 1 and on_table is not None:
-        runs = [(at, cards) for at, cards in runs if parse_cards(cards) != on_table] or runs  # `To beat the 8, play K.`
-    if len({parse_cards(cards) for _, cards in runs}) == 1:
+    replaces = OPENS_A_CORRECTION.match(sentences[last.sentence]) or prefers_the_move(line, last.start, last.end)
+    if len({_as_hand(cards) for _, cards in runs}) > 1 and replaces:
+        return Found(runs[-1][1])  # `Play 3. Actually, 2 is better.`, `Play 3. Pass is better.`: the later replaces it
+    if len({_as_hand(cards) for _, cards in runs}) > 1 and on_table is not None:
+        runs = [(at, cards) for at, cards in runs if _as_hand(cards) != on_table] or runs  # `To beat the 8, play K.`
+    if len({_as_hand(cards) for _, cards in runs}) == 1:
         return Found(runs[-1][1])
+    if (
+        len({at for at, _ in runs}) > 1
+    ):  # `**A**. The tempting 3 does nothing.`: the one play its stating sentences name
+        stating = [at for at in sorted({at for at, _ in runs}) if _states_our_play(sentences[at])]
+        stated = {_as_hand(cards): cards for at, cards in runs if at in stating}
+        if len(stated) == 1 and not doubts_after(" ".join(sentences[stating[0] + 1 :])):
+            return Found(next(iter(stated.values())))
     answering = {  # never the other side's sentence (`…; they'd probably play 5.`)
-        parse_cards(cards): cards
+        _as_hand(cards): cards
         for at, cards in runs
         if ANSWER_WORDS.search(sentences[at]) and not their_move(sentences[at], _ROLES)
     }
     return Found(next(iter(answering.values()))) if len(answering) == 1 else Found(None, TWO_PLAYS)
+
+
+_A_NO = re.compile(r"[^\w\n]*(?:no|nope)\b", re.IGNORECASE)
+
+
+def _without_sentences_about(wrong: list[_Run], kept: list[_Run], line: str) -> str:
+    """`line` with each sentence that names only plays it calls wrong (`wrong`, none of `kept`:
+    `Playing 3 is a mistake.`) blanked, positions kept: its words deny those plays, not the one before."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(line)]
+    about_others = {run.sentence for run in wrong} - {run.sentence for run in kept}
+    spans = list(zip([0, *ends], [*ends, len(line)]))
+    for k, (start, end) in enumerate(spans[1:], 1):  # `A? No, too slow.`: the "No" answers the question
+        if k - 1 in about_others and line[spans[k - 1][1] - 1] in "?？" and _A_NO.match(line, start, end):
+            about_others.add(k)
+    return "".join(
+        " " * (end - start) if k in about_others else line[start:end] for k, (start, end) in enumerate(spans)
+    )
 
 
 def _rejected(line: str, at: int) -> bool:

@@ -21,6 +21,7 @@ from ..locate import (
     after_a_denial,
     called_wrong,
     concluded_answer,
+    doubts_after,
     introduced_as_the_form,
     json_fields,
     label_cut_off,
@@ -33,6 +34,8 @@ from ..locate import (
     not_theirs,
     offered_after,
     offers,
+    preferred_after,
+    prefers_the_move,
     rank,
     replies_at,
     states_the_move_now,
@@ -72,6 +75,7 @@ CALLED_WRONG = "the text calls its move wrong: no answer"
 STATED_NONE = "the final answer says there is none (`Final move: none`)"
 THEIRS_ONLY = "the only move tagged is the other side's (`The opponent plays <move>I5</move>`): no answer"
 THEIRS_NAMED = "the only moves named are the other side's (`X threatens I5.`): no answer"
+PREFERS_ANOTHER = "two different moves: a line after the answer ranks another above it (`I5 is better.`)"
 NO_MOVE = "no move found (write it like <move>H8</move>)"
 
 
@@ -197,6 +201,12 @@ def answer_move(
             if replacing
             else (None, CALLED_WRONG)
         )
+    preferred = (
+        preferred_after(text, end, _prefers_another(cell, size, formats, occupied, theirs)) if tags or labels else None
+    )
+    if preferred is not None:  # `Move: A1` / `Actually, I5 is better.`: the move it prefers replaces it, read once
+        later = answer_move(preferred, size, formats, occupied, examples, replacing=False, theirs=theirs, ours=ours)
+        return later if replacing and later[0] is not None else (None, PREFERS_ANOTHER)
     if none_stated_at(text) > start:  # `Final move: none` after it
         return None, STATED_NONE
     if cell is not None and _rejected_later(text, end, cell, size, formats):  # `Play I5.` / `I5 would lose.`
@@ -317,8 +327,31 @@ def _labelled_scopes(text: str, size: int, formats: tuple[str, ...], theirs: str
         if find_moves(answer, size, _plain(formats)):  # the scope starts where its move does: a hedge in
             if span in fields:
                 end = at + len(span.text)  # a field of a JSON object: the object goes on after it
+            elif not listed:  # `Move: I5. I considered A9, but it loses.`: the sentences after it explain it
+                answer = _its_own_sentence(answer, size, formats)
+                end = at + len(answer) if len(answer) < len(span.text) else end
             found[span.start] = (at, len(text) if end < 0 else end, answer)  # the label is between
     return sorted(found.values())
+
+
+# where a label's first sentence ends: its stop, or a move followed by a capitalised word that opens the next
+# sentence with the stop left out (`My move: I5 I considered A9, but it loses.`)
+_FIRST_SENTENCE_END = re.compile(
+    r"[.!?。！？](?=\s)|(?:(?<=[A-Za-z]\d)|(?<=[A-Za-z]\d\d))(?=[ \t]+(?:I|[A-Z][a-z]+)\b)"
+)
+
+
+def _its_own_sentence(answer: str, size: int, formats: tuple[str, ...]) -> str:
+    """A label's text cut after its first sentence, where that sentence names one move and the
+    sentences after it on the line neither offer, correct, prefer another nor doubt (`I5. I
+    considered A9, but it loses.`): they explain it, as the lines after the label do; else all of it."""
+    cut = _FIRST_SENTENCE_END.search(answer)
+    if cut is None:
+        return answer
+    first, rest = answer[: cut.end()], answer[cut.end() :]
+    if len({cell for _, cell in _named(first, size, formats)}) != 1 or offers(rest) or _preferred(rest, size, formats):
+        return answer
+    return answer if doubts_after(rest) else first  # `Hmm, A9.`
 
 
 def _moves_listed_under(text: str, span: Span, at: int, size: int, formats: tuple[str, ...]) -> list[tuple[int, str]]:
@@ -379,8 +412,41 @@ def _line_scopes(
     return without_mentions_after_the_answer(  # `Play I5.` / `The tempting A1 does nothing.`: A1 is discussed
         [scope for scope in planned if scope[0] in our_lines],
         lambda scope: scope[2],
-        lambda line: any(_states_our_move(s, size, formats, theirs, ours) for s in _SENTENCE_END.split(line)),
+        lambda line: (
+            bool(_preferred(line, size, formats))
+            or any(_states_our_move(s, size, formats, theirs, ours) for s in _SENTENCE_END.split(line))
+        ),
     )
+
+
+def _prefers_another(
+    cell: int | None, size: int, formats: tuple[str, ...], occupied: Collection[int], theirs: str
+) -> Callable[[str], bool]:
+    """For `locate.preferred_after`: does a line rank a move other than `cell` above it
+    (`locate.prefers_the_move`: `I5 is better.`), or open a correction that plays one (`Actually,
+    I5.`)?"""
+
+    def prefers_another(line: str) -> bool:
+        if cell is None:
+            return False
+        if any(c not in (None, cell) for c in _preferred(line, size, formats)):
+            return True
+        return bool(OPENS_A_CORRECTION.match(line)) and _move_in(line, size, formats, occupied, theirs)[0] not in (
+            None,
+            cell,
+        )
+
+    return prefers_another
+
+
+def _preferred(line: str, size: int, formats: tuple[str, ...]) -> list[int | None]:
+    """The moves `line` ranks above another (`locate.prefers_the_move`: `Wait, I5 is stronger.`)."""
+    found = []
+    for pos, cell in _named(line, size, formats):
+        written = _ALGEBRAIC.match(line, pos)
+        if written and prefers_the_move(line, pos, written.end()):
+            found.append(cell)
+    return found
 
 
 def _naming_sentences(line: str, size: int, formats: tuple[str, ...]) -> list[str]:
@@ -430,8 +496,9 @@ def _names_only_theirs(line: str, size: int, formats: tuple[str, ...], theirs: s
     (`_TAKES_THEIR_CELL`: `…, so block it.`)?"""
     if _TAKES_THEIR_CELL.search(line):
         return False
-    named = find_moves(without_asides(line), size, _plain(formats))
-    return bool(named) and all(_theirs_at(without_asides(line), pos, theirs) for pos, _cell in named)
+    scope = without_asides(line)
+    named = find_moves(scope, size, _plain(formats))
+    return bool(named) and all(_theirs_at(scope, pos, theirs) for pos, _cell in named)
 
 
 # a move that opens a clause of its own and goes on with what it does (`X has four in a row and I5 is the only
@@ -510,11 +577,17 @@ def _move_in(
 
 def _corrected(scope: str, size: int, formats: tuple[str, ...]) -> int | None:
     """The one move the last sentence that names a move names, where that sentence opens by replacing
-    the move before it (`locate.OPENS_A_CORRECTION`: `Actually, A1 is better.`); else None."""
+    the move before it (`locate.OPENS_A_CORRECTION`: `Actually, A1 is better.`) or ranks it above
+    (`locate.prefers_the_move`: `Hmm, A1 is better.`); else None."""
     for sentence in reversed(_SENTENCE_END.split(scope)):
         named = {cell for pos, cell in _named(sentence, size, formats) if not _rejected(sentence, pos)}
         if named:
-            return named.pop() if len(named) == 1 and OPENS_A_CORRECTION.match(sentence) else None
+            one = len(named) == 1
+            return (
+                named.pop()
+                if one and (OPENS_A_CORRECTION.match(sentence) or _preferred(sentence, size, formats))
+                else None
+            )
     return None
 
 
@@ -559,8 +632,10 @@ def _answering_sentence(
     # `Check A1: it loses. Play I5.`: the sentences that state one move now, and nothing after them doubts it
     stating = [k for k, s in enumerate(sentences) if s in now and _states_one_move(s, size, formats, theirs, ours)]
     cells = {cell for pos, cell in _named_in([sentences[k] for k in stating], size, formats)}
-    if len(cells) == 1 and not TAKES_BACK.search(" ".join(sentences[stating[0] :])):  # never `A1? Hmm, I5.`
-        return cells.pop()
+    if len(cells) == 1:  # never `A1? Hmm, I5.`, `I5. Hmm, wait.`; `I5. I considered A1, but it loses.` leaves it
+        doubted = TAKES_BACK.search(sentences[stating[0]]) or doubts_after(" ".join(sentences[stating[0] + 1 :]))
+        if not doubted:
+            return cells.pop()
     cells = {cell for pos, cell in _named_in(now, size, formats, answering=True)}
     cells = (cells - set(occupied)) or cells
     if cells or len(now) == len(sentences):
