@@ -431,6 +431,19 @@ OPENS_A_CORRECTION = re.compile(  # never `instead of`, which rejects what follo
     r"^\W*(?:actually|instead(?![ \t]+of\b)|on second thought|correction)\b", re.IGNORECASE
 )
 
+# a sentence that opens by taking a second look (`Wait, I5.`, `Hold on, I5.`): where it plays a
+# move, that move replaces the answer before it, as a correction's does
+_OPENS_A_SECOND_LOOK = re.compile(r"^\W*(?:wait|hold on|oh)\b", re.IGNORECASE)  # never `A1? Hmm, I5.`: a doubt
+
+
+def reconsiders(line: str) -> bool:
+    """Does `line` open a correction or a second look (`Actually, I5.`, `Wait, I5.`)? Where the line
+    plays a move other than the answer, that move replaces it (gomoku, doudizhu). A question never does."""
+    if "?" in line or "？" in line:
+        return False  # `Wait, is I5 better? No.`: a question states no move
+    return bool(OPENS_A_CORRECTION.match(line) or _OPENS_A_SECOND_LOOK.match(line))
+
+
 # words that name the other player (`Opponent's move:`, `Their reply:`, `对手出牌：`): what follows is
 # their move, never the model's answer
 _THE_OTHER_SIDE = r"(?:opponents?|opponent's|enemy|rival|they|them|their|he|she|his|her|the other (?:player|side))"
@@ -946,16 +959,20 @@ _OPENS_A_DOUBT = re.compile(
 )
 
 
-def doubts_after(rest: str) -> bool:
+def doubts_after(rest: str, rejects_all: Callable[[str], bool] = lambda sentence: False) -> bool:
     """Does a sentence of `rest` (what follows an answer on its line) open with a doubt or a
     correction (`Hmm, A9.`, `But wait, A9.`, `Actually, A9.`), other than a "No" that answers a
-    question (`A9? No, too slow.` rejects A9)? `I considered A9, but it loses.` does not."""
-    previous = ""
-    for sentence in _SENTENCES_APART.split(rest.strip()):
-        answers_a_question = previous.rstrip().endswith(("?", "？")) and _LEADING_NO.match(sentence)
-        if not answers_a_question and (_OPENS_A_DOUBT.match(sentence) or OPENS_A_CORRECTION.match(sentence)):
+    question, a question so answered (`A9? No, too slow.`, `Wait, is A9 better? No.` reject A9), or
+    one that rejects every move it names (`rejects_all`, the verifier's: `Wait, A9 would lose.`)? `I
+    considered A9, but it loses.` does not."""
+    said = _SENTENCES_APART.split(rest.strip())
+    for k, sentence in enumerate(said):
+        asked = sentence.rstrip().endswith(("?", "？"))
+        answers_a_question = k > 0 and said[k - 1].rstrip().endswith(("?", "？")) and _LEADING_NO.match(sentence)
+        answered_no = asked and k + 1 < len(said) and _LEADING_NO.match(said[k + 1])  # `Wait, is A9 better? No.`
+        doubt = _OPENS_A_DOUBT.match(sentence) or OPENS_A_CORRECTION.match(sentence)
+        if doubt and not (answers_a_question or answered_no or rejects_all(sentence)):  # `Wait, A9 would lose.`
             return True
-        previous = sentence
     return False
 
 
@@ -972,7 +989,7 @@ def without_mentions_after_the_answer(
     for answer in found:
         line = line_of(answer)
         states_it = states(line)
-        if stated and not (states_it or offers(line) or OPENS_A_CORRECTION.match(line) or CONCLUDES.match(line)):
+        if stated and not (states_it or offers(line) or reconsiders(line) or CONCLUDES.match(line)):
             continue
         kept.append(answer)
         stated = stated or states_it

@@ -1167,12 +1167,12 @@ ANSWERED = ("<move>{a}</move>", "Move: {a}", "**Move:** {a}", "So I play {a}.", 
 DISCUSSED_AFTER = (  # lines about another move, after ours, that neither play nor offer nor prefer it
     "I considered {b}, but it loses.", "Playing {b} is a mistake.", "{b}? No, too slow.",
     "The tempting {b} does nothing.", "{b} is a trap.", "Let me check {b}: it loses.", "Not {b}.",
-    "It is better than {b}.",
+    "It is better than {b}.", "Wait, {b} would lose.", "Wait, is {b} better? No.",
 )  # fmt: skip
 PREFERRED_AFTER = (  # lines after ours that rank another above it, or correct to it
     "{b} is better.", "Actually, {b}.", "Hmm, {b} wins outright.", "Wait, {b} is stronger.",
     "On second thought, {b}.", "Instead, {b} is stronger.", "The {b} would be better.", "{b} is the better move.",
-    "The better move is {b}.", "Hmm, actually {b} is better.",
+    "The better move is {b}.", "Hmm, actually {b} is better.", "Wait, {b}.", "Hold on, {b}.",
 )  # fmt: skip
 
 

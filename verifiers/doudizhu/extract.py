@@ -14,7 +14,6 @@ from ..locate import (
     MISTAKE_LABEL_WORDS,
     MOST_TALK_LINES,
     OFFERS,
-    OPENS_A_CORRECTION,
     OPENS_A_PLAN,
     OTHER_SIDE,
     REPLY_WORDS,
@@ -37,6 +36,7 @@ from ..locate import (
     preferred_after,
     prefers_the_move,
     rank,
+    reconsiders,
     replies_at,
     states_the_move_now,
     tag_cut_off,
@@ -308,15 +308,13 @@ def _written_after_a_preference(
 
 def _prefers_another(answer: str) -> Callable[[str], bool]:
     """For `locate.preferred_after`: does a line rank a play other than `answer` above it (`3 is
-    better.`), or open a correction that plays one (`Actually, 3.`)?"""
+    better.`), or open a correction or a second look that plays one (`Actually, 3.`, `Wait, 3.`)?"""
 
     def prefers_another(line: str) -> bool:
         other = (_NO_HAND, _as_hand(answer))
         if any(_as_hand(cards) not in other for cards in _preferred(line)):
             return True
-        corrected = (
-            _play_in(with_counts_written_out(without_asides(line))).play if OPENS_A_CORRECTION.match(line) else None
-        )
+        corrected = _play_in(with_counts_written_out(without_asides(line))).play if reconsiders(line) else None
         return corrected is not None and _as_hand(corrected) not in other
 
     return prefers_another
@@ -377,7 +375,7 @@ def _unsettles(rest: str) -> bool:
     J.`)? `I considered J, but it loses.` does none."""
     if offers(rest) or _preferred(rest) or any(map(_states_our_play, rest.split("\n"))):
         return True  # `3. J is better.`, `**3**` / `So I play J.`
-    return doubts_after(rest)
+    return doubts_after(rest, lambda s: bool(_rejected_plays(s)))
 
 
 def _reads_as_play(text: str) -> bool:
@@ -670,7 +668,9 @@ def _play_in(line: str, on_table: Hand | None = None) -> Found:
     runs = [(play.sentence, play.cards[0]) for play in plays]
     last = plays[-1]
     sentences = _SENTENCE_END.split(line)
-    replaces = OPENS_A_CORRECTION.match(sentences[last.sentence]) or prefers_the_move(line, last.start, last.end)
+    stop = _SENTENCE_END.search(line, last.end)  # `Wait, is A better? No.`: a question replaces nothing
+    asked = stop is not None and stop.group() in "?？"
+    replaces = (reconsiders(sentences[last.sentence]) and not asked) or prefers_the_move(line, last.start, last.end)
     if len({_as_hand(cards) for _, cards in runs}) > 1 and replaces:
         return Found(runs[-1][1])  # `Play 3. Actually, 2 is better.`, `Play 3. Pass is better.`: the later replaces it
     if len({_as_hand(cards) for _, cards in runs}) > 1 and on_table is not None:
@@ -682,7 +682,9 @@ def _play_in(line: str, on_table: Hand | None = None) -> Found:
     ):  # `**A**. The tempting 3 does nothing.`: the one play its stating sentences name
         stating = [at for at in sorted({at for at, _ in runs}) if _states_our_play(sentences[at])]
         stated = {_as_hand(cards): cards for at, cards in runs if at in stating}
-        if len(stated) == 1 and not doubts_after(" ".join(sentences[stating[0] + 1 :])):
+        if len(stated) == 1 and not doubts_after(
+            " ".join(sentences[stating[0] + 1 :]), lambda s: bool(_rejected_plays(s))
+        ):
             return Found(next(iter(stated.values())))
     answering = {  # never the other side's sentence (`…; they'd probably play 5.`)
         _as_hand(cards): cards

@@ -11,7 +11,6 @@ from typing import Callable, Collection
 
 from ..locate import (
     ANSWER_WORDS,
-    OPENS_A_CORRECTION,
     OPENS_A_PLAN,
     OTHER_SIDE,
     REPLY_WORDS,
@@ -37,6 +36,7 @@ from ..locate import (
     preferred_after,
     prefers_the_move,
     rank,
+    reconsiders,
     replies_at,
     states_the_move_now,
     tag_cut_off,
@@ -351,7 +351,7 @@ def _its_own_sentence(answer: str, size: int, formats: tuple[str, ...]) -> str:
     first, rest = answer[: cut.end()], answer[cut.end() :]
     if len({cell for _, cell in _named(first, size, formats)}) != 1 or offers(rest) or _preferred(rest, size, formats):
         return answer
-    return answer if doubts_after(rest) else first  # `Hmm, A9.`
+    return answer if doubts_after(rest, lambda s: _rejects_all(s, size, formats)) else first  # `Hmm, A9.`
 
 
 def _moves_listed_under(text: str, span: Span, at: int, size: int, formats: tuple[str, ...]) -> list[tuple[int, str]]:
@@ -431,7 +431,7 @@ def _prefers_another(
             return False
         if any(c not in (None, cell) for c in _preferred(line, size, formats)):
             return True
-        return bool(OPENS_A_CORRECTION.match(line)) and _move_in(line, size, formats, occupied, theirs)[0] not in (
+        return reconsiders(line) and _move_in(line, size, formats, occupied, theirs)[0] not in (
             None,
             cell,
         )
@@ -577,17 +577,13 @@ def _move_in(
 
 def _corrected(scope: str, size: int, formats: tuple[str, ...]) -> int | None:
     """The one move the last sentence that names a move names, where that sentence opens by replacing
-    the move before it (`locate.OPENS_A_CORRECTION`: `Actually, A1 is better.`) or ranks it above
+    the move before it (`locate.reconsiders`: `Actually, A1 is better.`, `Wait, A1.`) or ranks it above
     (`locate.prefers_the_move`: `Hmm, A1 is better.`); else None."""
     for sentence in reversed(_SENTENCE_END.split(scope)):
         named = {cell for pos, cell in _named(sentence, size, formats) if not _rejected(sentence, pos)}
         if named:
             one = len(named) == 1
-            return (
-                named.pop()
-                if one and (OPENS_A_CORRECTION.match(sentence) or _preferred(sentence, size, formats))
-                else None
-            )
+            return named.pop() if one and (reconsiders(sentence) or _preferred(sentence, size, formats)) else None
     return None
 
 
@@ -633,7 +629,9 @@ def _answering_sentence(
     stating = [k for k, s in enumerate(sentences) if s in now and _states_one_move(s, size, formats, theirs, ours)]
     cells = {cell for pos, cell in _named_in([sentences[k] for k in stating], size, formats)}
     if len(cells) == 1:  # never `A1? Hmm, I5.`, `I5. Hmm, wait.`; `I5. I considered A1, but it loses.` leaves it
-        doubted = TAKES_BACK.search(sentences[stating[0]]) or doubts_after(" ".join(sentences[stating[0] + 1 :]))
+        doubted = TAKES_BACK.search(sentences[stating[0]]) or doubts_after(
+            " ".join(sentences[stating[0] + 1 :]), lambda s: _rejects_all(s, size, formats)
+        )
         if not doubted:
             return cells.pop()
     cells = {cell for pos, cell in _named_in(now, size, formats, answering=True)}
