@@ -914,7 +914,8 @@ _AFTER_A_PREFERRED = re.compile(
     r"|[\s*_`]+wins\b",
     re.IGNORECASE,
 )
-_A_SENTENCE_END = re.compile(r"[.!?。！？][\s*_`]+")
+# the space (and emphasis) after a sentence's stop: where the next sentence opens
+_A_SENTENCE_END = re.compile(r"(?<=[.!?。！？])[\s*_`]+")
 _MOST_BEFORE_A_PREFERRED = 48  # characters of opening words before the move (`On second thought, the `)
 
 
@@ -949,7 +950,6 @@ def preferred_after(text: str, end: int, prefers_another: Callable[[str], bool])
     return None
 
 
-_SENTENCES_APART = re.compile(r"(?<=[.!?。！？])\s+")
 # a sentence that opens with a doubt (`Hmm, A9.`, `Wait.`, `But maybe A9.`, `No.`); never one that rejects
 # another move (`Not A9.`, `No, A9 is too slow.` after a question) or goes on with a reason (`But it loses.`)
 _OPENS_A_DOUBT = re.compile(
@@ -965,7 +965,7 @@ def doubts_after(rest: str, rejects_all: Callable[[str], bool] = lambda sentence
     question, a question so answered (`A9? No, too slow.`, `Wait, is A9 better? No.` reject A9), or
     one that rejects every move it names (`rejects_all`, the verifier's: `Wait, A9 would lose.`)? `I
     considered A9, but it loses.` does not."""
-    said = _SENTENCES_APART.split(rest.strip())
+    said = _A_SENTENCE_END.split(rest.strip())
     for k, sentence in enumerate(said):
         asked = sentence.rstrip().endswith(("?", "？"))
         answers_a_question = k > 0 and said[k - 1].rstrip().endswith(("?", "？")) and _LEADING_NO.match(sentence)

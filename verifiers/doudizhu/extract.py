@@ -186,8 +186,9 @@ def find_play(
                 return Found(None, TWO_PLAYS)  # `<move>3</move> (or J)`, `— J would also work`
             if taken_back(text, kept[-1].end, _names_another(kept[-1].text)):
                 return _written_after_a_denial(text, kept[-1].end, formats, on_table, examples, replacing)
-            if _prefers_another_after(text, kept[-1]):  # `Play: A` / `Actually, 3 is better.`: 3 replaces it
-                return _written_after_a_preference(text, kept[-1], formats, on_table, examples, replacing)
+            preferred = preferred_after(text, kept[-1].end, _prefers_another(kept[-1].text))
+            if preferred is not None:  # `Play: A` / `Actually, 3 is better.`: 3 replaces it
+                return _written_after_a_preference(preferred, formats, on_table, examples, replacing)
             if none_stated_at(text) > kept[-1].start:  # `Final answer: none` after it
                 return Found(None, STATED_NONE)
             if _concludes_another(text, kept[-1], on_table):
@@ -209,8 +210,9 @@ def find_play(
                 return Found(None, TWO_PLAYS)  # `{"move": "3", "alternatives": ["6"]}`
             if taken_back(text, lines[-1].end, _names_another(lines[-1].text)):
                 return _written_after_a_denial(text, lines[-1].end, formats, on_table, examples, replacing)
-            if _prefers_another_after(text, lines[-1]):  # `Play: A` / `Actually, 3 is better.`: 3 replaces it
-                return _written_after_a_preference(text, lines[-1], formats, on_table, examples, replacing)
+            preferred = preferred_after(text, lines[-1].end, _prefers_another(lines[-1].text))
+            if preferred is not None:  # `Play: A` / `Actually, 3 is better.`: 3 replaces it
+                return _written_after_a_preference(preferred, formats, on_table, examples, replacing)
             if _concludes_another(text, lines[-1], on_table):
                 return Found(None, TWO_PLAYS)  # `Play: 3` … `So the best play is 4.`
             return _as_play(_last_of(lines, text), on_table)
@@ -285,24 +287,12 @@ def _written_after_a_denial(
     return later if later.play is not None and _reads_as_play(later.play) else Found(None, CALLED_WRONG)
 
 
-def _prefers_another_after(text: str, answer: _Written) -> bool:
-    """Does a line after `answer` rank another play above it (`locate.prefers_the_move`: `Play: A` /
-    `Actually, 3 is better.`)?"""
-    return preferred_after(text, answer.end, _prefers_another(answer.text)) is not None
-
-
 def _written_after_a_preference(
-    text: str,
-    answer: _Written,
-    formats: tuple[str, ...],
-    on_table: Hand | None,
-    examples: tuple[str, ...],
-    replacing: bool,
+    rest: str, formats: tuple[str, ...], on_table: Hand | None, examples: tuple[str, ...], replacing: bool
 ) -> Found:
-    """The play the text writes from the line that ranks another above `answer` on (rule 5), read
-    once; none (two plays) where that reading names none."""
-    rest = preferred_after(text, answer.end, _prefers_another(answer.text))
-    later = find_play(rest, formats, on_table, examples, replacing=False) if replacing and rest else Found(None)
+    """The play written in `rest`, the text from the line that ranks another play above the answer on
+    (`locate.preferred_after`; rule 5), read once; none (two plays) where that reading names none."""
+    later = find_play(rest, formats, on_table, examples, replacing=False) if replacing else Found(None)
     return later if later.play is not None and _reads_as_play(later.play) else Found(None, PREFERS_ANOTHER)
 
 
