@@ -234,6 +234,22 @@ FORMS = {
         TASK,
         "incorrect",
     ),
+    # the prompt a function's signature (HumanEval): the class is the answer, never a body for the prompt's function
+    "the function as a method of class Solution, the prompt a signature": (
+        "```python\nclass Solution:\n    def add_one(self, x):\n        return x + 1\n```",
+        HUMANEVAL,
+        "correct",
+    ),
+    "a static method of a class after prose, the prompt a signature": (
+        "Here you go:\n```python\nclass Adder:\n    @staticmethod\n    def add_one(x):\n        return x + 1\n```",
+        HUMANEVAL,
+        "correct",
+    ),
+    "a wrong method of class Solution, the prompt a signature": (
+        "```python\nclass Solution:\n    def add_one(self, x):\n        return x\n```",
+        HUMANEVAL,
+        "incorrect",
+    ),
     "a fenced block inside a block quote": (
         "> ```python\n> def add_one(x):\n>     return x + 1\n> ```",
         TASK,

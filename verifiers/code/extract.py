@@ -154,6 +154,19 @@ def _functions(tree: ast.Module) -> set[str]:
     return {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
 
 
+def _defines_tested(tree: ast.Module, wanted: set[str]) -> bool:
+    """Does the code define a function under test at its top level, or as a method of a top-level
+    class (`class Solution:` / `    def below_zero(self, …)`, bound to its name by `bound_methods`);
+    with none named (`wanted` empty), any function or class? Read past the method, such a block was
+    no solution, and was wrapped into the prompt's function as its body."""
+    if not wanted:
+        return bool(_functions(tree))
+    if wanted & defined_names(tree):
+        return True
+    methods = (m.name for c in tree.body if isinstance(c, ast.ClassDef) for m in c.body if hasattr(m, "name"))
+    return any(name in wanted for name in methods)
+
+
 _ACTS = (
     ast.Call,
     ast.Assign,
@@ -350,7 +363,7 @@ def _unfenced_between(text: str, fenced: list[Block], wanted: set[str]) -> list[
         if "def " not in gap and "class " not in gap:
             continue
         for stretch, tree in _code_stretches(gap.split("\n"), block.end):
-            if wanted & defined_names(tree):
+            if wanted and _defines_tested(tree, wanted):
                 found.append(stretch)
     return found
 
@@ -367,7 +380,7 @@ def _closing_the_prompts_fence(text: str, wanted: set[str], prompt: str) -> str:
         return text
     code = text[: m.start()]
     tree = _parses(code.strip("\n")) if code.strip() else None
-    defines = tree is not None and bool((wanted & defined_names(tree)) or (not wanted and _functions(tree)))
+    defines = tree is not None and _defines_tested(tree, wanted)
     if defines or _continued_prompt(code.lstrip("\n"), wanted, prompt) is not None:
         return m.group(0).strip() + "\n" + text
     return text
@@ -461,7 +474,7 @@ def _from_blocks(blocks: list[Block], wanted: set[str], prompt: str, script: boo
     if script:
         programs = _without_tests([(b, t) for b, t in valid if _is_program(t)]) or [valid[-1]]
         return Program(programs[-1][0].code, "the final code block (a whole program)")
-    solutions = [(b, t) for b, t in valid if (wanted & defined_names(t)) or (not wanted and _functions(t))]
+    solutions = [(b, t) for b, t in valid if _defines_tested(t, wanted)]
     if not solutions:
         final = valid[-1][0].code
         continuation = _continued_prompt(final, wanted, prompt) or _continued_from_margin(final, wanted, prompt)
@@ -784,7 +797,7 @@ def _from_indented(block: str, wanted: set[str], prompt: str, script: bool) -> P
     tree = _parses(code)
     if tree is not None and script and _is_program(tree):
         return Program(code, "an indented code block after prose (a whole program)")
-    if tree is not None and (wanted & defined_names(tree) or not wanted and _functions(tree)):
+    if tree is not None and _defines_tested(tree, wanted):
         return Program(_core(code, tree, wanted or _functions(tree)), "an indented code block after prose")
     continuation = _continued_prompt(block, wanted, prompt)
     if continuation is not None:
@@ -802,7 +815,7 @@ def _inline(text: str, wanted: set[str]) -> Program:
     for m in _INLINE_CODE.finditer(text):
         code = m.group(1).strip() + "\n"
         tree = _parses(code)
-        if tree is not None and ((wanted & defined_names(tree)) or (not wanted and _functions(tree))):
+        if tree is not None and _defines_tested(tree, wanted):
             if found and not _same_program(found[-1], code):
                 return Program(None, "two different inline solutions: one answer too many")
             found.append(code)
