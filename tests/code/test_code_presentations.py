@@ -357,6 +357,16 @@ FORMS = {
         "correct",
     ),
     "a whole program, unfenced": ("n = int(input())\nprint(n + 1)\n", STDIO, "correct"),
+    "a whole program's import in a block of its own, the program in the next": (
+        "```python\nimport sys\n```\n```python\nn = int(sys.stdin.readline())\nprint(n + 1)\n```",
+        STDIO,
+        "correct",
+    ),
+    "a wrong whole program after its import's block": (
+        "```python\nimport sys\n```\n```python\nn = int(sys.stdin.readline())\nprint(n)\n```",
+        STDIO,
+        "incorrect",
+    ),
     "a whole program after a line of prose": (
         "Here is my solution:\nn = int(input())\nprint(n + 1)\n\nIt reads n and prints n + 1.",
         STDIO,

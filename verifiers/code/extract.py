@@ -473,7 +473,9 @@ def _from_blocks(blocks: list[Block], wanted: set[str], prompt: str, script: boo
         return Program(last.code, "the final code block")  # it does not compile: the verifier says so
     if script:
         programs = _without_tests([(b, t) for b, t in valid if _is_program(t)]) or [valid[-1]]
-        return Program(programs[-1][0].code, "the final code block (a whole program)")
+        final = programs[-1][0]
+        helpers = _helpers(final.code, [(b, t) for b, t in valid if b is not final], set())  # `import sys` alone
+        return Program(helpers + final.code, "the final code block (a whole program)" + _WITH_HELPERS * bool(helpers))
     solutions = [(b, t) for b, t in valid if _defines_tested(t, wanted)]
     if not solutions:
         final = valid[-1][0].code
