@@ -65,6 +65,8 @@ RIGHT_FORMS = [
     "Answer: \\(\\displaystyle (6-4) \\times (4+8)\\)",
     "Answer: \\(\\mathbf{(6-4) \\times (4+8)}\\)",
     "Answer: \\((6-4) \\times (4+8) = 24 \\text{ (each number once)}\\)",
+    "Answer: \\(\\text{(6-4)} \\times \\text{(4+8)}\\)",  # `\\text` holding arithmetic only styles it
+    "Answer: \\((6-4) \\times (4+8) \\text{=} 24\\)",
     "Answer: \\((6-4) \\ast (4+8)\\)",
     "Answer: \\((6-4) \\times (4+8) = 24 \\quad \\checkmark\\)",
     f"Answer: <b>{E}</b>",

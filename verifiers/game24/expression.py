@@ -59,10 +59,9 @@ _LATEX = [
     ("}", ")"),
 ]
 # LaTeX that only sizes, styles or spaces what it touches (`\Big(`, `\mathbf{24}`, `\quad`): removed;
-# `\text{...}` is words, not arithmetic: removed with its words; `\begin{aligned}`, `\end{aligned}` and
-# the row end `\\` only frame
+# `\begin{aligned}`, `\end{aligned}` and the row end `\\` only frame
 _LATEX_WRAPPERS = re.compile(
-    r"\\\\|\\text\s*\{[^{}]*\}|\\(?:begin|end)\s*\{[a-z]+\*?\}|\\(?:[Bb]igg?[lr]?|displaystyle|textstyle|mathbf|mathrm|mathit|textbf|boldsymbol"
+    r"\\\\|\\(?:begin|end)\s*\{[a-z]+\*?\}|\\(?:[Bb]igg?[lr]?|displaystyle|textstyle|mathbf|mathrm|mathit|textbf|boldsymbol"
     r"|operatorname|quad|qquad|checkmark|surd\b|,|;|:|!| )"
 )
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]{0,60})?>")
@@ -115,6 +114,7 @@ def normalise(text: str) -> str:
     text = text.strip()
     if "\\" in text or "{" in text:
         text = _LATEX_DELIMITERS.sub(" ", text)
+        text = _LATEX_TEXT.sub(_text_kept_if_arithmetic, text)
         text = _LATEX_WRAPPERS.sub(" ", text)
         for _ in range(8):  # nested fractions, innermost first
             text, replaced = _FRAC.subn(r"((\1)/(\2))", text)
@@ -124,6 +124,19 @@ def normalise(text: str) -> str:
             text = text.replace(latex, plain)
     text = text.replace("[", "(").replace("]", ")").replace("==", "=").replace("=>", "=").replace("->", "=")
     return " ".join(text.replace("$", " ").split()).rstrip(".。")
+
+
+# `\text{...}`: words (`\text{ using each number once}`, `\text{ ✓}`), removed with them, unless it
+# holds digits or `=` and no letter (`\text{(3-2)}\times 4`, `\text{=}`): then it only styles arithmetic,
+# kept as written
+_LATEX_TEXT = re.compile(r"\\text\s*\{([^{}]*)\}")
+_A_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _text_kept_if_arithmetic(m: re.Match[str]) -> str:
+    words = m.group(1)
+    arithmetic = "=" in words or any(c.isdigit() for c in words)
+    return f" {words} " if arithmetic and not _A_LETTER.search(words) else " "
 
 
 def _plain_digits(text: str) -> str:
