@@ -84,6 +84,32 @@ FORMS = {
         "incorrect",
     ),
     "a wrong body, then prose": ("    return x\n\nThis adds one.", HUMANEVAL, "incorrect"),
+    "a body, then a fenced test block (the body is the answer)": (
+        "    return x + 1\n\n## Tests\n\n```python\nassert add_one(1) == 2\n```",
+        HUMANEVAL,
+        "correct",
+    ),
+    "a wrong body, then a fenced test block": (
+        "    return x\n\nTests:\n```python\nassert add_one(1) == 2\n```",
+        HUMANEVAL,
+        "incorrect",
+    ),
+    "a body, then the whole function restated in a fence with its typing import": (
+        "    return x + 1\n\nThe full function:\n```python\nfrom typing import Any\n\n\ndef add_one(x: Any) -> Any:\n"
+        "    return x + 1\n```",
+        HUMANEVAL,
+        "correct",
+    ),
+    "a body, then the function under test written again unfenced and asserted": (
+        "    return x + 1\n\n\ndef add_one(x):\n    return 0\n\n\nassert add_one(0) == 0\n",
+        HUMANEVAL,
+        "correct",
+    ),
+    "a function first, then prose and a fenced output block": (
+        "def add_one(x):\n    return x + 1\n\nOutput:\n```\n2\n```",
+        TASK,
+        "correct",
+    ),
     "a body after a line of prose": ("Here is the body:\n    return x + 1\n", HUMANEVAL, "correct"),
     "a body written at the margin in a fence": ("```python\nreturn x + 1\n```", HUMANEVAL, "correct"),
     "a wrong body written at the margin in a fence": ("```python\nreturn x\n```", HUMANEVAL, "incorrect"),

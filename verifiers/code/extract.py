@@ -30,6 +30,7 @@ import json
 import re
 import textwrap
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Callable
 
 from ..locate import HEDGE_WORDS, counter_example
@@ -272,7 +273,8 @@ def _same_program(a: str, b: str) -> bool:
 
 
 def _skeleton(tree: ast.Module) -> str:
-    """The tree without docstrings and type hints, dumped."""
+    """The tree without docstrings and type hints (and the `typing` imports they need), dumped."""
+    tree.body = [n for n in tree.body if not _imports_typing(n)]
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
         if isinstance(body, list) and len(body) > 1 and _is_docstring(body[0]):
@@ -286,6 +288,13 @@ def _skeleton(tree: ast.Module) -> str:
         for n in tree.body
     ]
     return ast.dump(ast.Module(body=body, type_ignores=[]))
+
+
+def _imports_typing(node: ast.stmt) -> bool:
+    """`from typing import List`, `import typing`: what type hints need, and nothing else does."""
+    if isinstance(node, ast.ImportFrom):
+        return node.module == "typing"
+    return isinstance(node, ast.Import) and all(a.name == "typing" for a in node.names)
 
 
 def _is_docstring(node: ast.stmt) -> bool:
@@ -308,6 +317,8 @@ def locate_program(
     fenced = fenced_blocks(text)
     python = [b for b in fenced if _holds_python(b, set(wanted))]
     blocks = [replace(b, code=from_repl(b.code)) for b in python or contained_blocks(text) if b.code.strip()]
+    if python and (leading := _leading_code(text, fenced, set(wanted), prompt)) is not None:
+        blocks.insert(0, leading)  # `    return x + 1` (the prompt's body) then `Tests:` and a fenced block
     if python and wanted and not script:  # a program written unfenced between or after them is a block too
         blocks = sorted(blocks + _unfenced_between(text, fenced, set(wanted)), key=lambda b: b.start)
     blocks = _joined_parts(blocks, set(wanted))
@@ -317,6 +328,26 @@ def locate_program(
         else _unfenced(from_repl(text), set(wanted), prompt, script)
     )
     return replace(found, code=bound_methods(found.code, set(wanted))) if found.code and wanted else found
+
+
+def _leading_code(text: str, fenced: list[Block], wanted: set[str], prompt: str) -> Block | None:
+    """The code a completion begins with before its first fenced block, as a block of its own: a
+    function body continuing the prompt (HumanEval's format) or a definition of the function under
+    test, then a fenced test, usage or output block (`    return x + 1` then `Tests:` and a fence:
+    read past, the test block was taken as the body). Other text before the first fence is prose."""
+    if not fenced or not wanted:
+        return None
+    code = text[: fenced[0].start]
+    if not code.strip() or "`" in code or "~~~" in code:
+        return None
+    if _continued_prompt(code.lstrip("\n"), wanted, prompt) is not None:  # it drops the prose after the body
+        return Block("python", code.strip("\n") + "\n", True, 0, "", fenced[0].start)
+    lines = code.strip("\n").split("\n")
+    for cut in range(len(lines), max(0, len(lines) - SHRINK_TRIES), -1):  # the prose before the fence dropped
+        tree = _parses("\n".join(lines[:cut]))
+        if tree is not None and _defines_tested(tree, wanted):
+            return Block("python", "\n".join(lines[:cut]) + "\n", True, 0, "", fenced[0].start)
+    return None
 
 
 def _joined_parts(blocks: list[Block], wanted: set[str]) -> list[Block]:
@@ -464,6 +495,7 @@ def _from_blocks(blocks: list[Block], wanted: set[str], prompt: str, script: boo
     if not last.closed and _parses(last.code) is None:
         return Program(None, "the final code block was cut off (never closed): no answer")
     continuation = _continued_prompt(last.code, wanted, prompt)
+    blocks = [*map(partial(_as_continuation, wanted=wanted, prompt=prompt), blocks[:-1]), last]
     parsed = [(b, _parses(b.code)) for b in blocks]
     if continuation is not None and parsed[-1][1] is None:
         helpers = _helpers(continuation, [(b, t) for b, t in parsed[:-1] if t is not None], wanted)
@@ -513,6 +545,16 @@ def _from_blocks(blocks: list[Block], wanted: set[str], prompt: str, script: boo
 
 
 _WITH_HELPERS = " with the helpers it uses from other blocks"
+
+
+def _as_continuation(block: Block, wanted: set[str], prompt: str) -> Block:
+    """`block`, or where it does not compile alone and is a function body continuing the prompt,
+    the prompt's function with that body: a solution like any other block (the final block's
+    body is read where `_from_blocks` starts)."""
+    if _parses(block.code) is not None:
+        return block
+    continuation = _continued_prompt(block.code, wanted, prompt)
+    return block if continuation is None else replace(block, code=continuation)
 
 
 def _defines(code: str, wanted: set[str]) -> bool:
@@ -664,7 +706,11 @@ def _continued_prompt(body: str, wanted: set[str], prompt: str) -> str | None:
 def _joined_to_prompt(head: str, lines: list[str], wanted: set[str]) -> str | None:
     """The prompt's `head` and the body's `lines`: the function ends at the first line back at the
     margin; what follows is kept where it parses (a helper it calls), else cut there (prose, the next
-    problem begun, a truncated definition). Its own tests, prints and calls are dropped."""
+    problem begun, a truncated definition), and always before a line that defines the function under
+    test again (`def f(x): return 0` then `assert f(0) == 0`: read on, it replaced the answer). Its
+    own tests, prints and calls are dropped."""
+    redefines = next((i for i, line in enumerate(lines) if _defines(line, wanted)), None)
+    lines = lines[:redefines]  # the function under test written again after it: a test's stand-in or a next try
     ends = [i for i in range(len(lines) - 1, 0, -1) if lines[i][:1] not in ("", " ", "\t")]
     for cut in [len(lines), *ends][:SHRINK_TRIES]:
         joined = head + "\n".join(lines[:cut]).rstrip("\n") + "\n"
