@@ -444,6 +444,17 @@ def reconsiders(line: str) -> bool:
     return bool(OPENS_A_CORRECTION.match(line) or _OPENS_A_SECOND_LOOK.match(line))
 
 
+def second_look(line: str, names_a_move: Callable[[str], bool]) -> str | None:
+    """Where `line` opens a correction or a second look (`reconsiders`), the sentence that plays
+    its move: the first that names one (`names_a_move`, the verifier's), past openings that name none
+    (`Wait. Actually, I5.`); None where the line opens none. Only that sentence: a later one that
+    mentions the move again never plays it (`Wait, A9 would lose. The tempting A9 does nothing.`:
+    read as one, A9 was played)."""
+    if not reconsiders(line):
+        return None
+    return next((sentence for sentence in _A_SENTENCE_END.split(line) if names_a_move(sentence)), None)
+
+
 # words that name the other player (`Opponent's move:`, `Their reply:`, `对手出牌：`): what follows is
 # their move, never the model's answer
 _THE_OTHER_SIDE = r"(?:opponents?|opponent's|enemy|rival|they|them|their|he|she|his|her|the other (?:player|side))"
@@ -897,11 +908,15 @@ def states_the_move_now(line: str, ours: str = "") -> bool:
     )
 
 
-# a sentence that opens with a move, after words of doubt or correction (`Wait,`, `Hmm,`, `Actually,`), and
+# a sentence that opens with a move, after words of doubt, correction or opinion (`Wait,`, `Hmm,`, `Actually,`,
+# `I think`), and
 # ranks it above another (`B is better.`, `Wait, B is stronger.`, `Hmm, B wins outright.`, `B is the better
 # move.`), or that names it as the better one (`The better move is B.`; `The best move is B.` after another is
 # a second answer): it prefers that move
-_DOUBT_OR_CORRECTION = r"[\W_]*(?:(?:actually|wait|hmm+|hold on|oh|no|on second thought|instead|but)\b[\W_]*)*"
+_DOUBT_OR_CORRECTION = (
+    r"[\W_]*(?:(?:actually|wait|hmm+|hold on|oh|no|on second thought|instead|but"
+    r"|i (?:think|believe|guess|feel)(?: that)?|i'd say|maybe|perhaps|probably)\b[\W_]*)*"
+)
 _BEFORE_A_PREFERRED = re.compile(rf"{_DOUBT_OR_CORRECTION}(?:the[ \t]+)?", re.IGNORECASE)
 _NAMED_THE_BETTER = re.compile(
     rf"{_DOUBT_OR_CORRECTION}(?:the|a)[ \t]+(?:better|stronger|superior)[ \t]+"
@@ -937,9 +952,15 @@ def prefers_the_move(line: str, start: int, end: int) -> bool:
 def preferred_after(text: str, end: int, prefers_another: Callable[[str], bool]) -> str | None:
     """What the text writes from the first line after the answer ending at `end` that prefers
     another (`prefers_another`, built on `prefers_the_move`: `Move: A` / `Actually, B is better.`),
-    where a move game reads the answer that replaces it, as after a denial (rule 5); None where no
-    line does, or where that text speaks of the other side."""
+    or from the words after the answer on its own line that do (`<move>A</move> Actually, B is
+    better.`), where a move game reads the answer that replaces it, as after a denial (rule 5); None
+    where none does, or where that text speaks of the other side."""
     start = text.find("\n", end)
+    closing = _A_CLOSING_TAG.match(text, end)  # a tag's answer: its words start after `</move>`
+    after = closing.end() if closing else end
+    line = text[after : start if start >= 0 else len(text)]
+    if line.strip() and prefers_another(line):
+        return None if OTHER_SIDE.search(text, after) else text[after:]
     while start >= 0:
         line_end = text.find("\n", start + 1)
         line = text[start + 1 : line_end if line_end >= 0 else len(text)]
@@ -948,6 +969,9 @@ def preferred_after(text: str, end: int, prefers_another: Callable[[str], bool])
             return None if OTHER_SIDE.search(rest) else rest
         start = line_end
     return None
+
+
+_A_CLOSING_TAG = re.compile(r"[ \t]*</[A-Za-z_][\w-]*>")
 
 
 # a sentence that opens with a doubt (`Hmm, A9.`, `Wait.`, `But maybe A9.`, `No.`); never one that rejects

@@ -5,6 +5,7 @@ answers, sentences, hedges)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -952,7 +953,7 @@ def test_a_later_turns_move_after_the_move_now_is_never_the_answer(name, data):
     from verifiers.doudizhu.verifier import _two_plays
     from verifiers.gomoku.verifier import _two_moves
 
-    v, _ = _task(name)
+    v = _reading_only(name)
     task = data.draw(st.sampled_from(v.tasks("test")))
     best, other = (_two_moves if name == "gomoku" else _two_plays)(v, task)
     now, later = data.draw(st.sampled_from(MOVE_NOW)), data.draw(st.sampled_from(LATER_TURN))
@@ -976,7 +977,7 @@ def test_a_denial_speaks_of_the_try_its_own_line_names(name, data):
     from verifiers.doudizhu.verifier import _two_plays
     from verifiers.gomoku.verifier import _two_moves
 
-    v, _ = _task(name)
+    v = _reading_only(name)
     task = data.draw(st.sampled_from(v.tasks("test")))
     best, other = (_two_moves if name == "gomoku" else _two_plays)(v, task)
     best_first = data.draw(st.booleans())
@@ -1022,7 +1023,7 @@ def test_lines_about_another_move_after_the_answer_leave_it_the_answer(name, dat
     from verifiers.doudizhu.verifier import _two_plays
     from verifiers.gomoku.verifier import _two_moves
 
-    v, _ = _task(name)
+    v = _reading_only(name)
     task = data.draw(st.sampled_from(v.tasks("test")))
     best, other = (_two_moves if name == "gomoku" else _two_plays)(v, task)
     ours, theirs = data.draw(st.permutations([best, other]))
@@ -1050,7 +1051,7 @@ def test_a_list_item_chosen_by_its_place_is_the_answer(name, data):
     from verifiers.doudizhu.verifier import _two_plays
     from verifiers.gomoku.verifier import _two_moves
 
-    v, _ = _task(name)
+    v = _reading_only(name)
     task = data.draw(st.sampled_from(v.tasks("test")))
     best, other = (_two_moves if name == "gomoku" else _two_plays)(v, task)
     items = data.draw(st.permutations([best, other]))
@@ -1073,7 +1074,7 @@ def test_the_other_sides_move_is_never_ours_and_a_mention_of_them_leaves_it_ours
 
     from verifiers.gomoku.verifier import _two_moves
 
-    v, _ = _task("gomoku")
+    v = _reading_only("gomoku")
     task = data.draw(st.sampled_from(v.tasks("test")))
     ours, theirs = _gomoku_sides(task)
     colour = "Black" if theirs == "X" else "White"
@@ -1207,6 +1208,31 @@ def test_lines_after_the_answer_that_prefer_another_make_it_the_answer_and_menti
     stated = data.draw(st.sampled_from(("So I play {a}.", "I'll go with {a}."))).format(a=answered)
     one_line = f"{stated} {prefers}"  # sentences of one line
     assert v.score(one_line, task).verdict == alone[other], one_line
+    after_its_tag = f"<move>{answered}</move> {prefers}"  # the tag's own line (read by the tag alone: paid A)
+    assert v.score(after_its_tag, task).verdict == alone[other], after_its_tag
+
+
+UNSTOPPED = (  # a stated move, and the next sentence with the stop between them left out
+    "My move: {a} {t} threatens to play {b}. I considered {b}, but it loses.", "**{a}** I considered {b}, but it loses.",
+    "**{a}** — I considered {b}, but it loses.", "So I play {a} {t} threatens to play {b}.",
+    "I'll go with {a} The tempting {b} does nothing.",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("form", UNSTOPPED)
+def test_a_move_whose_stop_was_left_out_ends_its_sentence(form):
+    """On every gomoku test position, a move followed by a capitalised word or a side's name (perhaps
+    after a dash) ends its sentence (`**A** I considered B, but it loses.`): the verdict is A's,
+    whichever is the best move. Read as one sentence naming both, such texts were refused as two moves
+    offered (found by the generated texts of the test above)."""
+    from verifiers.gomoku.verifier import _two_moves
+
+    v = _reading_only("gomoku")
+    for task in v.tasks("test"):
+        theirs = _gomoku_sides(task)[1]
+        for a, b in itertools.permutations(_two_moves(v, task)):
+            text = form.format(a=a, b=b, t=theirs)
+            assert v.score(text, task).verdict == v.score(f"<move>{a}</move>", task).verdict, (task["id"], text)
 
 
 DOUDIZHU_FORMS = {

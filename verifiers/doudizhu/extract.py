@@ -38,6 +38,7 @@ from ..locate import (
     rank,
     reconsiders,
     replies_at,
+    second_look,
     states_the_move_now,
     tag_cut_off,
     taken_back,
@@ -304,7 +305,8 @@ def _prefers_another(answer: str) -> Callable[[str], bool]:
         other = (_NO_HAND, _as_hand(answer))
         if any(_as_hand(cards) not in other for cards in _preferred(line)):
             return True
-        corrected = _play_in(with_counts_written_out(without_asides(line))).play if reconsiders(line) else None
+        played = second_look(line, lambda sentence: not _names_nothing(sentence))
+        corrected = _play_in(with_counts_written_out(without_asides(played))).play if played else None
         return corrected is not None and _as_hand(corrected) not in other
 
     return prefers_another
@@ -407,9 +409,11 @@ _THEIRS = re.compile(rf"{OTHER_SIDE.pattern}|\b(?:landlord|farmers?|peasants?)\b
 # what is not our play in a line that names several: a clause that gives the other side's play
 # (`the opponent must answer with 5`; `locate.their_move`), cards kept for later (`keeping 2 and A`) or
 # the reply a play forces (`Lead 3: it forces 5`), or a sentence of what happens if (`If the opponent
-# plays K, I answer with A.`); a clause of ours that mentions them is ours (`but I lead A to break their pair`)
+# plays K, I answer with A.`); a clause of ours that mentions them is ours (`but I lead A to break their pair`);
+# `Hold on, A.` takes a second look (`locate.reconsiders`), holding nothing
 _KEPT = re.compile(
-    r"\b(?:keeps?|keeping|kept|saves?|saving|saved|holds?|holding|held|left|remaining|stays?|staying|reserved?)\b"
+    r"\b(?:keeps?|keeping|kept|saves?|saving|saved|holds?(?![ \t]+on\b(?![ \t]+to\b))|holding|held|left|remaining|stays?"
+    r"|staying|reserved?)\b"
     r"|留着|保留|剩下"
     r"|\bforc(?:e|es|ing)\b",
     re.IGNORECASE,
@@ -672,9 +676,9 @@ def _play_in(line: str, on_table: Hand | None = None) -> Found:
     ):  # `**A**. The tempting 3 does nothing.`: the one play its stating sentences name
         stating = [at for at in sorted({at for at, _ in runs}) if _states_our_play(sentences[at])]
         stated = {_as_hand(cards): cards for at, cards in runs if at in stating}
-        if len(stated) == 1 and not doubts_after(
-            " ".join(sentences[stating[0] + 1 :]), lambda s: bool(_rejected_plays(s))
-        ):
+        stops = [m.end() for m in _SENTENCE_END.finditer(line)]
+        after = line[stops[stating[0]] :] if stating and stating[0] < len(stops) else ""  # with its stops (`? No.`)
+        if len(stated) == 1 and not doubts_after(after, lambda s: bool(_rejected_plays(s))):
             return Found(next(iter(stated.values())))
     answering = {  # never the other side's sentence (`…; they'd probably play 5.`)
         _as_hand(cards): cards

@@ -38,6 +38,7 @@ from ..locate import (
     rank,
     reconsiders,
     replies_at,
+    second_look,
     states_the_move_now,
     tag_cut_off,
     taken_back,
@@ -334,11 +335,21 @@ def _labelled_scopes(text: str, size: int, formats: tuple[str, ...], theirs: str
     return sorted(found.values())
 
 
-# where a label's first sentence ends: its stop, or a move followed by a capitalised word that opens the next
-# sentence with the stop left out (`My move: I5 I considered A9, but it loses.`)
-_FIRST_SENTENCE_END = re.compile(
-    r"[.!?。！？](?=\s)|(?:(?<=[A-Za-z]\d)|(?<=[A-Za-z]\d\d))(?=[ \t]+(?:I|[A-Z][a-z]+)\b)"
+# a move (in its emphasis, `**I5**`) that ends a sentence whose stop was left out: a capitalised word, a
+# side's name, or another move and its verb opens the next, perhaps after a dash (`My move: I5 I considered
+# A9, but it loses.`, `**I5** X threatens A9.`, `So I play I5 — I considered A9, but it loses.`, `Move: I5
+# A9 is a trap.`, `Move: I5 A9? No.`; never a list of moves: `Move: I5 A9`)
+_A_MOVE_AND_ITS_VERB = (
+    r"[A-Za-z]\d{1,2}(?:\?|[ \t]+(?:is|are|was|would|will|could|can|loses?|fails?|does|doesn't|looks|seems)\b)"
 )
+_MOVE_BEFORE = "|".join(
+    f"(?<=[A-Za-z]{digits}{closer})" for digits in (r"\d", r"\d\d") for closer in ("", r"\*", r"\*\*", "_", "__")
+)
+_UNSTOPPED_AFTER_A_MOVE = (
+    rf"(?:{_MOVE_BEFORE})(?=[ \t]+(?:[—–-]+[ \t]+)?(?:(?-i:I|[A-Z][a-z]+|[XO])\b|{_A_MOVE_AND_ITS_VERB}))"
+)
+# where a label's first sentence ends: its stop, or a move with the stop left out
+_FIRST_SENTENCE_END = re.compile(rf"[.!?。！？](?=\s)|{_UNSTOPPED_AFTER_A_MOVE}")
 
 
 def _its_own_sentence(answer: str, size: int, formats: tuple[str, ...]) -> str:
@@ -431,10 +442,8 @@ def _prefers_another(
             return False
         if any(c not in (None, cell) for c in _preferred(line, size, formats)):
             return True
-        return reconsiders(line) and _move_in(line, size, formats, occupied, theirs)[0] not in (
-            None,
-            cell,
-        )
+        played = second_look(line, lambda sentence: bool(find_moves(sentence, size, _plain(formats))))
+        return played is not None and _move_in(played, size, formats, occupied, theirs)[0] not in (None, cell)
 
     return prefers_another
 
@@ -598,7 +607,7 @@ def _apart(named: list[tuple[int, int | None]], occupied: Collection[int]) -> bo
 # where a sentence, a concluding clause or a plan ends (`Both D3 and I8 win, so I choose D3.`, `O blocks
 # at I5, and if X then plays G6, O answers at H6.`, `I play I5 now, and next turn F8.`)
 _SENTENCE_END = re.compile(
-    r"(?<=[.!?。！？;；])\s+|,\s*(?=(?:so|thus|therefore|hence)\b)"
+    rf"(?<=[.!?。！？;；])\s+|{_UNSTOPPED_AFTER_A_MOVE}[ \t]+(?:[—–-]+[ \t]+)?|,\s*(?=(?:so|thus|therefore|hence)\b)"
     r"|,\s*(?:and\s+|but\s+)?(?=(?:if|when|after|then|once|should|since|because|as|next|later)\b)",
     re.IGNORECASE,
 )
