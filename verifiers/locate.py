@@ -622,7 +622,9 @@ def labels_after_a_sentence(text: str) -> list[Span]:
 
 def cells(text: str) -> list[Span]:
     """The last cell of each table row whose first cell is a short label (`| answer | … |`), and
-    the cells under a header that is an answer's label (`| Expression | Value |` over `| … | 24 |`)."""
+    the cells under each header of short labels, in any words (`| Expression | Value |`, `|
+    Expresión | Valor |` over `| … | 24 |`): a header in words no lexicon holds labels its column as
+    any unknown label does (`locate.rank` 1: only an answer to the task is read there)."""
     found = []
     header: list[str] = []  # the column labels of the table being read, "" for a column no answer's
     row_end = -2
@@ -635,8 +637,8 @@ def cells(text: str) -> list[Span]:
             continue
         if header and len(parts) == len(header):
             found += [Span(cell, "cell", m.start(), label) for label, cell in zip(header, parts) if cell and label]
-        elif not any(c.isdigit() for c in "".join(parts)) and any(ANSWER_WORDS.search(p) for p in parts):
-            header = [p if ANSWER_WORDS.search(p) and _short_label(p) else "" for p in parts]
+        elif not any(c.isdigit() for c in "".join(parts)) and any(map(_short_label, parts)):
+            header = [p if _short_label(p) else "" for p in parts]  # labels by their shape; `rank` weighs them
         if len(parts) >= 2 and _short_label(parts[0]) and not any(c.isdigit() for c in parts[0]) and parts[-1]:
             found.append(Span(parts[-1], "cell", m.start(), parts[0]))
     return found

@@ -82,6 +82,10 @@ RIGHT_FORMS = [
     "Answer: (٦-٤)*(٤+٨)",
     f"İstanbul is far. <answer>{E}</answer>",
     "Answer: (6 - 4) *\n(4 + 8) = 24",
+    f"| Ausdruck | Wert |\n|---|---|\n| {E} | 24 |",  # a header in words no lexicon holds labels its column
+    f"| Expresión | Valor |\n|---|---|\n| (8 - 4) * 6 | 28 |\n| {E} | 24 |",
+    "6 - 4 → 2\n4 + 8 → 12\n2 × 12 → 24",  # an arrow states a step's result as `=` does
+    "6-4->2, 4+8->12, 2*12->24",
 ]
 
 

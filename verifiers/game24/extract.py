@@ -357,9 +357,9 @@ _VERB_FORMS = {  # (verb, preposition) -> the expression, from the operands as w
 
 # a step in words: an operation, then words that state its result (`6 - 4 to get 2`, `2 * 12 is 24`)
 _STEP_IN_WORDS = re.compile(
-    rf"(?P<operation>{_OPERAND}\s*[-+*/]\s*{_OPERAND}|\([^()\n]{{1,60}}[-+*/][^()\n]{{1,60}}\))"  # `(6-4) gives 2` too
-    r"\s+(?:to get|gives|giving|is|equals|makes|yields|results in)"
-    r"\s+(?P<result>\d+(?:\.\d+)?)\b",
+    rf"(?P<operation>{_OPERAND}\s*[-+*/×÷·−]\s*{_OPERAND}|\([^()\n]{{1,60}}[-+*/×÷·−][^()\n]{{1,60}}\))"  # `(6-4) gives 2`
+    r"(?:\s+(?:to get|gives|giving|is|equals|makes|yields|results in)\s+|[ \t]*(?:→|⇒|⟶|->|=>)[ \t]*)"  # `6 - 4 → 2` too
+    r"(?P<result>\d+(?:\.\d+)?)\b",
     re.IGNORECASE,
 )
 
