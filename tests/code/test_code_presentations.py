@@ -125,6 +125,11 @@ FORMS = {
         "invalid",
     ),
     "unfenced: a wrong program, then its fix": (WRONG + "\nThat has a bug. Fixed:\n\n" + RIGHT, TASK, "correct"),
+    "a brute-force program, then the optimal one (LeetCode's habit)": (
+        "Brute force:\n```python\n" + WRONG + "```\n\nOptimal solution:\n```python\n" + RIGHT + "```",
+        TASK,
+        "correct",
+    ),
     "unfenced: imports, prose, then the function": (
         "We need math:\nimport math\nThen the function:\n" + RIGHT.replace("import math\n\n\n", ""),
         TASK,

@@ -49,7 +49,7 @@ _SUPERSEDES = re.compile(
     r"|corrected|revised|updated|improved|optimi[sz]ed|more efficient|faster|final (?:version|solution|code|answer)"
     r"|final\)|final[ \t]*:"  # `Version 2 (final):`, `Final:`
     r"|let me (?:re)?(?:write|try|correct|redo)|rewrite|refactor|simplif(?:y|ied|ication)|clean(?:er|ed up| it up)"
-    r"|more concise|streamlined)",
+    r"|more concise|streamlined|optimal|better (?:approach|solution|version|implementation|one))",
     re.IGNORECASE,
 )
 _HEDGES = re.compile(rf"\b(?:{HEDGE_WORDS})", re.IGNORECASE)
