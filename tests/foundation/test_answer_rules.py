@@ -1350,6 +1350,8 @@ DOUDIZHU_FORMS = {
     # the other side's reply listed, cards kept beside the play, the reply it forces: not a second play
     "Lead 3 — the opponent can only answer with 5, 8 or K, and I still hold A and 2.": "correct",
     "I play a single 3 and keep the 2 for control.": "correct",
+    "I will play the 3 (lowest single) to keep the A.": "correct",  # was two plays offered
+    "Play 3 in order to preserve the A.": "correct",
     "Lead 3: it forces 5, and then I win with A and 2.": "correct",
     "Lead 3 or A, and keep the 2.": "invalid",
     "出牌：３": "correct",  # full-width cards are the cards

@@ -413,7 +413,7 @@ _THEIRS = re.compile(rf"{OTHER_SIDE.pattern}|\b(?:landlord|farmers?|peasants?)\b
 # `Hold on, A.` takes a second look (`locate.reconsiders`), holding nothing
 _KEPT = re.compile(
     r"\b(?:keeps?|keeping|kept|saves?|saving|saved|holds?(?![ \t]+on\b(?![ \t]+to\b))|holding|held|left|remaining|stays?"
-    r"|staying|reserved?)\b"
+    r"|staying|reserved?|preserv(?:e|es|ing|ed))\b"
     r"|留着|保留|剩下"
     r"|\bforc(?:e|es|ing)\b",
     re.IGNORECASE,
@@ -446,10 +446,10 @@ def _called_wrong_in_its_line(play: _Written, text: str) -> bool:
 
 # where a clause ends: a comma, colon or dash, a word that opens a reason (`Play 3 because the opponent has
 # 5 5.`) or what the play forces (`Leading 3 forces them to answer with 5.`), or cards kept beside the play
-# (`I play 3 and keep the 2.`)
+# (`I play 3 and keep the 2.`, `I play the 3 to keep the A.`)
 _CLAUSE_END = re.compile(
     r"[,，:：—–]|\s-\s|\s(?=(?:because|since|as|so that|while|whereas|which|when|forc(?:e|es|ing))\b)"
-    r"|\s(?=and\s+(?:keep|save|hold|leave)\b)",
+    r"|\s(?=(?:and|to|in order to)\s+(?:keep|save|hold|leave|preserve)\b)",
     re.IGNORECASE,
 )
 
