@@ -1351,6 +1351,9 @@ DOUDIZHU_FORMS = {
     "Lead 3 — the opponent can only answer with 5, 8 or K, and I still hold A and 2.": "correct",
     "I play a single 3 and keep the 2 for control.": "correct",
     "I will play the 3 (lowest single) to keep the A.": "correct",  # was two plays offered
+    "My move: 3 Let me check A: it loses. I considered A, but it loses.": "correct",  # the stop left out
+    "**3** I considered A, but it loses.": "correct",
+    "Play 3 I think A is better.": "incorrect",  # A preferred: A's verdict
     "Play 3 in order to preserve the A.": "correct",
     "Lead 3: it forces 5, and then I win with A and 2.": "correct",
     "Lead 3 or A, and keep the 2.": "invalid",

@@ -338,6 +338,20 @@ def _blanked(text: str, plays: list[_Written]) -> str:
     return text
 
 
+# a play whose stop was left out before the next sentence (`My move: 2 Let me check 5 5: it loses.`, `**8** I
+# considered 7, but it loses.`): a capitalised word that is no card's name, then a word, opens it
+_UNSTOPPED_PLAY = re.compile(
+    r"(?<=[0-9AKQJT])([*_]{0,2})([ \t]+)"
+    r"(?=(?!(?:Jacks?|Queens?|Kings?|Aces?|Jokers?|Black|Red|Big|Small|Little)\b)(?:I|[A-Z][a-z]+)[ \t]+[A-Za-z])"
+)
+
+
+def _stops_restored(text: str) -> str:
+    """`text` with the stop put back after a play that ends its sentence without one, so that each
+    sentence is read as its own (gomoku's `_UNSTOPPED_AFTER_A_MOVE` for moves)."""
+    return _UNSTOPPED_PLAY.sub(r"\1.\2", text) if " " in text else text
+
+
 def _as_play(found: Found, on_table: Hand | None = None) -> Found:
     """`found`, or where its text does not read as cards, its first sentence where that is cards and
     the rest neither doubts nor offers (`Move: 3. Reason: the 2 and A control the game.`; never `Move:
@@ -346,6 +360,7 @@ def _as_play(found: Found, on_table: Hand | None = None) -> Found:
     three.`), else as found (read_play then says why it is no play: `3 3 Z`)."""
     if found.play is None or _reads_as_play(found.play):
         return found
+    found = found._replace(play=_stops_restored(found.play))
     first, *rest = _SENTENCE_OR_LINE_END.split(found.play, maxsplit=1)  # `3. Reason: the 2 …`, `**3**` / `A? No.`
     asked = found.play[len(first) : len(first) + 1] in ("?", "？")  # `A? No, too slow. So I play 3.`: A is asked
     first = first.strip(_PASS_STRIP)
@@ -492,7 +507,7 @@ def sentence_play(text: str, on_table: Hand | None = None) -> Found:
     the line names several, what is not our play (the other side's reply, cards kept, what happens
     if) is left out first: `Play the single 3; the opponent must answer with 5.` plays 3; so is the
     play `on_table` that this one must beat (`To beat the 8, play K.` plays K: no play beats its equal)."""
-    lines = [line for line in text.split("\n") if line.strip()]
+    lines = [_stops_restored(line) for line in text.split("\n") if line.strip()]
     # lines after it that are not its play: talk (`Hope this helps!`: no cards, nothing that takes it back, or a
     # play it rejects: `Avoid 7.`), a label that describes (`Remaining hand: 6 J A 2`, `Opponent: 5 5 8`, `Bad
     # move: 7`), the other side's (`They will probably answer with 5.`), an earlier try told (`I first
