@@ -7,6 +7,8 @@ pairs and `row r col c` are 0-based with row 0 at the top.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from functools import lru_cache
 from typing import Callable, Collection
 
 from ..locate import (
@@ -512,6 +514,13 @@ def _names_only_theirs(line: str, size: int, formats: tuple[str, ...], theirs: s
 
 # a move that opens a clause of its own and goes on with what it does (`X has four in a row and I5 is the only
 # defence.`, `…, but I5 stops it.`): that clause is about the move, whoever the sentence opened with
+@lru_cache(maxsize=8)  # the scopes being read now (a long hostile one is held by few)
+def _sentence_bounds(scope: str) -> tuple[list[int], list[int]]:
+    """Where each separator of `scope`'s sentences (`_SENTENCE_END`) ends, and where each starts."""
+    separators = list(_SENTENCE_END.finditer(scope))
+    return [m.end() for m in separators], [m.start() for m in separators]
+
+
 _CLAUSE_BEFORE_MOVE = re.compile(r"(?:^|[,;—–]|\b(?:and|but|so|thus|hence|therefore)\b)[\s*_`]*$", re.IGNORECASE)
 _CLAUSE_AFTER_MOVE = re.compile(
     r"[\s*_`]+(?:is|blocks?|stops?|prevents?|defends?|covers?|must|should|would|will|makes?|creates?|wins?)\b",
@@ -523,12 +532,10 @@ def _theirs_at(scope: str, pos: int, theirs: str) -> bool:
     """Is the move at `pos` in a sentence of `scope` that gives the other side's move
     (`locate.their_move`), and neither that sentence nor a clause of it opens with the move (`I5 —
     X would win there otherwise.`, `X has four and I5 is the only defence.` are about I5)?"""
-    start = 0
-    for sep in _SENTENCE_END.finditer(scope):
-        if sep.start() >= pos:
-            break
-        start = sep.end()
-    end = next((sep.start() for sep in _SENTENCE_END.finditer(scope, pos)), len(scope))
+    starts, ends = _sentence_bounds(scope)  # found once per scope: linear over all the moves it names
+    k = bisect_left(ends, pos)  # the sentences that end before the move
+    start = starts[k - 1] if k else 0
+    end = ends[k] if k < len(ends) else len(scope)
     sentence, at = scope[start:end], pos - start
     if not their_move(sentence, theirs) or _OPENS_WITH_MOVE.match(sentence):
         return False
