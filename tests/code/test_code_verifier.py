@@ -1,5 +1,7 @@
 """The code verifier: task formats, rewards, test sampling, extraction, hacks and failures."""
 
+import time
+
 import pytest
 
 import verifiers
@@ -70,6 +72,21 @@ def test_extraction_takes_the_last_python_block():
     assert extract_code(text) == "B = 2\n"
     assert extract_code(text, "first") == "A = 1\n"
     assert extract_code("no fences") is None
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    ["x = 1\n" * 200_000, "    y = 1\n" * 200_000, "    y = (\n" * 4_500 + "Tests:\n", "def f(x):\n" * 20_000],
+    ids=["code at the margin", "a body", "a body that never parses", "definitions without bodies"],
+)
+def test_reading_a_long_text_before_the_first_fence_is_bounded(prefix):
+    """The code a completion begins with is read before its first fence (`_leading_code`): a long
+    stretch costs a bounded number of parses (before the bound, 200,000 lines took 45 s)."""
+    from verifiers.code.extract import locate_program
+
+    start = time.perf_counter()
+    locate_program(prefix + "```python\nassert f(1)\n```", {"f"}, 'def f(x):\n    """Doc."""\n')
+    assert time.perf_counter() - start < 10
 
 
 def test_formats_leetcode_and_stdio_split_and_keep_expected_outside():

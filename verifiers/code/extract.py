@@ -334,20 +334,26 @@ def _leading_code(text: str, fenced: list[Block], wanted: set[str], prompt: str)
     """The code a completion begins with before its first fenced block, as a block of its own: a
     function body continuing the prompt (HumanEval's format) or a definition of the function under
     test, then a fenced test, usage or output block (`    return x + 1` then `Tests:` and a fence:
-    read past, the test block was taken as the body). Other text before the first fence is prose."""
-    if not fenced or not wanted:
+    read past, the test block was taken as the body). Other text before the first fence is prose.
+    Bounded: the prose lines just before the fence are dropped one short parse each, and a stretch
+    longer than any solution (`MOST_LEADING_CODE`) is never parsed whole."""
+    if not fenced or not wanted or fenced[0].start > MOST_LEADING_CODE:
         return None
     code = text[: fenced[0].start]
     if not code.strip() or "`" in code or "~~~" in code:
         return None
-    if _continued_prompt(code.lstrip("\n"), wanted, prompt) is not None:  # it drops the prose after the body
-        return Block("python", code.strip("\n") + "\n", True, 0, "", fenced[0].start)
     lines = code.strip("\n").split("\n")
-    for cut in range(len(lines), max(0, len(lines) - SHRINK_TRIES), -1):  # the prose before the fence dropped
-        tree = _parses("\n".join(lines[:cut]))
-        if tree is not None and _defines_tested(tree, wanted):
-            return Block("python", "\n".join(lines[:cut]) + "\n", True, 0, "", fenced[0].start)
+    for _ in range(SHRINK_TRIES):  # `Tests:`, `Output:`, blank lines: the prose before the fence
+        if len(lines) > 1 and (not lines[-1].strip() or lines[-1][:1] not in " \t" and _parses(lines[-1]) is None):
+            lines.pop()
+    code = "\n".join(lines) + "\n"
+    tree = None if code[:1].isspace() else _parses(code)
+    if (tree is not None and _defines_tested(tree, wanted)) or _continued_prompt(code, wanted, prompt) is not None:
+        return Block("python", code, True, 0, "", fenced[0].start)
     return None
+
+
+MOST_LEADING_CODE = 50_000  # characters before the first fence read as code (a solution is far shorter)
 
 
 def _joined_parts(blocks: list[Block], wanted: set[str]) -> list[Block]:
