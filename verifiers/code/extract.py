@@ -30,7 +30,6 @@ import json
 import re
 import textwrap
 from dataclasses import dataclass, replace
-from functools import partial
 from typing import Callable
 
 from ..locate import HEDGE_WORDS, counter_example
@@ -354,6 +353,7 @@ def _leading_code(text: str, fenced: list[Block], wanted: set[str], prompt: str)
 
 
 MOST_LEADING_CODE = 50_000  # characters before the first fence read as code (a solution is far shorter)
+MOST_BODIES_READ = 8  # blocks before the last read as bodies continuing the prompt (the latest ones)
 
 
 def _joined_parts(blocks: list[Block], wanted: set[str]) -> list[Block]:
@@ -501,7 +501,10 @@ def _from_blocks(blocks: list[Block], wanted: set[str], prompt: str, script: boo
     if not last.closed and _parses(last.code) is None:
         return Program(None, "the final code block was cut off (never closed): no answer")
     continuation = _continued_prompt(last.code, wanted, prompt)
-    blocks = [*map(partial(_as_continuation, wanted=wanted, prompt=prompt), blocks[:-1]), last]
+    blocks = list(blocks)  # a body before the last becomes the prompt's function with it (`_as_continuation`)
+    bodies = [k for k, b in enumerate(blocks[:-1]) if b.code[:1].isspace() and len(b.code) <= MOST_LEADING_CODE]
+    for k in bodies[-MOST_BODIES_READ:]:  # bounded: a few bodies, each a few parses
+        blocks[k] = _as_continuation(blocks[k], wanted, prompt)
     parsed = [(b, _parses(b.code)) for b in blocks]
     if continuation is not None and parsed[-1][1] is None:
         helpers = _helpers(continuation, [(b, t) for b, t in parsed[:-1] if t is not None], wanted)
