@@ -512,15 +512,15 @@ def _names_only_theirs(line: str, size: int, formats: tuple[str, ...], theirs: s
     return bool(named) and all(_theirs_at(scope, pos, theirs) for pos, _cell in named)
 
 
-# a move that opens a clause of its own and goes on with what it does (`X has four in a row and I5 is the only
-# defence.`, `…, but I5 stops it.`): that clause is about the move, whoever the sentence opened with
 @lru_cache(maxsize=8)  # the scopes being read now (a long hostile one is held by few)
 def _sentence_bounds(scope: str) -> tuple[list[int], list[int]]:
-    """Where each separator of `scope`'s sentences (`_SENTENCE_END`) ends, and where each starts."""
+    """Where `scope`'s sentences start and where they end (its `_SENTENCE_END` separators' ends and starts)."""
     separators = list(_SENTENCE_END.finditer(scope))
     return [m.end() for m in separators], [m.start() for m in separators]
 
 
+# a move that opens a clause of its own and goes on with what it does (`X has four in a row and I5 is the only
+# defence.`, `…, but I5 stops it.`): that clause is about the move, whoever the sentence opened with
 _CLAUSE_BEFORE_MOVE = re.compile(r"(?:^|[,;—–]|\b(?:and|but|so|thus|hence|therefore)\b)[\s*_`]*$", re.IGNORECASE)
 _CLAUSE_AFTER_MOVE = re.compile(
     r"[\s*_`]+(?:is|blocks?|stops?|prevents?|defends?|covers?|must|should|would|will|makes?|creates?|wins?)\b",
