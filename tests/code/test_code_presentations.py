@@ -265,6 +265,17 @@ FORMS = {
         TASK,
         "incorrect",
     ),
+    # `from __future__` must open the source that the prompt's helpers open: put first (it failed with a SyntaxError)
+    "a program that opens with `from __future__ import annotations`, the prompt a signature": (
+        "```python\nfrom __future__ import annotations\n\n\ndef add_one(x: int) -> int:\n    return x + 1\n```",
+        HUMANEVAL,
+        "correct",
+    ),
+    "a wrong program that opens with `from __future__ import annotations`": (
+        "```python\nfrom __future__ import annotations\n\n\ndef add_one(x: int) -> int:\n    return x\n```",
+        HUMANEVAL,
+        "incorrect",
+    ),
     # the prompt a function's signature (HumanEval): the class is the answer, never a body for the prompt's function
     "the function as a method of class Solution, the prompt a signature": (
         "```python\nclass Solution:\n    def add_one(self, x):\n        return x + 1\n```",

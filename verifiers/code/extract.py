@@ -329,6 +329,22 @@ def locate_program(
     return replace(found, code=bound_methods(found.code, set(wanted))) if found.code and wanted else found
 
 
+def future_imports(code: str) -> tuple[str, str]:
+    """`code`'s `from __future__` imports (rendered anew from its tree) and the code without them,
+    or ("", code) where it has none: they must open the module, and a task's setup (a LeetCode or
+    HumanEval prompt's helpers) runs before the program in one source (read there, a right answer
+    that opened with `from __future__ import annotations` failed with a SyntaxError)."""
+    if "__future__" not in code or (tree := _parses(code)) is None:
+        return "", code
+    future = [n for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == "__future__"]
+    if not future:
+        return "", code
+    lines = code.split("\n")
+    for node in future:
+        lines[node.lineno - 1 : node.end_lineno] = [""] * (node.end_lineno - node.lineno + 1)  # lines kept: tracebacks
+    return "".join(ast.unparse(n) + "\n" for n in future), "\n".join(lines)
+
+
 def _leading_code(text: str, fenced: list[Block], wanted: set[str], prompt: str) -> Block | None:
     """The code a completion begins with before its first fenced block, as a block of its own: a
     function body continuing the prompt (HumanEval's format) or a definition of the function under

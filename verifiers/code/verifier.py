@@ -31,7 +31,7 @@ from ..score import Score, Verdict
 from ..splits import select
 from ..testing import Probe
 from ..text import valid_text
-from .extract import extract_code, locate_program
+from .extract import extract_code, future_imports, locate_program
 from .formats import prepare, sample_tests
 from .tasks import PROBLEMS, prompt_for
 
@@ -225,14 +225,21 @@ class CodeVerifier(Verifier):
             backend = self.backend()
         except SandboxUnavailable as exc:
             return Score.error(f"sandbox unavailable: {exc}")
+        setup, judged_after = (
+            prepared.setup,
+            prepared.judge_setup if prepared.judge_setup is not None else prepared.setup,
+        )
+        future, rest = future_imports(code) if setup.strip() else ("", code)
+        if future:  # they must open the source the setup opens: put first (the trusted judge's setup is untouched)
+            setup, code = future + setup, rest
         result = run_tests(
             backend,
             code,
             tests,
             self.limits(),
-            setup=prepared.setup,
+            setup=setup,
             entry_point=prepared.entry_point,
-            judge_setup=prepared.judge_setup,
+            judge_setup=judged_after,
             program_names=prepared.program_names,
             decided=DECIDED_BY[self.config.reward] if self.config.stop_when_decided else None,
         )
