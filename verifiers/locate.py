@@ -75,15 +75,29 @@ HEDGE_WORDS = (
     r"|worth considering|an option)|works too|would work too|(?:works?|would work|could work) as well"
     r"|(?:equally|just as) (?:good|strong|valid|viable|fine)"
     r"|option \d|approach \d|candidate \d|if you(?: would|'d)? (?:prefer|like|want)|variant\b"
+    # the same in other languages (German, French, Spanish, Portuguese, Italian, Russian)
+    r"|alternativ|alternativement|alternativamente|in alternativa|альтернативно"
+    r"|eine andere (?:lösung|möglichkeit|antwort)|une autre (?:solution|réponse|possibilité)|ou bien|ou encore"
+    r"|otra (?:solución|respuesta|opción)|o bien|o también|outra (?:solução|resposta|opção)|un'altra soluzione"
+    r"|другое решение|или же|geht auch|funktioniert auch|marche aussi|fonctionne aussi|también funciona"
+    r"|também funciona"
 )
+# the same where words are not spaced (Chinese, Japanese): no word boundary stands around them
+_UNSPACED_HEDGES = "或者|还可以|也可以|または|あるいは|もしくは|別解|또는|혹은"
+# "or" in the languages whose word for it is a word of its own (never the Spanish and Italian "o": a
+# letter and a side's name)
+_OR_WORDS = r"or|oder|ou|oppure|или"
 # a second answer offered in the words between two answers: a hedge word, or a line that opens with
 # "or" ("or better" and "or rather" replace the earlier answer instead)
 OFFERS = re.compile(
-    rf"\b(?:{HEDGE_WORDS})\b|或者|还可以|也可以|^[^\w\n]*or\b(?![ \t,]*(?:even )?(?:better|rather|equivalently))",
+    rf"\b(?:{HEDGE_WORDS})\b|{_UNSPACED_HEDGES}"
+    rf"|^[^\w\n]*(?:{_OR_WORDS})\b(?![ \t,]*(?:even )?(?:better|rather|equivalently))",
     re.IGNORECASE | re.MULTILINE,
 )
 # between two answers side by side (`<move>3</move> or <move>4</move>`), a bare "or" offers too
-_OR = re.compile(r"\bor\b(?![ \t,]*(?:even )?(?:better|rather|equivalently))|或", re.IGNORECASE)
+_OR = re.compile(
+    rf"\b(?:{_OR_WORDS})\b(?![ \t,]*(?:even )?(?:better|rather|equivalently))|或|または|또는", re.IGNORECASE
+)
 SIDE_BY_SIDE = 40  # characters between two answers on one line that read as one choice between them
 MOST_LABEL_WORDS = 4
 MOST_LEAD_LABEL_WORDS = 8  # a label's words with lead words before an answer's (`So, putting it together, the answer:`)

@@ -288,6 +288,14 @@ GAME24_FORMS = {
     "Answer: {r}\nAlternatively: (4 + 4) * 6 / 2": "invalid",
     "Answer: {r}\n\nAnother solution: 8 * 4 - 6 - 4": "invalid",
     "Answer: {r}\n\nAnother solution: (8 + 4) * (6 - 4)": "correct",  # the same answer restated offers none
+    # hedges in other languages (read past, the first was paid)
+    "Lösung: {r}\nAlternativ: (4 + 4) * 6 / 2": "invalid",
+    "Lösung: {r} oder (8 - 4) * 6": "invalid",
+    "Réponse : {r} ou (8 - 4) * 6": "invalid",
+    "Respuesta: {r}, o también (8 - 4) * 6": "invalid",
+    "Ответ: {r} или (8 - 4) * 6": "invalid",
+    "答え：{r}\nまたは (8 - 4) * 6": "invalid",
+    "On peut additionner ou multiplier.\nRéponse : {r}": "correct",  # an "or" in the reasoning offers nothing
     # an operation written as a verb and its operands
     "Multiply (6-4) by (4+8) to get 24.": "correct",
     "Answer: subtract (4+8) from (6-4)": "incorrect",  # 2 - 12: the order the verb says
