@@ -117,6 +117,11 @@ def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
         trap("another move, then a conclusion naming the best", "<move>{1}</move>\n\nSo the best move is {0}."),
         trap("another move labelled, then the best named as the best move", "Move: {1}\nThe best move is {0}."),
         trap("best move labelled, then a second look at another", "Move: {0}\nWait, {1}."),
+        trap("best move tagged, then another preferred on its line", "<move>{0}</move> Actually, {1} is better."),
+        trap(
+            "another move tagged, a second look rejects the best, then mentions it",
+            "<move>{1}</move>\nWait, {0} would lose. The tempting {0} does nothing.",
+        ),
         trap("another move stated, the best discussed after it", "So I play {1}.\nThe tempting {0} does nothing."),
         trap("another move now, the best as a later turn", "Play {1} now.\nThen play {0}."),
         trap("another move as turn 1, the best as turn 2", "Turn 1: {1}\nTurn 2: {0}"),

@@ -86,6 +86,8 @@ PROBES = [
     Probe("times two in words", lambda v, t: f"Answer: {_right_or_wrong_sum(t)} times 2"),
     # two answers offered, or the answer only after the turn ended: never paid, whichever is right
     _around_a_right_one("A or B", "Answer: {right} or {wrong}"),
+    _around_a_right_one("A or B in German", "Lösung: {right} oder {wrong}"),
+    _around_a_right_one("A or B in French", "Réponse : {right} ou {wrong}"),
     _around_a_right_one("another solution after it", "Answer: {right}\nAnother solution: {wrong}"),
     _around_a_right_one("answer after the turn ended", "Answer: {wrong}<|im_end|>\nAnswer: {right}"),
     _around_a_right_one("answer inside reasoning never closed", "<think>\nAnswer: {right}"),
