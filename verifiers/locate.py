@@ -70,8 +70,9 @@ _A_CONSEQUENCE = (  # `otherwise X wins`, `otherwise the opponent plays 5`, `oth
 _AT_A_CLAUSE_END = r"[ \t]*(?:[.;)!?]|,?[ \t]*but\b|$)"  # `F8 would be strong otherwise, but …`: a condition
 HEDGE_WORDS = (
     rf"alternatively|alternatives?|(?<!would )(?<!could )(?<!will )(?<!might )otherwise(?!{_A_CONSEQUENCE}|{_AT_A_CLAUSE_END})|another (?:way|approach|solution|version|option|implementation|one|answer)"
+    r"|another(?=[ \t*_]*(?:[:：]|$))"
     r"|or you could|you could also|simpler (?:one|version|solution|way|approach)|other (?:options?|solutions?)"
-    r"|(?:would |will |could )?also (?:works?|wins?|valid|correct|fine|good|possible|playable|acceptable|viable"
+    r"|(?:would |will |could )?also (?:[^.!?\n]{1,40}? )?(?:works?|wins?|valid|correct|fine|good|possible|playable|acceptable|viable"
     r"|worth considering|an option)|works too|would work too|(?:works?|would work|could work) as well"
     r"|(?:equally|just as) (?:good|strong|valid|viable|fine)"
     r"|option \d|approach \d|candidate \d|if you(?: would|'d)? (?:prefer|like|want)|variant\b"
@@ -287,8 +288,11 @@ def with_choices_resolved(text: str) -> str:
     `I choose option A.` reads `I choose lead 3.`): the name of an option is no answer (read as a
     card, `option A` played an ace; read past, the last option listed was paid), and the options a
     choice settles are what it chose from, not answers offered beside it. Only an option labelled
-    before the choice, and only once (two options of one name: left as written)."""
+    before the choice, and only once (two options of one name: left as written). A decision in the
+    last line settles a choice offered before it (`_with_decision_labelled`)."""
     lowered = text.lower().replace("ı", "i")  # as IGNORECASE reads: a dotless i is an i
+    if _DECISION_STEM.search(lowered):
+        text = _with_decision_labelled(text)
     if _PLACE_STEM.search(lowered):  # the plain test first (a case-insensitive search costs 1 us a text)
         text = _with_item_resolved(text)
     if not _OPTION_STEM.search(lowered) or not _OPTION_NAMED.search(text):
@@ -321,6 +325,35 @@ def with_choices_resolved(text: str) -> str:
             pieces += [text[at:start], what]
             at = end
     return "".join(pieces) + text[at:]
+
+
+# a sentence that decides (`I'll go with A.`, `I choose A.`, `Let's go with A.`):
+# never a choice of a course (`I choose to …`) or by place (`the first`: `_with_item_resolved`)
+_DECISION_STEM = re.compile(r"go with|choose|pick|select|settle|stick with|going with")  # on lowered text
+_LAST_DECISION = re.compile(
+    r"(?:^|(?<=[.!?…。！？])[ \t]+)[^\w\n]*(?:(?:so|ok(?:ay)?|then|fine|alright|hmm|well|in the end|finally),?[ \t]+)?"
+    r"(?:I(?:'ll| will|'m going to| am going to)?|let's|let me|we(?:'ll| will)?)[ \t]+"
+    r"(?:go with|choose|pick|select|settle (?:on|for)|stick with)[ \t]+(?!to\b|the[ \t]+(?:first|second|third|last|former|latter)\b)",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _with_decision_labelled(text: str) -> str:
+    """`text` where a sentence of its last line decides between answers offered before it (`Answer: A, or maybe
+    B... I'll go with A.`) reads as the final answer's label on a line of its own (`… B...` /
+    `Final answer: A.`): the decision settles the choice, in every verifier, as a later `Final answer:`
+    does. Only in the text's last line (words about it may follow there: `I'll go with A. It blocks.`),
+    only after an offer (rule 5, docs/answers.md); a decision with no choice before it is read as it stands."""
+    body = text.rstrip()
+    decision = next(reversed(list(_LAST_DECISION.finditer(body))), None)
+    if decision is None or "\n" in body[decision.end() :] or not _offered_before(body, decision.start()):
+        return text
+    return body[: decision.start()].rstrip(" \t") + "\nFinal answer: " + body[decision.end() :] + text[len(body) :]
+
+
+def _offered_before(text: str, end: int) -> bool:
+    """Is a second answer offered before `end`: a hedge, a line opening with "or", or a bare "or"?"""
+    return OFFERS.search(text, 0, end) is not None or _OR.search(text, 0, end) is not None
 
 
 # a list's item chosen by its place after the list (`The first one works.`, `the second option`): the item's
@@ -818,8 +851,26 @@ _OPENS_NAMING_THE_ANSWER = re.compile(
 
 
 def _opens_a_conclusion(line: str) -> re.Match[str] | None:
-    """The words a line opens its conclusion with (`So`, `Therefore,`, `The best move is`), or None."""
-    return CONCLUDES.match(line) or _OPENS_NAMING_THE_ANSWER.match(line)
+    """The words a line opens its conclusion with (`So`, `Therefore,`, `The best move is`, an answer's
+    label: `Final answer:`, `Lösung:`), or None."""
+    return CONCLUDES.match(line) or _OPENS_NAMING_THE_ANSWER.match(line) or _answer_label_opening(line)
+
+
+_A_SIDES_LABEL = re.compile(r"['’]s\b|\b(?:black|white|red|blue|[xo]|landlord|farmers?|peasants?)\b", re.IGNORECASE)
+_LABEL_OPENING = re.compile(r"^[^\w\n]*(?P<label>[^\W\d][^\n:：]{0,40}?)[ \t*_]*[:：]")
+
+
+def _shown_as_an_example(text: str, start: int) -> bool:
+    """Is what starts at `start` introduced as a mistake or as the form to write?"""
+    return introduced_as_mistake(text, start) or introduced_as_the_form(text, start)
+
+
+def _answer_label_opening(line: str) -> re.Match[str] | None:
+    """The answer's label a line opens with (`Final answer:`, `**Move:**`), or None."""
+    m = _LABEL_OPENING.match(line)
+    if m is None or not _short_label(m.group("label")) or _A_SIDES_LABEL.search(m.group("label")):
+        return None  # `Black's move:`, `White:`: a side's, maybe the other's (`their_move` reads them)
+    return m if rank(Span("", "labelled", 0, m.group("label"))) == 2 else None
 
 
 def concluded_answer(text: str, end: int) -> str:
@@ -839,6 +890,8 @@ def concluded_answer(text: str, end: int) -> str:
     opening = _opens_a_conclusion(line)
     if opening is None or their_move(line):
         return ""
+    if _answer_label_opening(line) and _shown_as_an_example(text, text.rfind(line)):
+        return ""  # `A common mistake is:` then `Move: A1`: shown, not concluded (rule 6)
     if at > 0 and _FINALLY.match(line) and tells_a_later_turn(lines[at - 1]):
         return ""  # `Then F8.` / `Finally, play I5.`: the plan's last step, no conclusion
     rest = line[opening.end() :]
@@ -1070,11 +1123,12 @@ _CLOSING = r"(?:</\w+>|[*_`~$'\"”’)\]}]|\n[ \t]*(?=[`~]))*+"  # a fence's cl
 _CALLED_WRONG = re.compile(
     r"(?:\b(?:is|was|are|would be|will be|seems|looks)|'s)[ \t]+(?:(?:actually|clearly|also|still|probably|definitely)[ \t]+)?"
     r"(?:wrong|incorrect|invalid|illegal|a mistake|a blunder|a trap|a dead end|losing|bad|weak|pointless|useless"
+    r"|a waste|wasteful|worse(?![ \t]+than)|suboptimal|inferior(?![ \t]+to)|premature|a bad idea"
     r"|too[ \t]+(?:slow|weak|passive|late|big|small|large|high|low|much|little)|not[ \t]+(?:right|correct|valid|legal|allowed"
     r"|possible|good|best|optimal|enough|it|equal|\d+|(?:a|an|the)[ \t]+(?:(?:good|valid|legal|winning|correct|right"
     r"|best|final)[ \t]+)?(?:answer|solution|move|play)))\b"
     r"|\b(?:does(?:n't| not)|won't|will not|would(?:n't| not)|can(?:'t|not))[ \t]+(?:work|equal|make|reach|get|win)\b"
-    r"|\bfails\b|\b(?:would |will )?loses?\b"
+    r"|\bfails\b|\b(?:would |will )?(?:loses?|wastes?|squanders?)\b"
     r"|(?:[,;?]|\.{2,}|…)[ \t]*(?:no|nope|nah)\b(?![ \t]*\w)"  # a search's verdict on its try (`= 22, no.`, `A1? No,`)
     rf"|[{CROSS_MARKS}]",  # struck out (`A1 ❌`, `= 22 ✗`)
     re.IGNORECASE,

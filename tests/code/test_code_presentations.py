@@ -130,6 +130,22 @@ FORMS = {
         TASK,
         "correct",
     ),
+    # a fix named in another language, or a bare "Better:" label: the later program replaces the draft
+    "a wrong program, then its fix named in Chinese": (
+        "```python\n" + WRONG + "```\n这个版本有问题。修正后的代码：\n```python\n" + RIGHT + "```",
+        TASK,
+        "correct",
+    ),
+    "a wrong program, then its fix named in German": (
+        "```python\n" + WRONG + "```\nKorrigierte Version:\n```python\n" + RIGHT + "```",
+        TASK,
+        "correct",
+    ),
+    "a wrong program, then a better one under a bare label": (
+        "```python\n" + WRONG + "```\nBetter:\n```python\n" + RIGHT + "```",
+        TASK,
+        "correct",
+    ),
     "unfenced: imports, prose, then the function": (
         "We need math:\nimport math\nThen the function:\n" + RIGHT.replace("import math\n\n\n", ""),
         TASK,

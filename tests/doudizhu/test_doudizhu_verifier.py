@@ -51,7 +51,7 @@ def dd():
         ("33", "3 3"),
         ("出牌：3 3", "3 3"),
         ("<move>3</move> no, better: <move>3 3</move>", "3 3"),  # the last play wins
-        ("<move>3 3</move>\nMove: 2", "3 3"),  # tags take precedence over lines
+        ("<move>3 3</move>\nMove: 3 3", "3 3"),  # a label that restates the tag's play
         ("I would play the pair of threes, I think, because it is safe.", "3 3"),  # named by count in words
         ("<move>3♠ 3♥</move>", "3 3"),  # suits have no rank
     ],

@@ -194,6 +194,12 @@ GAME24_FORMS = {
     "<answer>{r}</answer> — (8 - 4) * 6 * 4 / 4 also works": "invalid",
     "Answer: {r} = 24\nNote: (4 + 8) * (6 - 4) works too.": "correct",
     "Answer: {r} = 24\nNote: (8 - 4) * 6 * 4 / 4 works too.": "invalid",
+    # "also" with the approval a few words on, or a line keyed "Another": an offer too
+    "<answer>{r}</answer>\nAlso 8 * 4 - 6 - 4 works.": "invalid",
+    "Answer: {r}\nAnother: 8 * 4 - 6 - 4": "invalid",
+    "Answer: {r}, or maybe 8 * 4 - 6 - 4... I'll go with {r}.": "correct",
+    "Answer: {r} or 8 * 4 - 6 - 4\nI'll go with 8 * 4 - 6 - 4.": "incorrect",
+    "Answer: {r}\nAlso, 6 - 4 = 2 and 4 + 8 = 12, so this works.": "correct",  # its own check offers nothing
     "Answer: {r} = 24. Worst answer: 8 * 4 - 6 - 4": "correct",
     "Answer: 8 * 4 - 6 - 4 ❌\nAnswer: {r} ✅": "correct",
     "{r} = 24\n\n(6 - 4) * (4 + 4) = 16 (too small)": "correct",  # a later try called wrong: no conclusion
@@ -770,6 +776,17 @@ GOMOKU_FORMS = {
     "Move: {b}\nAlternatively, A1.": "invalid",  # a later line offers another, without its label
     "Move: {b}\nA1 is equally good.": "invalid",
     "<move>{b}</move>\nA1 would also win.": "invalid",
+    "<move>{b}</move>\nAlso A1 works.": "invalid",
+    "<move>{b}</move>\nAnother: A1": "invalid",
+    "<move>{b}</move>\nAlso, playing A1 instead would lose.": "correct",
+    "<move>{b}</move>\nFinal answer: A1": "invalid",
+    "<move>{b}</move>\nBlack's move: A1": "correct",  # a side's label: maybe the other's, never a conclusion
+    "Move: {b} or A1.\nI'll go with {b}.": "correct",
+    "{b} or A1? Let me check. A1 does nothing. I'll go with {b}.": "correct",
+    "Move: {b} or A1.\nI'll go with {b}. It blocks the four.": "correct",
+    "Move: {b} or A1.\nI'll go with {b}.\nHope this helps!": "invalid",  # only the last line decides
+    "A1 is suboptimal; {b}.": "correct",
+    "Playing A1 would waste a tempo, so {b}.": "correct",
     "Move: {b} (A1 is also worth considering)": "invalid",
     "Block at {b}; otherwise X wins with E5-F5-G5-H5-{b}.": "correct",  # what the other player then does
     "Block at A1; otherwise X wins with E5-F5-G5-H5-{b}.": "incorrect",
@@ -1372,6 +1389,19 @@ DOUDIZHU_FORMS = {
     # talk after a play in a sentence passes over; talk that doubts it takes it back
     "I play 3.\nHope this helps!": "correct",
     "I choose 3.\nThis keeps the control.\nGood luck!": "correct",
+    "<move>3</move>\nAlso, this keeps the 2 for later.": "correct",
+    "<move>3</move>\nAlso PASS works.": "invalid",
+    # a tagged play, then another under an answer's label: two final answers (the tag was paid)
+    "<move>3</move>\nFinal answer: A": "invalid",
+    "<move>3</move>\n**Final answer: 3**": "correct",
+    # a decision as the text's last sentence settles a choice offered before it
+    "Move: 3 or A.\nI'll go with 3.": "correct",
+    "3 or A? I choose A.": "incorrect",
+    # a play called a waste or worse is rejected, never offered
+    "Leading A would waste a high card, so 3.": "correct",
+    "A would be a waste, so I play 3.": "correct",
+    "A is worse. Play 3.": "correct",  # "also … works": one more play offered
+    "<move>3</move>\nAnother: PASS": "invalid",
     "I play 3.\nHmm, wait.": "invalid",
     "I play 3.\nOops, I made a mistake.": "invalid",
     # a denied play replaced by the one written after the denial; the other side's never stands in
@@ -1451,6 +1481,9 @@ def test_a_move_after_any_label_is_read_and_the_other_players_is_not(name, data)
     label = data.draw(labels())
     assume(not OTHER_WORDS.search(label))  # a random word such as STEP introduces something else
     assume(not OTHER_SIDE.search(label))  # and one such as HE the other player
+    assume(
+        not re.search(r"\b(?:black|white|[xo]|landlord|farmers?|peasants?)\b", label, re.IGNORECASE)
+    )  # a side's name
     assume(name != "doudizhu" or not set(label.split()[0]) <= set("AJQKTBR23456789"))  # `AA:` reads as two aces
     text = "Let me look at the position.\n\n" + label + " " + best
     text += data.draw(st.sampled_from(EXPLANATIONS))

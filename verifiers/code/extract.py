@@ -48,7 +48,13 @@ _SUPERSEDES = re.compile(
     r"|corrected|revised|updated|improved|optimi[sz]ed|more efficient|faster|final (?:version|solution|code|answer)"
     r"|final\)|final[ \t]*:"  # `Version 2 (final):`, `Final:`
     r"|let me (?:re)?(?:write|try|correct|redo)|rewrite|refactor|simplif(?:y|ied|ication)|clean(?:er|ed up| it up)"
-    r"|more concise|streamlined|optimal|better (?:approach|solution|version|implementation|one))",
+    r"|more concise|streamlined|optimal|better (?:approach|solution|version|implementation|one)|(?:even )?better[ \t]*:"
+    # the same in other languages (German, French, Spanish, Portuguese, Italian, Russian; then unspaced
+    # Chinese, Japanese, Korean): corrected, wrong, an error, improved
+    r"|korrigiert\w*|falsch|fehler\w*|verbessert\w*|corrigé\w*|erreur|faux|amélioré\w*|corregid[oa]s?|incorrect[oa]"
+    r"|mejorad[oa]|corrigid[oa]|errad[oa]|melhorad[oa]|corrett[oa]|sbagliat[oa]|migliorat[oa]|исправлен\w*"
+    r"|ошибк\w*|неправильн\w*|неверн\w*|улучшенн\w*)"
+    r"|修正|改正|更正|错误|錯誤|改进|改進|优化|間違|誤り|改善|최적화|수정|오류|틀린|개선",
     re.IGNORECASE,
 )
 _HEDGES = re.compile(rf"\b(?:{HEDGE_WORDS})", re.IGNORECASE)
