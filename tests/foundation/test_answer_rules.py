@@ -308,6 +308,11 @@ GAME24_FORMS = {
     "Take 6 minus 4 to get 2, 4 plus 8 to get 12, then 2 times 12 is 24.": "correct",  # steps in words
     "6 - 4 = 2 and 4 + 8 = 12; 2 * 12 = 24.": "correct",  # two steps joined by a word
     "First, 8 minus 4 gives 4. Then 4 times 6 is 24.": "invalid",  # a 4 never used: no derivation
+    # steps on the running result, its first operand left out: the result stated before it
+    "Start with 8. Subtract 6: 2. Add 4: 6. Multiply by 4: 24.": "correct",
+    "8 minus 6 is 2, plus 4 is 6, times 4 is 24.": "correct",
+    "Start with 8. Subtract 6: 2. Add 4: 6. Multiply by 4: 25.": "invalid",  # a false step: no derivation
+    "Start with 8. Add 6: 14. Add 4: 18. Add 4: 22.": "incorrect",  # every number, but 22
     # a few lines of talk after the answer's line leave it the conclusion; anything else does not
     "The numbers are 4, 4, 6 and 8.\n{r} = 24\nHope this helps!": "correct",
     "Try {r} = 2 * 12 = 24. That works!\n\nLet me know if you want another.": "correct",

@@ -398,7 +398,47 @@ def with_verbs_written_out(text: str) -> str:
         text = _TABLE_STEP.sub(_table_step, text)
     if "from" in text or "out of" in text:
         text = _RESULT_FIRST.sub(r"\g<operation> = \g<result>", text)
-    return _STEP_IN_WORDS.sub(r"\g<operation> = \g<result>", text)
+    text = _STEP_IN_WORDS.sub(r"\g<operation> = \g<result>", text)
+    return with_running_steps_written_out(text) if _RUNNING_STEP.search(text) else text
+
+
+# a step in words on the running result, its first operand left out (`Multiply by 3: 318.`, `then
+# subtract 50 to get 23800`, `, times 4 is 4`), and where the running result starts (`Start with 8.`)
+_RESULT_WORDS = r"(?:[ \t]*[:：,][ \t]*|[ \t]+(?:to get|gives|giving|is|equals|makes|yields|=)[ \t]+|[ \t]*(?:→|⇒|->|=)[ \t]*)"
+_RUNNING_STEP = re.compile(
+    r"\b(?P<verb>multiply|add|subtract|divide|times|plus|minus|divided)(?:[ \t]+(?:it|that|this|the result))?"
+    r"(?:[ \t]+by)?[ \t]+(?P<operand>\d+(?:\.\d+)?)(?:[ \t]+(?:to it|from it|to that|from that))?"
+    rf"{_RESULT_WORDS}(?P<result>\d+(?:\.\d+)?)\b(?![ \t]*[-+*/×÷·−])",
+    re.IGNORECASE,
+)
+_RUNNING_START = re.compile(
+    r"\b(?:start|begin|starting|beginning)[ \t]+with[ \t]+(?P<start>\d+(?:\.\d+)?)\b(?![ \t]*[-+*/×÷·−])"
+    r"|=[ \t]*(?P<result>\d+(?:\.\d+)?)\b(?![ \t]*[-+*/×÷·−])",
+    re.IGNORECASE,
+)
+_RUNNING_SYMBOL = {"multiply": "*", "times": "*", "add": "+", "plus": "+", "subtract": "-", "minus": "-", "divide": "/"}
+
+
+def with_running_steps_written_out(text: str) -> str:
+    """`text` with each step on the running result written as a step: the result stated last before
+    it (`= 106`, or `Start with 8`) is its first operand (`100 + 6 = 106. Multiply by 3: 318.` reads
+    `… 106 * 3 = 318.`). One that has no result before it stays as written; the steps are checked
+    as any others are (each number once, the arithmetic true)."""
+    pieces, at, running = [], 0, None
+    marks = sorted([*_RUNNING_START.finditer(text), *_RUNNING_STEP.finditer(text)], key=lambda m: m.start())
+    for m in marks:
+        if m.start() < at:
+            continue
+        if "verb" not in m.re.groupindex:
+            running = m.group("start") or m.group("result")
+            continue
+        verb = m.group("verb").lower()
+        if running is not None:
+            symbol = _RUNNING_SYMBOL.get(verb, "/")
+            pieces += [text[at : m.start()], f"{running} {symbol} {m.group('operand')} = {m.group('result')}"]
+            at = m.end()
+        running = m.group("result")
+    return "".join(pieces) + text[at:]
 
 
 # a table row of a numbered step (`| 1 | 6 - 4 | 2 |`, `| Step 2 | 4 + 8 = 12 |`): the step as a line
