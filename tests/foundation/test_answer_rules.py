@@ -807,6 +807,7 @@ GOMOKU_FORMS = {
     "The answer is I-5.": "correct",  # hyphenated, never a range (E5-H5)
     "Answer: column I, row 5": "correct",
     "Answer: row 5, column I": "correct",
+    "Place at column 9, row 5.": "invalid",  # a numbered column: ambiguous where the prompt asks for its letter
     "I play (I, 5).": "correct",  # a letter and a number in a pair: column and row, as the prompt says
     "<move>(I, 5)</move>": "correct",
     "<move>column I, row 5</move>": "correct",

@@ -404,7 +404,9 @@ def with_verbs_written_out(text: str) -> str:
 
 # a step in words on the running result, its first operand left out (`Multiply by 3: 318.`, `then
 # subtract 50 to get 23800`, `, times 4 is 4`), and where the running result starts (`Start with 8.`)
-_RESULT_WORDS = r"(?:[ \t]*[:：,][ \t]*|[ \t]+(?:to get|gives|giving|is|equals|makes|yields|=)[ \t]+|[ \t]*(?:→|⇒|->|=)[ \t]*)"
+_RESULT_WORDS = (
+    r"(?:[ \t]*[:：,][ \t]*|[ \t]+(?:to get|gives|giving|is|equals|makes|yields|=)[ \t]+|[ \t]*(?:→|⇒|->|=)[ \t]*)"
+)
 _RUNNING_STEP = re.compile(
     r"\b(?P<verb>multiply|add|subtract|divide|times|plus|minus|divided)(?:[ \t]+(?:it|that|this|the result))?"
     r"(?:[ \t]+by)?[ \t]+(?P<operand>\d+(?:\.\d+)?)(?:[ \t]+(?:to it|from it|to that|from that))?"

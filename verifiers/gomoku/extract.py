@@ -70,7 +70,10 @@ _SPACED_AFTER_A_VERB = re.compile(
     r"\b((?:play|plays|place|put|choose|pick|at|on)[ \t]+)([A-Z])[ \t]+(\d{1,2})\b(?![ \t]*(?:[,/&x×]|and\b)[ \t]*\d)"
 )
 _LETTER_PAIR = re.compile(r"\(\s*([A-Za-z])\s*,\s*(\d{1,2})\s*\)")  # `(I, 5)`: the letter is the column
-_ROW_COL = re.compile(r"row\s*(\d{1,2})\s*,?\s*(?:col|column)\s*(\d{1,2})", re.IGNORECASE)
+_ROW_COL = re.compile(  # `row 7, col 7`, and column first (`column 9, row 5`): row and column, 0-based
+    r"row\s*(\d{1,2})\s*,?\s*(?:and\s+)?(?:col|column)\s*(\d{1,2})|\b(?:col|column)\s*(\d{1,2})\s*,?\s*(?:and\s+)?row\s*(\d{1,2})",
+    re.IGNORECASE,
+)
 _XY = re.compile(r"\bx\s*=\s*(\d{1,2})\s*[,;]?\s*(?:and\s+)?y\s*=\s*(\d{1,2})\b", re.IGNORECASE)  # `x=7, y=7`: a pair
 MOVE_FORMATS = ("tag", "algebraic", "pair", "row_col")
 _MOVE_TOKEN = re.compile("|".join(p.pattern for p in (_ALGEBRAIC, _PAIR, _ROW_COL, _XY)), re.IGNORECASE)
@@ -108,7 +111,10 @@ def find_moves(text: str, size: int, formats: tuple[str, ...]) -> list[tuple[int
             (m.start(), _cell(int(m.group(2)), int(m.group(1)), size)) for m in _XY.finditer(text)
         ]  # y is the row
     if "row_col" in formats:
-        found += [(m.start(), _cell(int(m.group(1)), int(m.group(2)), size)) for m in _ROW_COL.finditer(text)]
+        found += [
+            (m.start(), _cell(int(m.group(1) or m.group(4)), int(m.group(2) or m.group(3)), size))
+            for m in _ROW_COL.finditer(text)
+        ]
     return sorted(found, key=lambda x: x[0])
 
 
