@@ -450,6 +450,9 @@ OTHER_WORDS = re.compile(
 
 # words just before a move that make it the other side's reply to another (`A1 loses to I5`, `3 is
 # beaten by 5`): never the model's answer
+# words just before an answer that reject it, where words are not spaced (`不要出A`, `而不是A`, `避免下A1`);
+# each game's own rejecting words take these too
+REJECTS_UNSPACED = r"(?:不要|别|不出|不能|不该|不应该?|而不是|避免)[出打下走放]?[ \t]*"
 REPLY_WORDS = r"\blos(?:es?|ing) to|\brefuted by|\banswered by|\bmet by|\bbeaten by|\bfails? against|\bcountered by"
 _A_REPLY_BEFORE = re.compile(rf"(?:{REPLY_WORDS})\W*$", re.IGNORECASE)
 
@@ -1130,6 +1133,7 @@ _CALLED_WRONG = re.compile(
     r"|\b(?:does(?:n't| not)|won't|will not|would(?:n't| not)|can(?:'t|not))[ \t]+(?:work|equal|make|reach|get|win)\b"
     r"|\bfails\b|\b(?:would |will )?(?:loses?|wastes?|squanders?)\b"
     r"|(?:[,;?]|\.{2,}|…)[ \t]*(?:no|nope|nah)\b(?![ \t]*\w)"  # a search's verdict on its try (`= 22, no.`, `A1? No,`)
+    r"|[ \t]*(?:不好|不行|不对|会输|必输|是错的|是错误的|是个错误)"  # the same, unspaced (`出A不好`)
     rf"|[{CROSS_MARKS}]",  # struck out (`A1 ❌`, `= 22 ✗`)
     re.IGNORECASE,
 )
@@ -1374,6 +1378,7 @@ __all__ = [
     "OPENS_A_CORRECTION",
     "OPENS_A_PLAN",
     "OTHER_SIDE",
+    "REJECTS_UNSPACED",
     "REPLY_WORDS",
     "Span",
     "UNDER_A_MISTAKE_LABEL",

@@ -791,6 +791,9 @@ GOMOKU_FORMS = {
     "Move: {b} or A1.\nI'll go with {b}. It blocks the four.": "correct",
     "Move: {b} or A1.\nI'll go with {b}.\nHope this helps!": "invalid",  # only the last line decides
     "A1 is suboptimal; {b}.": "correct",
+    "不要下A1，下{b}。": "correct",
+    "下A1会输，应该下{b}。": "correct",
+    "下{b}不好，下A1。": "incorrect",
     "Playing A1 would waste a tempo, so {b}.": "correct",
     "Move: {b} (A1 is also worth considering)": "invalid",
     "Block at {b}; otherwise X wins with E5-F5-G5-H5-{b}.": "correct",  # what the other player then does
@@ -1406,7 +1409,12 @@ DOUDIZHU_FORMS = {
     # a play called a waste or worse is rejected, never offered
     "Leading A would waste a high card, so 3.": "correct",
     "A would be a waste, so I play 3.": "correct",
-    "A is worse. Play 3.": "correct",  # "also … works": one more play offered
+    "A is worse. Play 3.": "correct",
+    # the same in unspaced Chinese: a play rejected before it or called bad after it
+    "先出3，不要出A。": "correct",
+    "出A不好，出3。": "correct",
+    "这里应该出 3 而不是 A。": "correct",
+    "不要出3，出A。": "incorrect",  # "also … works": one more play offered
     "<move>3</move>\nAnother: PASS": "invalid",
     "I play 3.\nHmm, wait.": "invalid",
     "I play 3.\nOops, I made a mistake.": "invalid",

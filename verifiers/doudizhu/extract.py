@@ -16,6 +16,7 @@ from ..locate import (
     OFFERS,
     OPENS_A_PLAN,
     OTHER_SIDE,
+    REJECTS_UNSPACED,
     REPLY_WORDS,
     UNDER_A_MISTAKE_LABEL,
     after_a_denial,
@@ -410,9 +411,11 @@ _KICKER_JOIN = re.compile(r"with|带", re.IGNORECASE)
 _RUN_GAP = re.compile(r"[\s,+/、，-]*(?:(?<![^\s\d])with(?![^\s\d])|带)?[\s,+/、，-]*", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?;。！？；]")
 _SENTENCE_OR_LINE_END = re.compile(r"[.!?;。！？；\n]")
-_PASS_IN_SENTENCE = re.compile(r"\bpass\b|不要|不出|要不起", re.IGNORECASE)
+# a pass in a sentence: never the words that reject a play after them (`不要出A`: "do not play A")
+_PASS_IN_SENTENCE = re.compile(r"\bpass\b|不要(?![出打]?[ \t]*[\w大小])|不出(?![ \t]*[\w大小])|要不起", re.IGNORECASE)
 _REJECTED = re.compile(
-    rf"(?:\bnot|n't|\bnever|\bavoid|\binstead of|\brather than|\bover|{REPLY_WORDS})\b[\w ]{{0,12}}$", re.IGNORECASE
+    rf"(?:\bnot|n't|\bnever|\bavoid|\binstead of|\brather than|\bover|{REPLY_WORDS})\b[\w ]{{0,12}}$|{REJECTS_UNSPACED}$",
+    re.IGNORECASE,
 )  # or the other side's reply: `3 loses to 5`
 MAX_SENTENCE = 300  # characters of a last line read as sentences
 _A_STEP = re.compile(r"^\W*(?:step|stage|phase)\s*\d", re.IGNORECASE)  # `Step 2: lead the 3.`: a step, no description

@@ -15,6 +15,7 @@ from ..locate import (
     ANSWER_WORDS,
     OPENS_A_PLAN,
     OTHER_SIDE,
+    REJECTS_UNSPACED,
     REPLY_WORDS,
     TAKES_BACK,
     UNDER_A_MISTAKE_LABEL,
@@ -125,7 +126,7 @@ def _cell(row: int, col: int, size: int) -> int | None:
 # words just before a move that reject it (`J11, not J10`, `instead of H8`): never the answer
 _REJECTED = re.compile(
     rf"(?:\bnot|\binstead of|\brather than|\bover|\bavoid|\bnever|\bwrong|\b(?:don't|do not) (?:play|place|go|put)(?: at| on)?"
-    rf"|{REPLY_WORDS})[\s:,]*$",
+    rf"|{REPLY_WORDS})[\s:,]*$|{REJECTS_UNSPACED}$",
     re.IGNORECASE,
 )  # or the other side's reply: `A1 loses to I5`
 REJECTION_CHARS = 24  # how far before a move its rejecting words may stand
