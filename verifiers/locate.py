@@ -329,11 +329,17 @@ def with_choices_resolved(text: str) -> str:
 
 # a sentence that decides (`I'll go with A.`, `I choose A.`, `Let's go with A.`):
 # never a choice of a course (`I choose to …`) or by place (`the first`: `_with_item_resolved`)
-_DECISION_STEM = re.compile(r"go with|choose|pick|select|settle|stick with|going with")  # on lowered text
+_DECISION_STEM = re.compile(  # on lowered text
+    r"go with|choose|pick|select|settle|stick with|going with|选|決|choisis|prends|retiens|wähle|nehme|elijo|quedo con"
+    r"|escolho|fico com|scelgo|выбираю"
+)
 _LAST_DECISION = re.compile(
     r"(?:^|(?<=[.!?…。！？])[ \t]+)[^\w\n]*(?:(?:so|ok(?:ay)?|then|fine|alright|hmm|well|in the end|finally),?[ \t]+)?"
     r"(?:I(?:'ll| will|'m going to| am going to)?|let's|let me|we(?:'ll| will)?)[ \t]+"
-    r"(?:go with|choose|pick|select|settle (?:on|for)|stick with)[ \t]+(?!to\b|the[ \t]+(?:first|second|third|last|former|latter)\b)",
+    r"(?:go with|choose|pick|select|settle (?:on|for)|stick with)[ \t]+(?!to\b|the[ \t]+(?:first|second|third|last|former|latter)\b)"
+    # the same in other languages (`Je choisis A.`, `Ich nehme A.`, `Me quedo con A.`, `我选A。`)
+    r"|(?:^|(?<=[.!?…。！？])[ \t]*)[^\w\n]*(?:je (?:choisis|prends|retiens)|ich (?:wähle|nehme)|(?:yo )?elijo|me quedo con"
+    r"|escolho|fico com|scelgo|я? ?выбираю|我(?:最终|最後|还是)?(?:选择?|決定|决定)(?:出|下)?)[ \t]*[:：]?[ \t]*",
     re.IGNORECASE | re.MULTILINE,
 )
 

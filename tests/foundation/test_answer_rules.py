@@ -199,6 +199,9 @@ GAME24_FORMS = {
     "Answer: {r}\nAnother: 8 * 4 - 6 - 4": "invalid",
     "Answer: {r}, or maybe 8 * 4 - 6 - 4... I'll go with {r}.": "correct",
     "Answer: {r} or 8 * 4 - 6 - 4\nI'll go with 8 * 4 - 6 - 4.": "incorrect",
+    "Réponse : {r} ou 8 * 4 - 6 - 4. Je choisis {r}.": "correct",  # a decision in other languages
+    "答案：{r} 或者 8 * 4 - 6 - 4。我选 {r}。": "correct",
+    "Lösung: {r} oder 8 * 4 - 6 - 4\nIch nehme 8 * 4 - 6 - 4.": "incorrect",
     "Answer: {r}\nAlso, 6 - 4 = 2 and 4 + 8 = 12, so this works.": "correct",  # its own check offers nothing
     "Answer: {r} = 24. Worst answer: 8 * 4 - 6 - 4": "correct",
     "Answer: 8 * 4 - 6 - 4 ❌\nAnswer: {r} ✅": "correct",
