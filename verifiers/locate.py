@@ -291,6 +291,8 @@ def with_choices_resolved(text: str) -> str:
     before the choice, and only once (two options of one name: left as written). A decision in the
     last line settles a choice offered before it (`_with_decision_labelled`)."""
     lowered = text.lower().replace("ı", "i")  # as IGNORECASE reads: a dotless i is an i
+    if not _A_CHOICE_STEM.search(lowered):
+        return text  # one plain test first: every score passes here, few texts decide or choose
     if _DECISION_STEM.search(lowered):
         text = _with_decision_labelled(text)
     if _PLACE_STEM.search(lowered):  # the plain test first (a case-insensitive search costs 1 us a text)
@@ -371,6 +373,9 @@ _ITEM_NAMED = re.compile(
     r"|answer|move|play|way|approach|formula|idea|item)\b",
     re.IGNORECASE,
 )
+
+
+_A_CHOICE_STEM = re.compile(f"{_DECISION_STEM.pattern}|{_PLACE_STEM.pattern}|{_OPTION_STEM.pattern}")
 
 
 def _with_item_resolved(text: str) -> str:
