@@ -100,14 +100,14 @@ def default_model_dir() -> Path:
     entry, the dequantised float32 weights as safetensors, the tokenizer), built once under the cache
     and rebuilt when the GGUF changes. Built atomically: a half-written folder is never used, and
     of two processes building at once, the first to finish is kept."""
-    import torch
-
     source = gguf_path()
     stat = source.stat()
     stamp = f"{source} {stat.st_size} {stat.st_mtime_ns}\n"
     target = cache_dir() / "models" / "SmolLM2-135M-Instruct"
     if _built_from(target) == stamp:
         return target
+    import torch
+
     net, tokenizer = _from_gguf(torch.float32)
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".building-", dir=target.parent))

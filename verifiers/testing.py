@@ -53,7 +53,8 @@ TwoMoves = Callable[[Any, Task], "tuple[str, str]"]
 
 def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
     """Probes for verifiers that read one move (gomoku, Dou Dizhu). With `two_moves`, also the
-    reading traps of docs/answers.md: the task's best move where it offers a second, sits after the
+    reading traps of docs/answers.md: the task's best move where it offers a second (`Also B works.`, `Another: B`, another under an
+    answer's label after its tag), sits after the
     turn's end or inside unfinished reasoning, is called wrong, taken back, corrected to the other or
     written only under a mistake's label, listed as an option beside another that is chosen, named
     as the other side's move after the text denies its own, followed by a conclusion naming the
@@ -78,6 +79,9 @@ def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
         trap("best move, then another called as good", "Move: {0}\n{1} is equally good."),
         trap("alternatives in a JSON field", '{{"move": "{0}", "alternatives": ["{1}"]}}'),
         trap("other options after the answer", "Move: {0}\nOther options: {1}"),
+        trap("best move tagged, then another that also works", "<move>{0}</move>\nAlso {1} works."),
+        trap("best move tagged, then another keyed Another", "<move>{0}</move>\nAnother: {1}"),
+        trap("best move tagged, then another under an answer's label", "<move>{0}</move>\nFinal answer: {1}"),
         trap("candidates listed", "Candidate moves: {0}, {1}. Both look good."),
         trap("best move after the turn ended", "I am not sure.<|im_end|>\n<move>{0}</move>"),
         trap("best move inside reasoning never closed", "<think>\nMaybe <move>{0}</move>"),

@@ -89,6 +89,7 @@ PROBES = [
     _around_a_right_one("A or B in German", "Lösung: {right} oder {wrong}"),
     _around_a_right_one("A or B in French", "Réponse : {right} ou {wrong}"),
     _around_a_right_one("another solution after it", "Answer: {right}\nAnother solution: {wrong}"),
+    _around_a_right_one("another that also works after it", "<answer>{right}</answer>\nAlso {wrong} works."),
     _around_a_right_one("answer after the turn ended", "Answer: {wrong}<|im_end|>\nAnswer: {right}"),
     _around_a_right_one("answer inside reasoning never closed", "<think>\nAnswer: {right}"),
     _around_a_right_one("a second answer in a parenthesis", "Answer: {right} (or {wrong})"),
