@@ -2,8 +2,8 @@
 general reader gives: generated completions that end in `Answer: <expression> = N`,
 `<answer>…</answer>` or `\\boxed{…}` (and near misses: double spaces, `**`, leading zeros, a lone
 number, no operator, unbalanced parentheses, other cases and spacing of the tags, text after them),
-after generated text that holds other answers, tags, boxes and steps, scored both ways under
-several configs. Seeds fixed."""
+after generated text that holds other answers, tags, boxes, steps, options chosen by name and
+decisions (only the general reader resolves them), scored both ways under several configs. Seeds fixed."""
 
 from __future__ import annotations
 
@@ -37,6 +37,12 @@ EARLIER_LINES = [
     "$$",
     "So my final answer is 3 * 8",
     "Answer: (1 + 2",
+    "Option A: 4 * 6. Option B: (6 - 4) * (4 + 8).",  # choices the general reader resolves
+    "I choose option B.",
+    "1. 4 * 6\n2. 3 * 8",
+    "The second one works.",
+    "4 * 6 or 3 * 8? I'll go with 3 * 8.",
+    "Answer: 4 * 6, or maybe 3 * 8",
     "",
 ]
 
@@ -47,6 +53,8 @@ LAST_LINES = [
     "answer: {e} = {s}",
     "Answer: {e}={s}",
     "<answer>{e}</answer>",
+    "I'll go with <answer>{e}</answer>",
+    "Option A: <answer>{e}</answer>",
     "<answer>{e} = {s}</answer>",
     "<answer> {e} </answer>",
     "<answer>\n{e}\n</answer>",

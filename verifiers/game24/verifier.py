@@ -261,8 +261,6 @@ class Game24Verifier(Verifier):
         numbers, wanted, target = _task_numbers(task)
         completion = own_puzzle_part(completion, numbers)  # never a next puzzle the model invented
         turn = model_turn(completion)  # where the final answer may be (docs/answers.md)
-        resolved = with_choices_resolved(turn.text)  # `Option A: …` then `I choose option A`
-        turn = turn if resolved is turn.text else turn._replace(text=resolved)  # most texts name no option
         completion = strip_special_tokens(completion)
         steps = check_steps(completion, numbers, cfg.max_steps_checked)
         info: dict[str, Any] = {"steps": steps.total_lines, "steps_valid": 0}
@@ -280,8 +278,8 @@ class Game24Verifier(Verifier):
             raw, links = None, None
         elif usual is not None:
             raw, links = usual
-        else:
-            turn = turn._replace(text=with_verbs_written_out(turn.text))  # `Multiply (6-4) by (4+8)`
+        else:  # choices (`Option A: …` then `I choose option A`, a decision) never end as usual answers do
+            turn = turn._replace(text=with_verbs_written_out(with_choices_resolved(turn.text)))  # `Multiply 6 by 4`
             raw, links = self._final(final_answers(turn.text, cfg.answer_formats), wanted, target), None
             if raw is not None:  # `Answer: A` / `Wait, that is wrong. Corrected:` / `(8 - 4) * 6 = 24`
                 raw = self._written_after_a_denial(turn.text, raw, wanted, target) or raw
