@@ -117,6 +117,15 @@ def test_the_model_turn(text, turn_text, unfinished):
 
 RIGHT = "(6 - 4) * (4 + 8)"
 GAME24_FORMS = {
+    # a heading's underline or a rule between a label and its answer is neither the answer nor part of it
+    "Solution\n--------\n\n    {r}\n": "correct",
+    "Answer:\n\n* * *\n\n{r}": "correct",
+    "Answer\n======\n(8 - 4) * 6 = 24": "incorrect",
+    # a LaTeX operator between two operands is no step on the result before it (`= 2 \\times 12`)
+    "Answer: $(6 - 4) \\times (4 + 8) = 2 \\times 12 = 24$": "correct",
+    "So $(6-4) \\times (4+8) = 2 \\times 12 = 24$.": "correct",
+    "$$ (6-4)\\times(4+8) = 2\\times 12 = 24 $$": "correct",
+    "So $(6-4) \\times (4+4) = 2 \\times 8 = 16$.": "incorrect",
     # steps in words with their results first, or named before them
     "We get 2 from 6-4 and 12 from 4+8, then 2*12=24.": "correct",
     "Make 2 out of 6 - 4 and 12 out of 4 + 8. Multiply: 2 × 12 = 24.": "correct",

@@ -1,11 +1,19 @@
 """Correct answers as models write them score as correct; the normalisation never makes a wrong
 or unsafe answer right; the credit for a wrong answer can require the puzzle's numbers."""
 
+import ast
+import re
+from fractions import Fraction
+
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import verifiers
 from pytest_plugin import RewardAssertionError, check_verifier
 from verifiers import Score, Verdict, Verifier
+from verifiers.game24.expression import parse_plain
+from verifiers.game24.solver import solutions
 
 PUZZLE = {"numbers": [4, 4, 6, 8]}
 
@@ -150,3 +158,56 @@ class Contradictory(Verifier):
 def test_check_verifier_flags_a_verdict_that_contradicts_its_reward():
     with pytest.raises(RewardAssertionError, match="verdict and reward disagree"):
         check_verifier(Contradictory(), tasks=[{}])
+
+
+# operators as models write them: ASCII, Unicode, LaTeX commands and words
+NOTATIONS = {"*": ("*", "×", "·", "\\times", "\\cdot", "times"), "/": ("/", "÷", "\\div"), "-": ("-", "−"), "+": ("+",)}
+MATH_WRAPS = ("{}", "${}$", "$$ {} $$", "\\[ {} \\]", "\\( {} \\)")
+CHAIN_LEADS = ("Answer: ", "So ", "", "## Solution\n\n", "We get ")
+
+
+@st.composite
+def chains(draw: st.DrawFn) -> tuple[str, dict, bool]:
+    """A solution written as a chain through the values of its two halves (`(6-4) × (4+8) = 2 × 12 =
+    24`) in one notation, or the same chain with a wrong last value; and whether it must be paid."""
+    task = draw(st.sampled_from(CHAIN_TASKS))
+    solution = draw(st.sampled_from(solutions(task["numbers"], 24)))
+    node = ast.parse(solution, mode="eval").body
+    halves = [_exact(node.left), _exact(node.right)]
+    assume(all(h.denominator == 1 for h in halves))
+    notation = {op: draw(st.sampled_from(forms)) for op, forms in NOTATIONS.items()}
+
+    def written(text: str) -> str:
+        return re.sub(r" ?([-+*/]) ?", lambda m: f" {notation[m.group(1)]} ", text)
+
+    op = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}[type(node.op)]
+    right = draw(st.booleans())
+    stated = 24 if right else draw(st.sampled_from([23, 25, 42]))
+    chain = f"{written(ast.unparse(node))} = {written(f'{halves[0]} {op} {halves[1]}')} = {stated}"
+    text = draw(st.sampled_from(CHAIN_LEADS)) + draw(st.sampled_from(MATH_WRAPS)).format(chain)
+    return text, task, right
+
+
+CHAIN_TASKS = [
+    {"numbers": [4, 4, 6, 8]},
+    {"numbers": [1, 2, 3, 4]},
+    {"numbers": [3, 3, 8, 8]},
+    {"numbers": [2, 5, 7, 9]},
+]
+
+
+def _exact(node: ast.expr) -> Fraction:
+    """The exact value of a solver's expression node."""
+    value = parse_plain(ast.unparse(node))
+    return Fraction(value.num, value.den)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(chains())
+def test_a_chain_through_the_halves_values_reads_in_any_operator_notation(game24, case):
+    """The chain's middle link (`2 \\times 12`) combines two values with an operator of any notation:
+    never a step on the value before it, nor a reason to refuse (issue 53: `= 2 \\times 12 = 24` read as
+    a step `times 12 = 24` on the 2 before it)."""
+    text, task, right = case
+    score = game24.score(text, task)
+    assert score.correct is right, (text, score.reason)

@@ -97,8 +97,8 @@ def _with_following(first: str, text: str, after: int) -> str:
     if not heading and not taken.startswith(_OPENER_PREFIXES) and not _goes_on(taken, text, after):
         return taken  # the usual answer: complete on its own line
     lines = text[after : after + 8192].split("\n", MAX_LINES + 1)[1 : MAX_LINES + 1]
-    if heading:  # the answer is on the next non-empty line, perhaps a list item
-        lines = [line for line in lines if line.strip()]
+    if heading:  # the answer is on the next non-empty line, perhaps a list item, never a rule under the heading
+        lines = [line for line in lines if line.strip() and not _RULE.fullmatch(line)]
         taken = _LIST_ITEM.sub("", lines.pop(0)).strip() if lines else ""
     for opener, closer in _OPENERS:  # a block: up to its closing line
         if taken.startswith(opener):
@@ -111,6 +111,10 @@ def _with_following(first: str, text: str, after: int) -> str:
     while lines and lines[0].strip() and (_ends_open(taken) or _opens_with_operator(taken, lines[0])):
         taken += " " + lines.pop(0).strip()
     return taken
+
+
+# a Markdown rule, or a heading's underline (`Solution` / `--------`): no answer, nor part of one
+_RULE = re.compile(r"[ \t]*([-=*_])(?:[ \t]*\1){2,}[ \t]*")
 
 
 def _goes_on(taken: str, text: str, after: int) -> bool:
@@ -418,6 +422,9 @@ _RUNNING_START = re.compile(
     r"|=[ \t]*(?P<result>\d+(?:\.\d+)?)\b(?![ \t]*[-+*/×÷·−])",
     re.IGNORECASE,
 )
+_OPERAND_BEFORE = re.compile(
+    r"(?:[\d)]|\\)[ \t$]*$"
+)  # what ends just before a step's verb where it is an infix operator
 _RUNNING_SYMBOL = {"multiply": "*", "times": "*", "add": "+", "plus": "+", "subtract": "-", "minus": "-", "divide": "/"}
 
 
@@ -433,6 +440,9 @@ def with_running_steps_written_out(text: str) -> str:
             continue
         if "verb" not in m.re.groupindex:
             running = m.group("start") or m.group("result")
+            continue
+        if _OPERAND_BEFORE.search(text, max(0, m.start() - 8), m.start()):  # `2 \\times 12 = 24`, `8 minus 6 is 2`:
+            running = m.group("result")  # an operator between operands, a whole step: its result runs on
             continue
         verb = m.group("verb").lower()
         if running is not None:
