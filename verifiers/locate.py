@@ -204,8 +204,8 @@ def _denies_the_answer(line: str, before: str, names_another: NamesAnother | Non
 # another is. A sentence that also says it fixes or replaces (`here is the fixed one; the old one was
 # wrong:`) introduces the answer
 SHOWN_NOT_ANSWERED = (
-    "wrong", "incorrect", "broken", "bad", "mistaken", "mistakes?", "invalid", "avoid", "what not to", "do not",
-    "don't", "would look", "would be", "(?:second|next|2nd|third) best", "runner-up",
+    "wrong", "incorrect", "broken", "buggy", "flawed", "faulty", "erroneous", "bad", "mistaken", "mistakes?", "invalid",
+    "avoid", "what not to", "do not", "don't", "would look", "would be", "(?:second|next|2nd|third) best", "runner-up",
 )  # fmt: skip
 # words that set what follows beside the answer, whatever it is called (`For comparison, a correct
 # version would be:`): no word of a fix makes it the answer

@@ -462,6 +462,22 @@ FORMS = {
         HUMANEVAL,
         "correct",
     ),
+    # a version's label that calls it buggy or correct says which one stands
+    "a buggy version, then a correct one, each in its label's parentheses": (
+        "Version 1 (buggy):\n```python\n" + WRONG + "```\nVersion 2 (correct):\n```python\n" + RIGHT + "```",
+        TASK,
+        "correct",
+    ),
+    "a version, then one labelled correct": (
+        "Version 1:\n```python\n" + WRONG + "```\nVersion 2 (correct):\n```python\n" + RIGHT + "```",
+        TASK,
+        "correct",
+    ),
+    "a flawed attempt, then the right one": (
+        "A flawed attempt:\n```python\n" + RIGHT + "```\nThe right one:\n```python\n" + WRONG + "```",
+        TASK,
+        "incorrect",
+    ),
     "a wrong program in a REPL session": (
         ">>> def add_one(x):\n...     return x\n...\n>>> add_one(1)\n2",
         TASK,

@@ -46,7 +46,7 @@ _SUPERSEDES = re.compile(
     r"\b(?:wrong|incorrect|bug|buggy|mistake|error|fails?|failed|doesn't work|does not work|not work|not correct"
     r"|issue|problem|fix|fixed|fixing|oops|wait|actually|correct(?:ed)? (?:version|solution|code|implementation)"
     r"|corrected|revised|updated|improved|optimi[sz]ed|more efficient|faster|final (?:version|solution|code|answer)"
-    r"|final\)|final[ \t]*:"  # `Version 2 (final):`, `Final:`
+    r"|final\)|final[ \t]*:|correct\)|correct[ \t]*:"  # `Version 2 (final):`, `Final:`, `(correct):`
     r"|let me (?:re)?(?:write|try|correct|redo)|rewrite|refactor|simplif(?:y|ied|ication)|clean(?:er|ed up| it up)"
     r"|more concise|streamlined|optimal|better (?:approach|solution|version|implementation|one)|(?:even )?better[ \t]*:"
     # the same in other languages (German, French, Spanish, Portuguese, Italian, Russian; then unspaced
