@@ -1336,10 +1336,18 @@ def json_fields(text: str) -> list[Span]:
 # what stands in the answer's place where the model has none (`Final answer: none`, `Answer: N/A`,
 # `Move: I couldn't find one.`, `<answer></answer>`): its final answer is none
 _NO_ANSWER = re.compile(
-    r"^[\W_]*(?:(?:none|n/?a|null|nil|unknown|no idea|nothing|not sure|unsure|tbd)[\W_]*$"  # the value alone
-    r"|(?:i |we )?(?:could(?:n't| not)|can(?:'t|not)|(?:do|did)(?:n't| not)|(?:am|was|were) (?:not |un)able to)"
-    r"\s+(?:find|solve|know|determine|get|make)\b|(?:there is )?no (?:solution|answer|valid|possible|move|play)\b"
-    r"|(?:not |im)possible\b|unsolvable\b|cannot be (?:done|solved|made|found)\b|$)",
+    r"^[\W_]*(?:(?:none|n/?a|null|nil|unknown|no idea|nothing|not sure|unsure|tbd)(?:[\W_]*$|\s*[(,;:—])"  # alone
+    r"|(?:unfortunately,?\s+|in(?:valid|correct)(?: input)?[,:]?\s+|\(\s*)*"  # `Invalid input, cannot …`
+    r"(?:(?:i|we|it|this|these|the (?:given )?numbers?|this (?:combination|set|input)(?: of numbers)?)\s+)?"
+    r"(?:(?:could(?:n't| not)|can(?:'t|not)|(?:do|did)(?:n't| not)|(?:am|was|were|is|are) (?:not |un)able to)"
+    r"\s+(?:be (?:used|combined) to\s+)?(?:find|solve|know|determine|get|make|obtain|reach|form|achieve|yield|produce)\b"
+    r"|unable to\b|(?:there is )?no (?:solution|answer|valid|possible|move|play|way|combination)\b"
+    r"|(?:it(?:'s| is) |(?:is|are) )?(?:not |im)possible\b|unsolvable\b|cannot be (?:done|solved|made|found)\b|$))",
+    re.IGNORECASE,
+)
+# the value the task asks for, named as what cannot be reached (`Not possible to obtain 24`): no answer's digit
+_TARGET_NAMED = re.compile(
+    r"\b(?:obtain(?:ing)?|make|get|reach|form|equals?|produce|achieve|yield|result in)\s+(?:the\s+)?\d+\b",
     re.IGNORECASE,
 )
 _ANSWER_TAG = re.compile(r"<(answer|move)>(?P<value>[^<]{0,200})</\1>", re.IGNORECASE)
@@ -1347,8 +1355,12 @@ _ANSWER_TAG = re.compile(r"<(answer|move)>(?P<value>[^<]{0,200})</\1>", re.IGNOR
 
 def says_no_answer(value: str) -> bool:
     """Does an answer's place hold no answer but say there is none (`none`, `N/A`, `?`, `I couldn't
-    find one.`, or nothing at all)? A value with a digit may hold an answer after all: never."""
-    return _NO_ANSWER.match(value.strip()) is not None and not any(c.isdigit() for c in value)
+    find one.`, `Not possible to obtain 24`, or nothing at all)? A value with a digit may hold an answer
+    after all (`No solution but 4 * 6`, `no move but I5`): never, unless the number is the one it says
+    cannot be reached."""
+    if _NO_ANSWER.match(value.strip()) is None:
+        return False
+    return not any(c.isdigit() for c in _TARGET_NAMED.sub("", value))
 
 
 def none_stated_at(text: str) -> int:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import verifiers
 from pytest_plugin.presentations import turn_presentations
+from verifiers import locate
 from verifiers.turn import model_turn
 
 GAME24 = ({"numbers": [4, 4, 6, 8]}, "Answer: (6 - 4) * (4 + 8) = 24", "Answer: (6 - 4) * (4 + 4)")
@@ -1596,3 +1597,33 @@ def test_resolving_a_choice_never_fails_and_only_writes_a_listed_item(pieces):
     resolved = with_choices_resolved(text)
     assert isinstance(resolved, str)
     assert set(re.findall(r"\w+", resolved)) <= set(re.findall(r"\w+", text))
+
+
+# an answer's place that says the puzzle cannot be solved, naming the target it cannot reach (GPT-4's
+# habit in the Tree-of-Thoughts logs): no answer, and the reason says so
+SAYS_NONE = (
+    "Not possible to obtain 24",
+    "There is no solution to obtain 24 with these numbers.",
+    "The given numbers cannot be used to obtain 24.",
+    "Invalid input, cannot obtain 24",
+    "Invalid (cannot obtain 24)",
+    "Unable to obtain 24",
+    "This combination of numbers cannot make 24.",
+    "It is not possible to obtain 24 with these numbers.",
+    "None (cannot obtain 24 with these numbers)",
+    "There is no combination of these numbers that equals 24.",
+)
+# a number that is not the target it names may be an answer after all
+MAY_ANSWER = ("No solution, but 4 * 6 = 24 is close", "no move but I5", "Not possible to obtain 24 except 4 * 6", "I5")
+
+
+@pytest.mark.parametrize("value", SAYS_NONE)
+def test_an_answer_that_says_the_target_cannot_be_reached_is_none(value):
+    assert locate.says_no_answer(value)
+    score = verifiers.get("game24").score(f"6 - 4 = 2\nAnswer: {value}", GAME24[0])
+    assert score.verdict.value == "invalid" and "says there is none" in score.reason, score.reason
+
+
+@pytest.mark.parametrize("value", MAY_ANSWER)
+def test_a_number_beside_no_answer_words_may_be_the_answer(value):
+    assert not locate.says_no_answer(value)

@@ -458,9 +458,9 @@ def derivation(text: str, numbers: list[int], offers: Callable[[str], bool]) -> 
         return Derivation(None)
     start, end, expression = complete[-1]
     if lines_deny(text[end:]):
-        return Derivation(None, "two different final answers (after its steps the text says there is no solution)")
+        return Derivation(None, "no final answer: after its steps the text says there is no solution")
     if talk_takes_back(text[end:]):
-        return Derivation(None, "the text doubts or takes back its steps after them (`Hmm, let me reconsider.`)")
+        return Derivation(None, "no final answer: after its steps the text doubts them or takes them back")
     for _start, earlier_end, earlier in reversed(complete[:-1]):
         if earlier != expression:
             if offers(text[earlier_end:start]):

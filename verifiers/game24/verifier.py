@@ -47,6 +47,7 @@ from ..locate import (
     none_stated_at,
     offers,
     rank,
+    says_no_answer,
     with_choices_resolved,
 )
 from ..registry import register
@@ -314,7 +315,11 @@ class Game24Verifier(Verifier):
         r_l = 0.0  # paid only with a final expression (see the module docstring)
         if raw is not None and usual is None and cut_off(turn.text):  # a usual ending is a whole answer
             raw, turn = None, turn._replace(unfinished="the final answer was cut off (the text stops mid-answer)")
-        if raw is not None and usual is None and 0 <= turn.text.rfind(raw) < none_stated_at(turn.text):
+        if (
+            raw is not None
+            and usual is None
+            and (says_no_answer(raw) or 0 <= turn.text.rfind(raw) < none_stated_at(turn.text))
+        ):
             raw, turn = None, turn._replace(unfinished="the final answer says there is none (`Final answer: none`)")
         if raw is not None and usual is None and self._offers_another(turn.text, raw, wanted):
             raw, turn = (
