@@ -1445,6 +1445,14 @@ def test_doudizhu_reads_its_play_by_the_shared_rules(form):
     assert score.verdict.value == DOUDIZHU_FORMS[form], score.reason
 
 
+@pytest.mark.parametrize("form", ["不出3", "别出3", "<move>不出3</move>", "Play three."])
+def test_a_play_named_only_to_be_rejected_or_in_words_is_no_play(form):
+    """`不出3` ("not 3") names no play: no play found, never "'不' is not a card"."""
+    v, task = _task("doudizhu")
+    score = v.score(form, task)
+    assert score.verdict.value == "invalid" and "no play found" in score.reason, score.reason
+
+
 MOVES = {"gomoku": ("I5", "A1"), "doudizhu": ("3", "5")}  # each first test task's winning move, and another
 EXPLANATIONS = ("", "\nThis wins the race.", "\n这样可以赢。", "\nEsta jugada gana.", "\n\n(It keeps the initiative.)")
 THEIR_MOVE = ("Opponent's move: {}", "Their reply: {}", "对手出牌：{}", "The opponent's best move: {}")

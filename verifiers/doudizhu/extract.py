@@ -374,7 +374,8 @@ def _as_play(found: Found, on_table: Hand | None = None) -> Found:
     return Found(None) if _A_WORD.search(found.play) else found  # `Play three.`: words that name no card, no play
 
 
-_A_WORD = re.compile(r"[A-Za-z]{3,}")  # no card's name is three letters long (`BJ`, `RJ`, `10`)
+# no card's name is three letters long (`BJ`, `RJ`, `10`), nor a CJK character (`不出3`: "not 3")
+_A_WORD = re.compile(r"[A-Za-z]{3,}|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 def _unsettles(rest: str) -> bool:
