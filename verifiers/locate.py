@@ -221,10 +221,21 @@ _FENCE_OPENING = re.compile(r"\n[ \t]*(?:`{3,}|~{3,})[\w+-]*[ \t]*\n?[ \t]*$")
 INTRODUCTION_CHARS = 200  # prose before an answer read for the sentence that introduces it
 
 
+# a conclusion just before the answer (`…would be my choice, but it is not needed, so <move>C7</move>`): the
+# words of a mistake before it speak of something else
+_CONCLUDES_JUST_BEFORE = re.compile(
+    r"\b(?:so|therefore|thus|hence|instead)\b[,:]?(?:[ \t]+(?:I|we)(?:'ll| will)?[ \t]+(?:play|choose|pick|go with|take))?$",
+    re.IGNORECASE,
+)
+
+
 def counter_example(before: str) -> bool:
     """Does the prose just `before` an answer (up to its fence's opening line) introduce it as what
-    not to do, a mistake, or an illustration beside the answer?"""
+    not to do, a mistake, or an illustration beside the answer? Never where a conclusion opens just
+    before it (`…, so`)."""
     introduction = _FENCE_OPENING.sub("", before).rstrip()
+    if _CONCLUDES_JUST_BEFORE.search(introduction):
+        return False
     if _BESIDE.search(introduction):
         return True
     return _COUNTER_EXAMPLE.search(introduction) is not None and _INTRODUCES_A_FIX.search(introduction) is None

@@ -743,6 +743,9 @@ def test_game24_reads_the_forms_issue_53_names(form):
 
 
 GOMOKU_FORMS = {
+    # a conclusion just before a move (`…, so`) is no mistake's introduction, whatever words came before it
+    "<move>{b}</move> would be my choice, but it is not needed, so <move>A1</move>.": "incorrect",
+    "<move>A1</move> would be my choice, but the four must be blocked, so I play <move>{b}</move>.": "correct",
     "<move>{b}</move>": "correct",
     "The best move is {b}.": "correct",
     "The best move is {b}, not A1.": "correct",  # a rejected move is not the answer
@@ -1283,6 +1286,8 @@ def test_a_move_whose_stop_was_left_out_ends_its_sentence(form):
 
 
 DOUDIZHU_FORMS = {
+    "<move>3</move> would be my choice, but it is not needed, so <move>PASS</move>.": "invalid",
+    "<move>PASS</move> would be my choice, but I lead now, so I play <move>3</move>.": "correct",
     "<move>3</move>": "correct",
     "<move>PASS</move> loses the race; <move>3</move> wins it.": "correct",  # the last play stands
     "<move>3</move> or <move>PASS</move>": "invalid",  # two plays offered: one too many
