@@ -1267,6 +1267,9 @@ def sentences(text: str) -> list[Span]:
     corrected = last_match(_A_CORRECTION.finditer(text, start, end))  # `A = 22. Actually, B = 24 works.`: B only
     if corrected and _EXPRESSION_START.search(text, corrected.end(), end):
         start = corrected.start()
+    concluded = last_match(_CONCLUDED_IN_A_CLAUSE.finditer(text, start, end))  # `A would be mine, but …, so B.`
+    if concluded:
+        start = concluded.end()
     found = []
     for m in _EXPRESSION_START.finditer(text, start, end):
         if (
@@ -1308,6 +1311,12 @@ def denied_before(text: str, at: int, start: int = 0) -> bool:
 # a sentence in the conclusion's line that opens by replacing what came before it (`locate.OPENS_A_CORRECTION`)
 _A_CORRECTION = re.compile(
     rf"(?:(?<=[.!?。！？])[ \t]+|^)(?={OPENS_A_CORRECTION.pattern[1:]})", re.IGNORECASE | re.MULTILINE
+)
+
+
+# a clause of the conclusion's line that concludes with an expression (`…, so (8 - 4) * 6.`): its expression only
+_CONCLUDED_IN_A_CLAUSE = re.compile(
+    r"(?<=[,;:—–])[ \t]*(?:so|therefore|thus|hence)\b[,:]?[ \t]+(?=[*_$\\ \t]*[(\[0-9])", re.IGNORECASE
 )
 
 

@@ -1640,3 +1640,38 @@ def test_an_answer_that_says_the_target_cannot_be_reached_is_none(value):
 @pytest.mark.parametrize("value", MAY_ANSWER)
 def test_a_number_beside_no_answer_words_may_be_the_answer(value):
     assert not locate.says_no_answer(value)
+
+
+# a clause after an answer, before or after words about it, that turns to another attempt (concludes with
+# it, corrects to it or prefers it): the answer before it is never paid
+TURNS = (
+    ", so",
+    ", therefore",
+    "; thus",
+    ", hence",
+    ", or rather",
+    ", rather",
+    ", but I prefer",
+    ", but I'd rather write",
+)
+TURNS += (", but I'll go with", ", but I choose", "; instead,", " — so")
+ASIDES = ("", " would be my choice", " would be my answer", " is tempting", " works")
+REASONS = ("", ", but it uses a 4 twice", ", but it is too long", ", though")
+OTHERS = ("(8 - 4) * 6", "4 * 6 + 8 - 4", "4 * 4 + 8 - 6", "(4 + 4) * (8 - 6)")  # attempts, none right
+PLACES = ("Answer: {a}{x}{r}{t} {o}.", "{a}{x}{r}{t} {o}.", "So {a}{x}{r}{t} {o}.")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(PLACES), st.sampled_from(ASIDES), st.sampled_from(REASONS), st.sampled_from(TURNS))
+def test_a_clause_that_turns_to_another_attempt_never_leaves_the_first_paid(place, aside, reason, turn):
+    """`Answer: A would be my choice, but I prefer B.` and `A would be my answer, but …, so B.`: B is what
+    the text ends on; A, right, is never paid (before: paid, a wrong pay), and a clause that turns
+    to a step or to A itself leaves A the answer."""
+    v = verifiers.get("game24")
+    for other in OTHERS:
+        text = place.format(a=RIGHT, x=aside, r=reason, t=turn, o=other)
+        assert not v.score(text, GAME24[0]).correct, text
+    for same in (RIGHT, "2 * 12 = 24"):
+        text = place.format(a=RIGHT, x="", r="", t=turn, o=same)
+        if turn in (", so", ", therefore", "; thus", ", hence", " — so"):  # a conclusion restating it or a step
+            assert v.score(text, GAME24[0]).correct, text

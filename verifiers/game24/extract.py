@@ -247,6 +247,16 @@ def final_answer(text: str, formats: Iterable[str] = ("answer_line", "answer_tag
     return answers[-1] if answers else None
 
 
+# a clause after the answer on its line that concludes with, corrects to or prefers what follows it
+# (`…, so B`, `…, or rather B`, `…, but I prefer B`; never `…, which I prefer to B`)
+_TURNS_TO_ANOTHER = re.compile(
+    r"(?:[,;:—–]|\bbut\b)[ \t]*(?:so|therefore|thus|hence|instead|(?:or[ \t]+)?rather"
+    r"|i(?:'d| would)[ \t]+rather(?:[ \t]+(?:write|use|go with))?"
+    r"|i(?:[ \t]+(?:prefer|choose|pick)|(?:'ll|[ \t]+will)[ \t]+(?:write|use|go with|take)))\b[ \t,:]*",
+    re.IGNORECASE,
+)
+
+
 def offers_another(
     text: str,
     answer: str,
@@ -291,6 +301,9 @@ def offers_another(
         return True  # `… = 24, but it is invalid here.`, `… = 24 — wait. I can't find one.` on its own line
     if offers_other(tail):
         return True  # `<answer>…</answer> (or (8 - 4) * 6)`, `… — (8 - 4) * 6 also works` on its own line
+    turn = _TURNS_TO_ANOTHER.search(tail)
+    if turn and names_another(tail[turn.end() :]):
+        return True  # `Answer: A would be my choice, but I prefer B.`, `…, so B.`, `…, or rather B.`
     if replaced_in(tail + ("" if line_after < 0 else text[line_after:])):
         return True  # `… = 24. Actually, 8 * 4 - 6 - 4 is better.`
     if line_after >= 0:
