@@ -1155,7 +1155,7 @@ _CALLED_WRONG = re.compile(
     r"|\b(?:does(?:n't| not)|won't|will not|would(?:n't| not)|can(?:'t|not))[ \t]+(?:work|equal|make|reach|get|win)\b"
     r"|\bfails\b|\b(?:would |will )?(?:loses?|wastes?|squanders?)\b"
     r"|(?:[,;?]|\.{2,}|…)[ \t]*(?:no|nope|nah)\b(?![ \t]*\w)"  # a search's verdict on its try (`= 22, no.`, `A1? No,`)
-    r"|[ \t]*(?:不好|不行|不对|会输|必输|是错的|是错误的|是个错误)"  # the same, unspaced (`出A不好`)
+    r"|(?:不好|不行|不对|会输|必输|是错的|是错误的|是个错误)"  # the same, unspaced (`出A不好`)
     rf"|[{CROSS_MARKS}]",  # struck out (`A1 ❌`, `= 22 ✗`)
     re.IGNORECASE,
 )
@@ -1316,7 +1316,7 @@ _A_CORRECTION = re.compile(
 
 # a clause of the conclusion's line that concludes with an expression (`…, so (8 - 4) * 6.`): its expression only
 _CONCLUDED_IN_A_CLAUSE = re.compile(
-    r"(?<=[,;:—–])[ \t]*(?:so|therefore|thus|hence)\b[,:]?[ \t]+(?=[*_$\\ \t]*[(\[0-9])", re.IGNORECASE
+    r"(?<=[,;:—–])[ \t]*(?:so|therefore|thus|hence)\b[,:]?[ \t]+(?=[*_$\\]*[(\[0-9])", re.IGNORECASE
 )
 
 
@@ -1357,7 +1357,7 @@ def json_fields(text: str) -> list[Span]:
 # `Move: I couldn't find one.`, `<answer></answer>`): its final answer is none
 _NO_ANSWER = re.compile(
     r"^[\W_]*(?:(?:none|n/?a|null|nil|unknown|no idea|nothing|not sure|unsure|tbd)(?:[\W_]*$|\s*[(,;:—])"  # alone
-    r"|(?:unfortunately,?\s+|in(?:valid|correct)(?: input)?[,:]?\s+|\(\s*)*"  # `Invalid input, cannot …`
+    r"|(?:(?:unfortunately|in(?:valid|correct)(?: input)?)[\W_]+)?"  # `Invalid input, cannot …`, `Invalid (cannot …)`
     r"(?:(?:i|we|it|this|these|the (?:given )?numbers?|this (?:combination|set|input)(?: of numbers)?)\s+)?"
     r"(?:(?:could(?:n't| not)|can(?:'t|not)|(?:do|did)(?:n't| not)|(?:am|was|were|is|are) (?:not |un)able to)"
     r"\s+(?:be (?:used|combined) to\s+)?(?:find|solve|know|determine|get|make|obtain|reach|form|achieve|yield|produce)\b"
@@ -1373,12 +1373,15 @@ _TARGET_NAMED = re.compile(
 _ANSWER_TAG = re.compile(r"<(answer|move)>(?P<value>[^<]{0,200})</\1>", re.IGNORECASE)
 
 
+NO_ANSWER_CHARS = 300  # a place that says there is none says it briefly: longer text is read as an answer
+
+
 def says_no_answer(value: str) -> bool:
     """Does an answer's place hold no answer but say there is none (`none`, `N/A`, `?`, `I couldn't
     find one.`, `Not possible to obtain 24`, or nothing at all)? A value with a digit may hold an answer
     after all (`No solution but 4 * 6`, `no move but I5`): never, unless the number is the one it says
     cannot be reached."""
-    if _NO_ANSWER.match(value.strip()) is None:
+    if len(value) > NO_ANSWER_CHARS or _NO_ANSWER.match(value.strip()) is None:
         return False
     return not any(c.isdigit() for c in _TARGET_NAMED.sub("", value))
 

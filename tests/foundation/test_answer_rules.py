@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -1635,6 +1636,19 @@ def test_an_answer_that_says_the_target_cannot_be_reached_is_none(value):
     assert locate.says_no_answer(value)
     score = verifiers.get("game24").score(f"6 - 4 = 2\nAnswer: {value}", GAME24[0])
     assert score.verdict.value == "invalid" and "says there is none" in score.reason, score.reason
+
+
+@pytest.mark.parametrize("piece", ["(", "( ", " ", "Invalid ", "Invalid (", "-", "Unfortunately, ", "none ("])
+def test_reading_an_answers_place_for_none_is_linear(piece):
+    """One hostile piece repeated, at the longest a place is read (`locate.NO_ANSWER_CHARS`) and far
+    beyond: a nested repetition in the pattern once took quadratic time (10,000 parentheses: 9 s;
+    game24's 100,000 nested parentheses hung the suite)."""
+    start = time.process_time()
+    for length in (locate.NO_ANSWER_CHARS, 10_000):
+        value = (piece * length)[:length]
+        locate.says_no_answer(value)
+        locate.says_no_answer(value + "24")
+    assert time.process_time() - start < 1.0
 
 
 @pytest.mark.parametrize("value", MAY_ANSWER)

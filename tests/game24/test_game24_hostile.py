@@ -28,6 +28,9 @@ HOSTILE = {
     "null bytes": "Answer: (6-4)*(4+8)\x00",
     "a megabyte of blank lines": "\n" * 1_000_000,
     "a megabyte of symbol lines": "!\n" * 500_000 + "Answer: 24",
+    # a run of spaces after a sentence's answer (the inline path's longest text): a pattern that opened
+    # with spaces, searched for, took n² steps (16 k spaces: 8 s in the trainer's thread)
+    "spaces after a sentence's answer": "(8 - 4) * 6, so" + " " * 16_000 + "x",
 }
 
 
