@@ -55,7 +55,7 @@ from ..score import Score, Verdict
 from ..splits import select
 from ..testing import Probe, Strategies
 from ..text import strip_special_tokens
-from ..turn import model_turn
+from ..turn import Turn, model_turn
 from .answer import Link, read_chain
 from .countdown import TASK_SETS
 from .expression import Evaluated, ExpressionError
@@ -270,100 +270,113 @@ class Game24Verifier(Verifier):
             info["steps_valid"], r_pr = steps.n_valid, steps.share_valid
             info["step_problems"] = [f"step {i + 1}: {r}" for i, r in enumerate(steps.reasons) if r != "ok"][:10]
         # the usual endings (`Answer: <expression> = N`, `<answer>…</answer>`, `\boxed{…}`) are read
-        # in one step; anything else, in full
+        # in one step, with nothing else to weigh; anything else, in full
         usual = None if turn.unfinished else read_usual_answer(turn.text, cfg.max_expression_chars, cfg.answer_formats)
         if usual is not None and cfg.steps_answer and not usual[1][0].expression.uses_exactly(wanted):
             if "=" in turn.text[: turn.text.rfind(usual[0])]:  # steps before it (most wrong answers have none)
                 usual = None  # `Answer: 2 * 12 = 24` may end steps that combine every number: read in full
-        if turn.unfinished:
-            raw, links = None, None
-        elif usual is not None:
-            raw, links = usual
-        else:  # choices (`Option A: …` then `I choose option A`, a decision) never end as usual answers do
-            turn = turn._replace(text=with_verbs_written_out(with_choices_resolved(turn.text)))  # `Multiply 6 by 4`
-            raw, links = self._final(final_answers(turn.text, cfg.answer_formats), wanted, target), None
-            if raw is not None:  # `Answer: A` / `Wait, that is wrong. Corrected:` / `(8 - 4) * 6 = 24`
-                raw = self._written_after_a_denial(turn.text, raw, wanted, target) or raw
-            if raw is None:  # no marked answer: where the text's structure puts one (verifiers/locate.py)
-                raw = located_answer(
-                    turn.text,
-                    self._is_expression,
-                    lambda a: self._answers_puzzle(a, wanted, target),
-                    lambda a: self._attempts_puzzle(a, wanted),
-                )
-                if raw is not None and not self._answers_puzzle(raw, wanted, target):
-                    raw = self._reached_in_its_list(turn.text, raw, wanted, target) or raw
-                if raw is not None and self._states_its_miss(raw, target):  # `A gives 22, but B gives 24.`
-                    raw = self._reached_later_in_its_sentence(raw, wanted, target) or raw
-                if raw is not None and cfg.steps_answer and not self._answers_puzzle(raw, wanted, target):
-                    # an attempt that is the last step of steps combining every number (`8 / 4 = 2`,
-                    # then `(2 + 2) * 6 = 24` where 2 is also the puzzle's): the steps are the answer
-                    derived = derivation(turn.text, list(wanted), offers)
-                    raw = derived.expression if derived.expression and turn.text.rfind(raw) < derived.end else raw
-            if raw is None and cfg.steps_answer:  # no expression anywhere: steps combining every number
-                derived = derivation(turn.text, list(wanted), offers)
-                raw = derived.expression
-                turn = turn._replace(unfinished=derived.why) if derived.why else turn
-        # the target alone restates an answer before it (a usual answer always combines numbers: never
-        # a bare target): steps that combine every number (`Answer: 24` after them), else the
-        # expression computed before it (`… = 24.` then `\\boxed{24}`)
-        if usual is None and raw is not None and _states_only(raw, target, cfg.max_expression_chars):
-            derived = derivation(turn.text, list(wanted), offers).expression if cfg.steps_answer else None
-            before = self._computed_before(turn.text, raw, wanted, target)
-            raw = derived or before or self._explained_after(turn.text, raw, wanted, target) or raw
-        answer = None
-        r_l = 0.0  # paid only with a final expression (see the module docstring)
-        if raw is not None and usual is None and cut_off(turn.text):  # a usual ending is a whole answer
-            raw, turn = None, turn._replace(unfinished="the final answer was cut off (the text stops mid-answer)")
-        if (
-            raw is not None
-            and usual is None
-            and (says_no_answer(raw) or 0 <= turn.text.rfind(raw) < none_stated_at(turn.text))
-        ):
-            raw, turn = None, turn._replace(unfinished="the final answer says there is none (`Final answer: none`)")
-        if raw is not None and usual is None and self._offers_another(turn.text, raw, wanted):
-            raw, turn = (
-                None,
-                turn._replace(
-                    unfinished="not one final answer (another is offered after it, or the text takes it back)"
-                ),
-            )
-        if raw is not None and usual is None and self._concludes_another(turn.text, raw, wanted, target):
-            raw, turn = (
-                None,
-                turn._replace(unfinished="not one final answer (the text concludes with another after it)"),
-            )
-        if raw is None:
-            verdict, r_oc, reason = Verdict.INVALID, 0.0, turn.unfinished or "no final answer found"
-        else:
-            if links is None and cfg.steps_answer:
+        if usual is not None:
+            return self._scored(*usual, wanted, target, steps.total_lines, info, r_pr)
+        raw, turn = self._read_in_full(turn, wanted, target)
+        why_not = turn.unfinished or "no final answer found"
+        if raw is not None:
+            if cfg.steps_answer:
                 raw = self._answer_from_steps(raw, turn.text, wanted, target)
             info["expression"] = raw[:200]
             try:
-                if links is None:
-                    links = read_chain(raw, cfg.max_expression_chars)
+                links = read_chain(raw, cfg.max_expression_chars)
             except ExpressionError as exc:
-                verdict, r_oc, reason = Verdict.INVALID, 0.0, f"final answer rejected: {exc}"
+                why_not = f"final answer rejected: {exc}"
             else:
-                ev = _main_expression(links, wanted)
-                if ev is None:  # only stated values: the first one is the answer's value
-                    ev = Evaluated(links[0].text, links[0].num, links[0].den, ())
-                info["value"] = value = ev.value_text()
-                answer = f"{value} using {_listed(ev.numbers)}"
-                verdict, r_oc, reason = self._judge(ev, wanted, target)
-                if verdict is Verdict.CORRECT:  # a right expression, unless a link states another value
-                    for link in links:
-                        if link.differs_from(ev.num, ev.den):
-                            verdict, r_oc = Verdict.INCORRECT, cfg.wrong_answer_credit
-                            reason = f"{ev.text} makes {target}, but the answer states {link.text} as its value"
-                            break
-                r_l = length_reward(steps.total_lines, cfg.length_threshold, cfg.length_margin, cfg.length_slope)
+                return self._scored(raw, links, wanted, target, steps.total_lines, info, r_pr)
+        w_pr = cfg.weights[1]  # no answer to judge: the valid steps' share alone, and no length reward
+        return Score(
+            w_pr * r_pr, Verdict.INVALID, {"outcome": 0.0, "process": r_pr, "length": 0.0}, None, why_not, info
+        )
+
+    def _read_in_full(self, turn: Turn, wanted: tuple[int, ...], target: int) -> tuple[str | None, Turn]:
+        """The final answer of a text that does not end in a usual answer, and the turn (its text
+        with choices and verbs resolved, and why no answer stands where none does)."""
+        cfg = self.config
+        if turn.unfinished:
+            return None, turn
+        # choices (`Option A: …` then `I choose option A`, a decision) never end as usual answers do
+        turn = turn._replace(text=with_verbs_written_out(with_choices_resolved(turn.text)))  # `Multiply 6 by 4`
+        raw = self._final(final_answers(turn.text, cfg.answer_formats), wanted, target)
+        if raw is not None:  # `Answer: A` / `Wait, that is wrong. Corrected:` / `(8 - 4) * 6 = 24`
+            raw = self._written_after_a_denial(turn.text, raw, wanted, target) or raw
+        if raw is None:  # no marked answer: where the text's structure puts one (verifiers/locate.py)
+            raw = located_answer(
+                turn.text,
+                self._is_expression,
+                lambda a: self._answers_puzzle(a, wanted, target),
+                lambda a: self._attempts_puzzle(a, wanted),
+            )
+            if raw is not None and not self._answers_puzzle(raw, wanted, target):
+                raw = self._reached_in_its_list(turn.text, raw, wanted, target) or raw
+            if raw is not None and self._states_its_miss(raw, target):  # `A gives 22, but B gives 24.`
+                raw = self._reached_later_in_its_sentence(raw, wanted, target) or raw
+            if raw is not None and cfg.steps_answer and not self._answers_puzzle(raw, wanted, target):
+                # an attempt that is the last step of steps combining every number (`8 / 4 = 2`,
+                # then `(2 + 2) * 6 = 24` where 2 is also the puzzle's): the steps are the answer
+                derived = derivation(turn.text, list(wanted), offers)
+                raw = derived.expression if derived.expression and turn.text.rfind(raw) < derived.end else raw
+        if raw is None and cfg.steps_answer:  # no expression anywhere: steps combining every number
+            derived = derivation(turn.text, list(wanted), offers)
+            raw = derived.expression
+            turn = turn._replace(unfinished=derived.why) if derived.why else turn
+        # the target alone restates an answer before it (a usual answer always combines numbers: never
+        # a bare target): steps that combine every number (`Answer: 24` after them), else the
+        # expression computed before it (`… = 24.` then `\\boxed{24}`)
+        if raw is not None and _states_only(raw, target, cfg.max_expression_chars):
+            derived = derivation(turn.text, list(wanted), offers).expression if cfg.steps_answer else None
+            before = self._computed_before(turn.text, raw, wanted, target)
+            raw = derived or before or self._explained_after(turn.text, raw, wanted, target) or raw
+        if raw is None:
+            return None, turn
+        if cut_off(turn.text):  # a usual ending is a whole answer
+            return None, turn._replace(unfinished="the final answer was cut off (the text stops mid-answer)")
+        if says_no_answer(raw) or 0 <= turn.text.rfind(raw) < none_stated_at(turn.text):
+            return None, turn._replace(unfinished="the final answer says there is none (`Final answer: none`)")
+        if self._offers_another(turn.text, raw, wanted):
+            why = "not one final answer (another is offered after it, or the text takes it back)"
+            return None, turn._replace(unfinished=why)
+        if self._concludes_another(turn.text, raw, wanted, target):
+            return None, turn._replace(unfinished="not one final answer (the text concludes with another after it)")
+        return raw, turn
+
+    def _scored(
+        self,
+        raw: str,
+        links: list[Link],
+        wanted: tuple[int, ...],
+        target: int,
+        step_lines: int,
+        info: dict[str, Any],
+        r_pr: float,
+    ) -> Score:
+        """The score of a final answer read as `links`: its expression judged, and any value it states
+        compared with the expression's."""
+        cfg = self.config
+        ev = _main_expression(links, wanted)
+        if ev is None:  # only stated values: the first one is the answer's value
+            ev = Evaluated(links[0].text, links[0].num, links[0].den, ())
+        info["expression"] = raw[:200]
+        info["value"] = value = ev.value_text()
+        verdict, r_oc, reason = self._judge(ev, wanted, target)
+        if verdict is Verdict.CORRECT:  # a right expression, unless a link states another value
+            for link in links:
+                if link.differs_from(ev.num, ev.den):
+                    verdict, r_oc = Verdict.INCORRECT, cfg.wrong_answer_credit
+                    reason = f"{ev.text} makes {target}, but the answer states {link.text} as its value"
+                    break
+        r_l = length_reward(step_lines, cfg.length_threshold, cfg.length_margin, cfg.length_slope)
         w_oc, w_pr, w_l = cfg.weights
         return Score(
             w_oc * r_oc + w_pr * r_pr + w_l * r_l,
             verdict,
             {"outcome": r_oc, "process": r_pr, "length": r_l},
-            answer,
+            f"{value} using {_listed(ev.numbers)}",
             reason,
             info,
         )
