@@ -81,6 +81,8 @@ REJECTIONS = (
     "\nNo, that fails. Let me redo it.\n\n",
     " Actually, the better one is:\n",
 )  # a later answer stands
+# words on the answer's line that turn from it to the answer after them (`A, or rather B.`): B is the answer
+CORRECTIONS = (", or rather {}.", " — sorry, I mean {}.", ", no wait, {}.", " (oops) -> {}", ", correction: {}")
 # words after the final answer that take it back, in its own sentence or on a line of their own: no answer
 CALLED_WRONG = (" is wrong.", " would be a mistake.", " doesn't work.", "\nThat's wrong.", "\nNo, this is incorrect.")
 CALLED_WRONG += ("\nOops, that breaks a rule.", "\nI made a mistake.", "\nHmm, that's off. Let me fix it.")  # a blunder
@@ -255,7 +257,8 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str, next_task: str 
     with no answer after it or followed by a final answer's place that says there is none, the
     answer struck out or only under a mistake's label, the answer only inside a quoted format
     example, the answer listed as one of two options and the other chosen by name, a last line that
-    concludes with `other`: `So the answer is A1.`) never pay; the answer restated there pays; `other`
+    concludes with `other`: `So the answer is A1.`, words on its line that turn to `other`: `A, or
+    rather B.`, `A — sorry, I mean B.`) never pay; `other` turned from to the answer on its line pays; the answer restated there pays; `other`
     shown after the answer as a mistake or for comparison, or struck out (`A1 ❌`) or under a mistake's
     label on the answer's line (`Worst move: A1`), or the two listed as options and the answer chosen
     by name (`Option A: …` … `I choose option A.`), leaves it the answer. `other`: a different answer
@@ -279,9 +282,8 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str, next_task: str 
         after += draw(st.sampled_from(CHAT_ENDS)) + "\nUser: and now?\n" + other
         axes.append("text after the turn end")
     traps = ("hedge", "cut off", "after the turn ended", "reasoning never closed", "rejected", "quoted example")
-    traps += ("called wrong", "none stated", "struck out", "another option chosen", "concluded with another") + (
-        ("under a mistake's label",) if _LABELLED.match(answer) else ()
-    )
+    traps += ("called wrong", "none stated", "struck out", "another option chosen", "concluded with another")
+    traps += ("corrected to another",) + (("under a mistake's label",) if _LABELLED.match(answer) else ())
     traps += ("after a next task",) if next_task else ()
     if next_task and draw(st.booleans()):  # the model goes on with a next task it invents, and answers that
         after, _ = after + "\n\n" + next_task + "\n" + other, axes.append("a next task after it")
@@ -301,6 +303,11 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str, next_task: str 
     elif trap == "none" and draw(st.booleans()):  # listed as one of two options, and chosen by name
         options = _options(draw, _unlabelled(answer), _unlabelled(other))
         text, _ = before + options[0] + after, axes.append(f"chosen among options: {options[0]!r}")
+    elif trap == "none" and draw(st.booleans()):  # `other`, then words on its line that turn to the answer
+        corrected = other + draw(st.sampled_from(CORRECTIONS)).format(
+            draw(st.sampled_from((answer, _unlabelled(answer))))
+        )
+        text, _ = before + corrected + after, axes.append(f"corrected to it: {corrected!r}")
     elif trap == "none" and draw(st.booleans()):  # restated in a concluding line
         conclusion = draw(st.sampled_from(CONCLUSIONS)).format(_unlabelled(answer))
         text, _ = before + answer + conclusion + after, axes.append(f"concluded again: {conclusion.strip()!r}")
@@ -326,6 +333,9 @@ def turn_presentations(draw: st.DrawFn, answer: str, other: str, next_task: str 
         text = before + answer + draw(st.sampled_from(CALLED_WRONG)) + after
     elif trap == "concluded with another":  # the answer, then a concluding line that names another
         text = before + answer + draw(st.sampled_from(CONCLUSIONS)).format(_unlabelled(other)) + after
+    elif trap == "corrected to another":  # the answer, then words on its line that turn to another
+        corrected = draw(st.sampled_from(CORRECTIONS)).format(draw(st.sampled_from((other, _unlabelled(other)))))
+        text = before + answer + corrected + after
     elif trap == "struck out":  # the answer struck out, no answer after it
         text = before + answer + " ❌" + after
     elif trap == "under a mistake's label":  # the answer only under a mistake's label (`Bad move: I5`)

@@ -274,8 +274,15 @@ ASIDE = re.compile(r"\([^()\n]*\)")  # a parenthesis after an answer: what it sa
 
 def without_asides(text: str) -> str:
     """`text` without the parentheses that explain (`(blocking E5-H5)`, `(a single)`); one that offers
-    another answer beside it (`(or G4)`, `(D5 also works)`) is kept: a second answer, no explanation."""
-    return ASIDE.sub(lambda m: m.group() if offers(m.group()) else " ", text)
+    another answer beside it (`(or G4)`, `(D5 also works)`) is kept: a second answer, no explanation;
+    so is one that turns to what an arrow after it gives (`3 (oops, wrong one) -> 7 7`, `turned_to`)."""
+    return ASIDE.sub(lambda m: m.group() if offers(m.group()) or _turns_by_an_arrow(m) else " ", text)
+
+
+def _turns_by_an_arrow(aside: re.Match[str]) -> bool:
+    """Does the parenthesis `aside` turn from what came before it to what an arrow after it gives
+    (`(oops, wrong one) -> 7 7`)?"""
+    return bool(TURNED_IN_A_CLAUSE.search(aside.group()) and _TURNED_BY_AN_ARROW.match(aside.string, aside.end()))
 
 
 # an option's label where a line or a sentence starts (`Option A: lead 3`, `**Option 2**: I5`, `Choice B) …`)
@@ -497,10 +504,29 @@ _PLAN_WORDS = (
 )
 OPENS_A_PLAN = re.compile(rf"^[\W_]*{_PLAN_WORDS}", re.IGNORECASE)
 
+# words that replace what came before them with what follows (`Actually, …`, `…, or rather …`, `Sorry, I
+# mean …`, `No wait, …`, `Make that …`); never `instead of` or `rather than`, which reject what follows them
+CORRECTION_WORDS = (
+    r"(?:actually|instead(?![ \t]+of\b)|on second thought|correction|(?:or[ \t]+)?rather(?![ \t]+than\b)"
+    r"|sorry|i[ \t]+mean(?:t)?|oops|scratch that|make (?:that|it)|no[ \t,]*wait|my (?:mistake|bad)"
+    r"|let me correct(?:[ \t]+(?:that|myself|it))?)"
+)
 # a sentence that opens by replacing the answer before it (`Actually, A1 is better.`, `Instead, lead 6.`): where
-# it names an answer, that one is the answer (gomoku, doudizhu)
-OPENS_A_CORRECTION = re.compile(  # never `instead of`, which rejects what follows it
-    r"^\W*(?:actually|instead(?![ \t]+of\b)|on second thought|correction)\b", re.IGNORECASE
+# it names an answer, that one is the answer (every reader)
+OPENS_A_CORRECTION = re.compile(rf"^\W*{CORRECTION_WORDS}\b", re.IGNORECASE)
+# words that prefer what follows them (`I'd rather write …`, `I prefer …`, `I'll go with …`); never `…, which I
+# prefer to B`, where no clause opens with them, nor what they would rather keep or not do
+_PREFERENCE_WORDS = (
+    r"(?:i(?:'d| would)[ \t]+rather(?:[ \t]+(?:write|use|go with))?"
+    r"|i(?:[ \t]+(?:prefer|choose|pick)|(?:'ll|[ \t]+will)[ \t]+(?:write|use|go with|take)))"
+    r"(?![ \t]+(?:to|not|keep(?:ing)?|sav(?:e|ing)|hold(?:ing)?)\b)"  # `I'd rather keep the 7 7`: no play
+)
+# a clause after an answer, in its sentence, that concludes with, corrects to or prefers what follows it
+# (`…, so B`, `…, or rather B`, `… — sorry, I mean B`, `… (oops) B`, `…, but I prefer B`): where another
+# answer follows it, that one is the answer
+TURNS_TO_ANOTHER = re.compile(
+    rf"(?:[,;:—–(]|\bbut\b)[ \t]*(?:so|therefore|thus|hence|{CORRECTION_WORDS}|{_PREFERENCE_WORDS})\b[ \t,:)]*",
+    re.IGNORECASE,
 )
 
 # a sentence that opens by taking a second look (`Wait, I5.`, `Hold on, I5.`): where it plays a
@@ -1267,6 +1293,9 @@ def sentences(text: str) -> list[Span]:
     corrected = last_match(_A_CORRECTION.finditer(text, start, end))  # `A = 22. Actually, B = 24 works.`: B only
     if corrected and _EXPRESSION_START.search(text, corrected.end(), end):
         start = corrected.start()
+    turned = last_match(TURNED_IN_A_CLAUSE.finditer(text, start, end))  # `A, no wait, …. B = 24`: B only
+    if turned and _EXPRESSION_START.search(text, turned.end(), end):
+        start = turned.end()
     concluded = last_match(_CONCLUDED_IN_A_CLAUSE.finditer(text, start, end))  # `A would be mine, but …, so B.`
     if concluded:
         start = concluded.end()
@@ -1318,6 +1347,25 @@ _A_CORRECTION = re.compile(
 _CONCLUDED_IN_A_CLAUSE = re.compile(
     r"(?<=[,;:—–])[ \t]*(?:so|therefore|thus|hence)\b[,:]?[ \t]+(?=[*_$\\]*[(\[0-9])", re.IGNORECASE
 )
+# a clause that corrects what came before it or prefers another (`A, no wait, that skips a 4. B`, `Move: A —
+# sorry, I mean B`, `A works, but I prefer B`): where what follows it names an answer, that one is the answer
+TURNED_IN_A_CLAUSE = re.compile(
+    rf"(?:(?<=[,;:—–(])|\bbut\b)[ \t]*(?:but[ \t]+)?(?:{CORRECTION_WORDS}|{_PREFERENCE_WORDS})\b[ \t,:)]*",
+    re.IGNORECASE,
+)
+_AN_ARROW = re.compile(r"(?:->|→|=>|⇒)[ \t*_`]*")
+_TURNED_BY_AN_ARROW = re.compile(r"[ \t]*(?:->|→|=>|⇒)")
+
+
+def turned_to(line: str) -> int | None:
+    """Where the last clause of `line` that turns from what came before (`TURNED_IN_A_CLAUSE`) puts
+    what it turns to: just after its words, or after an arrow later on the line (`A (oops, wrong
+    one) -> B`); None where no clause turns."""
+    turned = last_match(TURNED_IN_A_CLAUSE.finditer(line))
+    if turned is None:
+        return None
+    arrow = last_match(_AN_ARROW.finditer(line, turned.end()))
+    return arrow.end() if arrow else turned.end()
 
 
 def last_match(matches: Iterable[re.Match[str]]) -> re.Match[str] | None:
@@ -1422,6 +1470,9 @@ __all__ = [
     "MISTAKE_LABEL_WORDS",
     "NamesAnother",
     "OPENS_A_CORRECTION",
+    "TURNED_IN_A_CLAUSE",
+    "turned_to",
+    "TURNS_TO_ANOTHER",
     "OPENS_A_PLAN",
     "OTHER_SIDE",
     "REJECTS_UNSPACED",

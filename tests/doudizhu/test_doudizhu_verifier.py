@@ -160,6 +160,7 @@ HOSTILE = [
     "\x00<move>\ud800</move>",
     "<move>" + "(" * 100 + "3" + ")" * 100 + "</move>",
     "Move: " + "move: " * 50_000,
+    "Play: 3" + ", or rather — sorry, I mean (oops) ->" * 25_000 + " 3",  # words that turn to another, repeated
 ]
 
 

@@ -191,7 +191,19 @@ GAME24_FORMS = {
     "Answer => {r}": "correct",
     # a later sentence that opens a correction replaces the answer before it
     "{r} = 24. Actually, 8 * 4 - 6 - 4 is better.": "incorrect",
-    "Answer: {r}\nActually, 8 * 4 - 6 - 4 is better.": "invalid",
+    "Answer: {r}\nActually, 8 * 4 - 6 - 4 is better.": "incorrect",  # after a label too: read, it makes 22
+    "Answer: {r}\nActually, 4 * 6 * 8 / 4 is better.": "incorrect",
+    "Answer: 8 * 4 - 6 - 4\nActually, {r} is better.": "correct",
+    # a clause on the answer's line that corrects it (`…, or rather B`, `… — sorry, I mean B`): B is the answer
+    "Answer: 8 * 4 - 6 - 4, or rather {r}.": "correct",
+    "Answer: {r}, or rather 8 * 4 - 6 - 4.": "incorrect",
+    "Answer: 8 * 4 - 6 - 4 — sorry, I mean {r} = 24": "correct",
+    "Answer: {r} — sorry, I mean 4 * 6 * 8 / 4 = 48": "incorrect",
+    "8 * 4 - 6 - 4, no wait, that's 22. {r} = 24.": "correct",
+    "{r}, no wait, 8 * 4 - 6 - 4 = 22.": "incorrect",
+    "Answer: 8*4-6-4 (oops, that is 22) -> {r} = 24": "correct",
+    "Answer: {r}, correction: 8 * 4 - 6 - 4": "incorrect",
+    "Answer: {r}, or rather (8 - 4) * 6.": "invalid",  # another attempt, not at this puzzle: none read
     "8 * 4 - 6 - 4 = 22. Actually, {r} = 24 works.": "correct",
     "Answer: 8 * 4 - 6 - 4. Wait, that's 22. Actually: {r}": "correct",
     "Answer: {r}\nWait, let me check: 6 - 4 = 2, 4 + 8 = 12, 2 * 12 = 24. Yes.": "correct",
@@ -1263,6 +1275,42 @@ def test_lines_after_the_answer_that_prefer_another_make_it_the_answer_and_menti
     assert v.score(after_its_tag, task).verdict == alone[other], after_its_tag
 
 
+STATED_THEN_TURNED = ("Move: {a}", "My move: {a}", "I play {a}", "So I play {a}", "**Move:** {a}")
+TURNS_IN_ITS_CLAUSE = (  # words on the answer's line that turn from it to the move after them
+    ", or rather {b}.", " — sorry, I mean {b}.", ", no wait, {b}.", ", correction: {b}", ", make that {b}.",
+    " (oops, wrong one) -> {b}", "; my mistake, I meant {b}.", ", but I prefer {b}.", ", or rather, {b}",
+)  # fmt: skip
+MENTIONED_IN_ITS_CLAUSE = (  # words on the answer's line after such a turning word that only mention another
+    " (oops, I almost played {b})", ", sorry, {b} would lose at once.", ", but I prefer not to play {b}.",
+    " — sorry, not {b}.", ", but I'd rather not play {b}.",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["gomoku", "doudizhu"])
+@settings(max_examples=40, deadline=None)
+@given(data=__import__("hypothesis").strategies.data())
+def test_a_clause_on_the_answers_line_that_turns_to_another_move_makes_it_the_answer(name, data):
+    """On any test task, a move A stated and, on its line, words that turn from it to B (`Move: A —
+    sorry, I mean B.`, `I play A, no wait, B.`, `Move: A, correction: B`): the verdict is B's,
+    whichever of the two is the best move; words after such a turning word that only mention B
+    (`(oops, I almost played B)`, `, sorry, B would lose at once.`) leave it A's (rule 5,
+    docs/answers.md). Before: gomoku paid A for `Move: A — sorry, I mean B` (the dash read as an aside)."""
+    from hypothesis import strategies as st
+
+    from verifiers.doudizhu.verifier import _two_plays
+    from verifiers.gomoku.verifier import _two_moves
+
+    v = _reading_only(name)
+    task = data.draw(st.sampled_from(v.tasks("test")))
+    answered, other = data.draw(st.permutations((_two_moves if name == "gomoku" else _two_plays)(v, task)))
+    alone = {move: v.score(f"<move>{move}</move>", task).verdict for move in (answered, other)}
+    stated = data.draw(st.sampled_from(STATED_THEN_TURNED)).format(a=answered)
+    turned = stated + data.draw(st.sampled_from(TURNS_IN_ITS_CLAUSE)).format(b=other)
+    assert v.score(turned, task).verdict == alone[other], turned
+    mentioned = stated + data.draw(st.sampled_from(MENTIONED_IN_ITS_CLAUSE)).format(b=other)
+    assert v.score(mentioned, task).verdict == alone[answered], mentioned
+
+
 UNSTOPPED = (  # a stated move, and the next sentence with the stop between them left out
     "My move: {a} {t} threatens to play {b}. I considered {b}, but it loses.", "**{a}** I considered {b}, but it loses.",
     "**{a}** — I considered {b}, but it loses.", "So I play {a} {t} threatens to play {b}.",
@@ -1669,6 +1717,7 @@ TURNS = (
     ", but I'd rather write",
 )
 TURNS += (", but I'll go with", ", but I choose", "; instead,", " — so")
+TURNS += (" — sorry, I mean", ", no wait,", " (oops)", ", correction:", ", make that", "; my mistake,", ", I meant")
 ASIDES = ("", " would be my choice", " would be my answer", " is tempting", " works")
 REASONS = ("", ", but it uses a 4 twice", ", but it is too long", ", though")
 OTHERS = ("(8 - 4) * 6", "4 * 6 + 8 - 4", "4 * 4 + 8 - 6", "(4 + 4) * (8 - 6)")  # attempts, none right
@@ -1689,3 +1738,19 @@ def test_a_clause_that_turns_to_another_attempt_never_leaves_the_first_paid(plac
         text = place.format(a=RIGHT, x="", r="", t=turn, o=same)
         if turn in (", so", ", therefore", "; thus", ", hence", " — so"):  # a conclusion restating it or a step
             assert v.score(text, GAME24[0]).correct, text
+
+
+WRONG_HERE = ("4 * 6 * 8 / 4", "8 * 4 - 6 - 4", "(4 + 4) * (8 - 6)")  # attempts at this puzzle, none right
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(PLACES), st.sampled_from(ASIDES), st.sampled_from(REASONS), st.sampled_from(TURNS))
+def test_the_attempt_a_clause_turns_to_is_the_answer(place, aside, reason, turn):
+    """`Answer: A, or rather B.`, `A — sorry, I mean B`, `A would be my choice, but I prefer B`: the
+    text ends on B, which is read and judged (A wrong, B right: paid; before: refused), and A
+    right, B wrong: B's verdict (before: refused, or paid A where the words were new)."""
+    v = verifiers.get("game24")
+    for wrong in WRONG_HERE:
+        assert v.score(place.format(a=wrong, x=aside, r=reason, t=turn, o=RIGHT), GAME24[0]).correct
+        text = place.format(a=RIGHT, x=aside, r=reason, t=turn, o=wrong)
+        assert v.score(text, GAME24[0]).verdict.value == "incorrect", text

@@ -31,6 +31,8 @@ HOSTILE = {
     # a run of spaces after a sentence's answer (the inline path's longest text): a pattern that opened
     # with spaces, searched for, took n² steps (16 k spaces: 8 s in the trainer's thread)
     "spaces after a sentence's answer": "(8 - 4) * 6, so" + " " * 16_000 + "x",
+    # words that turn from an answer to another, repeated: each searched for on the answer's line
+    "turning words": "Answer: (8 - 4) * 6" + ", or rather — sorry, I mean (oops) ->" * 400 + " 24 - 0 * 4 * 4",
 }
 
 

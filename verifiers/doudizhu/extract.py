@@ -47,6 +47,7 @@ from ..locate import (
     tells_a_later_turn,
     tells_an_earlier_try,
     their_move,
+    turned_to,
     without_asides,
     without_later_turns,
     without_mentions_after_the_answer,
@@ -652,6 +653,11 @@ def _runs(line: str, on_table: Hand | None = None) -> list[_Run]:
 
 def _play_in(line: str, on_table: Hand | None = None) -> Found:
     """The play `line` names (see `sentence_play`)."""
+    turned = turned_to(line)
+    if turned is not None:  # `Play: 3 — sorry, I mean 7 7`, `3, or rather 7 7`: the play it turns to, if it names one
+        later = _play_in(line[turned:], on_table)
+        if later.play is not None:
+            return later
     found = _runs(line, on_table)
     named = [run for run in found if run.cards and not _rejected(line, run.start)]
     wrong = [run for run in named if called_wrong(line, run.end)]  # `A or 2 would be a mistake`

@@ -29,6 +29,7 @@ from typing import Callable, Iterable
 
 from ..locate import (
     OPENS_A_CORRECTION,
+    TURNS_TO_ANOTHER,
     called_wrong,
     labels_after_a_sentence,
     last_match,
@@ -247,16 +248,6 @@ def final_answer(text: str, formats: Iterable[str] = ("answer_line", "answer_tag
     return answers[-1] if answers else None
 
 
-# a clause after the answer on its line that concludes with, corrects to or prefers what follows it
-# (`…, so B`, `…, or rather B`, `…, but I prefer B`; never `…, which I prefer to B`)
-_TURNS_TO_ANOTHER = re.compile(
-    r"(?:[,;:—–]|\bbut\b)[ \t]*(?:so|therefore|thus|hence|instead|(?:or[ \t]+)?rather"
-    r"|i(?:'d| would)[ \t]+rather(?:[ \t]+(?:write|use|go with))?"
-    r"|i(?:[ \t]+(?:prefer|choose|pick)|(?:'ll|[ \t]+will)[ \t]+(?:write|use|go with|take)))\b[ \t,:]*",
-    re.IGNORECASE,
-)
-
-
 def offers_another(
     text: str,
     answer: str,
@@ -280,13 +271,6 @@ def offers_another(
     def names_another(words: str) -> bool:  # `Note that 8 * 4 - 6 - 4 = 22, so that does not work.`: its own try
         return any(attempts(e) and not same(answer, e) for e in arithmetic_in(words))
 
-    def replaced_in(words: str) -> bool:
-        return any(
-            OPENS_A_CORRECTION.match(sentence)
-            and any(attempts(e) and not same(answer, e) for e in arithmetic_in(sentence))
-            for sentence in _SENTENCE_BREAK.split(words)
-        )
-
     at = text.rfind(answer)
     if at < 0:
         return False
@@ -294,18 +278,13 @@ def offers_another(
     rest = text[at + len(answer) : len(text) if line_after < 0 else line_after]
     if '"' in rest and any(_DIGIT.search(piece) for piece in offered_after(text, at + len(answer))):
         return True  # `{"answer": "…", "alternatives": ["…"]}`: a field after it offers another
-    own_line = text[at : len(text) if line_after < 0 else line_after]
-    arithmetic = _ARITHMETIC_STRETCH.search(own_line)
-    tail = own_line[len(arithmetic.group().rstrip(_NOT_ITS_END)) + arithmetic.start() :] if arithmetic else ""
+    tail = _words_after(text, at)
     if lines_deny(tail, names_another):
         return True  # `… = 24, but it is invalid here.`, `… = 24 — wait. I can't find one.` on its own line
     if offers_other(tail):
         return True  # `<answer>…</answer> (or (8 - 4) * 6)`, `… — (8 - 4) * 6 also works` on its own line
-    turn = _TURNS_TO_ANOTHER.search(tail)
-    if turn and names_another(tail[turn.end() :]):
-        return True  # `Answer: A would be my choice, but I prefer B.`, `…, so B.`, `…, or rather B.`
-    if replaced_in(tail + ("" if line_after < 0 else text[line_after:])):
-        return True  # `… = 24. Actually, 8 * 4 - 6 - 4 is better.`
+    if turned_to_another(text, answer, names_another) is not None:
+        return True  # `…, or rather B.`, `… = 24. Actually, 8 * 4 - 6 - 4 is better.`: the verifier reads B
     if line_after >= 0:
         if lines_deny(text[line_after:], names_another):
             return True  # `There is no solution.`, `No, that's wrong.` after it (never of a try of its own)
@@ -321,6 +300,38 @@ def offers_another(
             end = text.rfind(earlier, 0, at) + len(earlier)
             return offers(text[end:at])
     return False
+
+
+def _words_after(text: str, at: int) -> str:
+    """The words after the arithmetic of the answer at `at`, on its own line."""
+    line_after = text.find("\n", at)
+    own_line = text[at : len(text) if line_after < 0 else line_after]
+    arithmetic = _ARITHMETIC_STRETCH.search(own_line)
+    return own_line[len(arithmetic.group().rstrip(_NOT_ITS_END)) + arithmetic.start() :] if arithmetic else ""
+
+
+def turned_to_another(text: str, answer: str, names_another: Callable[[str], bool]) -> int | None:
+    """Where the text turns from `answer` to another attempt (`names_another`, the verifier's), the
+    position in `text` just after the turning words, where what the text ends on follows: a clause
+    after it on its own line (`locate.TURNS_TO_ANOTHER`: `Answer: A, or rather B.`, `A — sorry, I
+    mean B`, `A would be my choice, but I prefer B`), else a later sentence that opens a correction
+    and names another (`… = 24. Actually, 8 * 4 - 6 - 4 is better.`). None where it turns to none."""
+    at = text.rfind(answer)
+    if at < 0:
+        return None
+    line_after = text.find("\n", at)
+    line_end = len(text) if line_after < 0 else line_after
+    tail = _words_after(text, at)
+    turn = TURNS_TO_ANOTHER.search(tail)
+    if turn is not None and names_another(tail[turn.end() :]):
+        return line_end - len(tail) + turn.end()
+    at = line_end - len(tail)
+    for sentence in _SENTENCE_BREAK.split(text[at:]):
+        at = text.find(sentence, at)
+        if OPENS_A_CORRECTION.match(sentence) and names_another(sentence):
+            return at
+        at += len(sentence)
+    return None
 
 
 def arithmetic_in(words: str) -> list[str]:

@@ -33,7 +33,7 @@ import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ..base import TaskError, Verifier, setting, shown
 from ..locate import (
@@ -66,6 +66,7 @@ from .extract import (
     final_answers,
     located_answer,
     offers_another,
+    turned_to_another,
     with_verbs_written_out,
 )
 from .steps import check_steps, derivation, derivation_at
@@ -305,6 +306,7 @@ class Game24Verifier(Verifier):
         raw = self._final(final_answers(turn.text, cfg.answer_formats), wanted, target)
         if raw is not None:  # `Answer: A` / `Wait, that is wrong. Corrected:` / `(8 - 4) * 6 = 24`
             raw = self._written_after_a_denial(turn.text, raw, wanted, target) or raw
+            raw = self._written_after_a_turn(turn.text, raw, wanted, target) or raw  # `Answer: A, or rather B`
         if raw is None:  # no marked answer: where the text's structure puts one (verifiers/locate.py)
             raw = located_answer(
                 turn.text,
@@ -546,16 +548,29 @@ class Game24Verifier(Verifier):
         None (the denial then takes the marked answer back, with nothing in its place)."""
         at = text.rfind(marked)
         end = text.find("\n", at + len(marked)) if at >= 0 else -1  # its own line's words: `offers_another`'s
-        same, attempts = partial(self._same_answer, wanted=wanted), partial(self._attempts_puzzle, wanted=wanted)
-
-        def names_another(words: str) -> bool:  # `Note that 8 * 4 - 6 - 4 = 22, so that does not work.`
-            return any(attempts(e) and not same(marked, e) for e in arithmetic_in(words))
-
-        denial = denial_at(text[end:], names_another) if end >= 0 else None
+        denial = denial_at(text[end:], self._names_another(marked, wanted)) if end >= 0 else None
         if denial is None:
             return None
         answers = partial(self._answers_puzzle, wanted=wanted, target=target)
         return located_answer(text[end + denial :], self._is_expression, answers)
+
+    def _written_after_a_turn(self, text: str, marked: str, wanted: tuple[int, ...], target: int) -> str | None:
+        """The answer a clause after the marked answer turns to on its line (`Answer: A, or rather B.`,
+        `A — sorry, I mean B = 24`, `A would be my choice, but I prefer B`): what the text ends on
+        (rule 5, docs/answers.md). Only an expression over exactly the puzzle's numbers; else None
+        (the marked answer then has another offered after it: refused)."""
+        turned = turned_to_another(text, marked, self._names_another(marked, wanted))
+        if turned is None:
+            return None
+        answers = partial(self._answers_puzzle, wanted=wanted, target=target)
+        found = located_answer(text[turned:], self._is_expression, answers)
+        return found if found is not None and answers(found) else None
+
+    def _names_another(self, answer: str, wanted: tuple[int, ...]) -> Callable[[str], bool]:
+        """Do words name an attempt at the puzzle other than `answer` (`Note that 8 * 4 - 6 - 4 = 22,
+        so that does not work.`; `2 * 12 = 24`, a step, names none)?"""
+        same, attempts = partial(self._same_answer, wanted=wanted), partial(self._attempts_puzzle, wanted=wanted)
+        return lambda words: any(attempts(e) and not same(answer, e) for e in arithmetic_in(words))
 
     def _offers_another(self, text: str, raw: str, wanted: tuple[int, ...]) -> bool:
         """`extract.offers_another` for this puzzle: an answer restated (`4*6*(3-2) works too`) offers

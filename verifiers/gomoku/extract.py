@@ -48,6 +48,7 @@ from ..locate import (
     tells_a_later_turn,
     tells_an_earlier_try,
     their_move,
+    turned_to,
     without_asides,
     without_later_turns,
     without_mentions_after_the_answer,
@@ -125,7 +126,7 @@ def _cell(row: int, col: int, size: int) -> int | None:
 
 # words just before a move that reject it (`J11, not J10`, `instead of H8`): never the answer
 _REJECTED = re.compile(
-    rf"(?:\bnot|\binstead of|\brather than|\bover|\bavoid|\bnever|\bwrong|\b(?:don't|do not) (?:play|place|go|put)(?: at| on)?"
+    rf"(?:\bnot(?: to)?(?: (?:play|place|go|put)(?: at| on)?)?|\binstead of|\brather than|\bover|\bavoid|\bnever|\bwrong|\b(?:don't|do not) (?:play|place|go|put)(?: at| on)?"
     rf"|{REPLY_WORDS})[\s:,]*$|{REJECTS_UNSPACED}$",
     re.IGNORECASE,
 )  # or the other side's reply: `A1 loses to I5`
@@ -562,6 +563,16 @@ _SAYS_WHAT_IT_PLAYS = re.compile(
 )
 
 
+# what stands between words that turn from a move (`locate.turned_to`) and the move they turn to: little (`—
+# sorry, I mean I5`, `, or rather I5`, `, make that I5`, `(oops) -> I5`, `, or rather Move: I5`); never a
+# sentence that only names one (`(oops, I almost played I5)`, `actually X threatens I5`)
+_LEADS_TO_THE_MOVE = re.compile(
+    r"[\W_]*(?:(?:i[ \t]+(?:mean|meant)|(?:i(?:'ll|[ \t]+will)?[ \t]+)?play|the (?:best )?move is)\b[\W_]*)?"
+    r"(?:[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,2}[ \t]*[:：][\W_]*)?",  # and a label (`I mean Move: I5`)
+    re.IGNORECASE,
+)
+
+
 def _move_in(
     scope: str, size: int, formats: tuple[str, ...], occupied: Collection[int] = (), theirs: str = "", ours: str = ""
 ) -> tuple[int | None, str | None]:
@@ -569,6 +580,13 @@ def _move_in(
     after the first named move says explains it (`I5 (blocking E5-H5)`); where it names several,
     the stones already on the board (`occupied`) describe the position where it says what it plays
     (`_SAYS_WHAT_IT_PLAYS`), unless it offers one beside another."""
+    turned = turned_to(scope)
+    if turned is not None:  # `Move: A1 — sorry, I mean I5`: the move it turns to, where little stands before it
+        named_after = _named(scope[turned:], size, formats)
+        if named_after and _LEADS_TO_THE_MOVE.fullmatch(scope, turned, turned + named_after[0][0]):
+            later = _move_in(scope[turned:], size, formats, occupied, theirs, ours)
+            if later[0] is not None:
+                return later
     first = _ALGEBRAIC.search(scope) if "algebraic" in _plain(formats) else None
     if first is not None:
         scope = scope[: first.end()] + without_asides(scope[first.end() :])
