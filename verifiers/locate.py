@@ -521,12 +521,13 @@ _PREFERENCE_WORDS = (
     r"|i(?:[ \t]+(?:prefer|choose|pick)|(?:'ll|[ \t]+will)[ \t]+(?:write|use|go with|take)))"
     r"(?![ \t]+(?:to|not|keep(?:ing)?|sav(?:e|ing)|hold(?:ing)?)\b)"  # `I'd rather keep the 7 7`: no play
 )
+# the words of a clause that turns from what came before to what follows it (a correction or a preference)
+_TURNING_WORDS = rf"(?:{CORRECTION_WORDS}|{_PREFERENCE_WORDS})\b[ \t,:)]*"
 # a clause after an answer, in its sentence, that concludes with, corrects to or prefers what follows it
 # (`…, so B`, `…, or rather B`, `… — sorry, I mean B`, `… (oops) B`, `…, but I prefer B`): where another
 # answer follows it, that one is the answer
 TURNS_TO_ANOTHER = re.compile(
-    rf"(?:[,;:—–(]|\bbut\b)[ \t]*(?:so|therefore|thus|hence|{CORRECTION_WORDS}|{_PREFERENCE_WORDS})\b[ \t,:)]*",
-    re.IGNORECASE,
+    rf"(?:[,;:—–(]|\bbut\b)[ \t]*(?:(?:so|therefore|thus|hence)\b[ \t,:)]*|{_TURNING_WORDS})", re.IGNORECASE
 )
 
 # a sentence that opens by taking a second look (`Wait, I5.`, `Hold on, I5.`): where it plays a
@@ -1349,12 +1350,10 @@ _CONCLUDED_IN_A_CLAUSE = re.compile(
 )
 # a clause that corrects what came before it or prefers another (`A, no wait, that skips a 4. B`, `Move: A —
 # sorry, I mean B`, `A works, but I prefer B`): where what follows it names an answer, that one is the answer
-TURNED_IN_A_CLAUSE = re.compile(
-    rf"(?:(?<=[,;:—–(])|\bbut\b)[ \t]*(?:but[ \t]+)?(?:{CORRECTION_WORDS}|{_PREFERENCE_WORDS})\b[ \t,:)]*",
-    re.IGNORECASE,
-)
-_AN_ARROW = re.compile(r"(?:->|→|=>|⇒)[ \t*_`]*")
-_TURNED_BY_AN_ARROW = re.compile(r"[ \t]*(?:->|→|=>|⇒)")
+TURNED_IN_A_CLAUSE = re.compile(rf"(?:(?<=[,;:—–(])|\bbut\b)[ \t]*(?:but[ \t]+)?{_TURNING_WORDS}", re.IGNORECASE)
+_ARROW = r"(?:->|→|=>|⇒)"
+_AN_ARROW = re.compile(rf"{_ARROW}[ \t*_`]*")  # and the emphasis it opens
+_TURNED_BY_AN_ARROW = re.compile(rf"[ \t]*{_ARROW}")  # right after a parenthesis
 
 
 def turned_to(line: str) -> int | None:
@@ -1470,14 +1469,13 @@ __all__ = [
     "MISTAKE_LABEL_WORDS",
     "NamesAnother",
     "OPENS_A_CORRECTION",
-    "TURNED_IN_A_CLAUSE",
-    "turned_to",
-    "TURNS_TO_ANOTHER",
     "OPENS_A_PLAN",
     "OTHER_SIDE",
     "REJECTS_UNSPACED",
     "REPLY_WORDS",
     "Span",
+    "TURNED_IN_A_CLAUSE",
+    "TURNS_TO_ANOTHER",
     "UNDER_A_MISTAKE_LABEL",
     "after_a_denial",
     "called_wrong",
@@ -1514,6 +1512,7 @@ __all__ = [
     "tells_an_earlier_try",
     "their_move",
     "talk_takes_back",
+    "turned_to",
     "with_choices_resolved",
     "without_asides",
     "without_later_turns",

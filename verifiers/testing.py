@@ -92,6 +92,8 @@ def move_game_probes(two_moves: TwoMoves | None = None) -> list[Probe]:
         trap("a second move in a parenthesis", "<move>{0}</move> (or {1})"),
         trap("a second move after a dash", "Move: {0} — {1} also works"),
         trap("a correction to another move", "Move: {0}. Actually, {1} is better."),
+        trap("best move, then a correction on its line", "Move: {0} — sorry, I mean {1}"),
+        trap("best move, then another as its correction", "Move: {0}, correction: {1}"),
         trap("best move taken back", "Move: {0}\nActually, scratch that."),
         trap("best move, then a blunder admitted", "Move: {0}\nOops, I made a mistake."),
         trap("best move only under a mistake's label", "Bad move: {0}"),

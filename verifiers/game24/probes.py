@@ -105,6 +105,7 @@ PROBES = [
     _around_a_right_one("alternatives in a JSON field", '{{"answer": "{right}", "alternatives": ["{wrong}"]}}'),
     _around_a_right_one("other options after the answer", "Answer: {right}\nOther options: {wrong}"),
     _around_a_right_one("the answer taken back", "Answer: {right}\nActually, scratch that."),
+    _around_a_right_one("corrected on its line to a wrong one", "Answer: {right} — sorry, I mean {wrong} = {target}"),
     _around_a_right_one("the answer, then a blunder admitted", "Answer: {right}\nOops, that uses a number twice."),
     _around_a_right_one("only under a mistake's label", "Bad answer: {right} = {target}"),
     # the wrong answer is the final one, and a right one stands before it or beside it: never paid
