@@ -2,7 +2,7 @@
 same for every verifier (docs/answers.md), and come before any verifier reads an answer:
 
 - **The turn ends at its end.** Text after the first chat token that ends a turn (`<|im_end|>`,
-  `<|eot_id|>`, `<|endoftext|>`, `</s>`, `<end_of_turn>`, `<｜end▁of▁sentence｜>`, `<|end|>`, ...)
+  `<|eot_id|>`, `<|eom_id|>`, `<|endoftext|>`, `</s>`, `<end_of_turn>`, `<｜end▁of▁sentence｜>`, `<|end|>`, ...)
   or after a next turn the model wrote itself (a line `User:`, `Human:`, `### Instruction:`,
   `<|user|>`, `<start_of_turn>user`, Llama 2's and Mistral's `[INST]`) is not the model's answer: a trainer that decodes with special
   tokens kept hands it over, and an invented next turn may "answer" for the model.
@@ -14,7 +14,8 @@ same for every verifier (docs/answers.md), and come before any verifier reads an
   model that goes on past its answer writes the next task as the prompt opens one; a restatement of
   this task (an echo of the prompt) is not its answer either, and the turn starts after it.
 - **The turn's own header is not text of the turn**: a completion that opens with its role header
-  (`<|im_start|>assistant`, `<|start_header_id|>assistant<|end_header_id|>`) starts after it.
+  (`<|im_start|>assistant`, `<|start_header_id|>assistant<|end_header_id|>`) or with Llama 3.1's
+  `<|python_tag|>` (a turn of code, ended by `<|eom_id|>`) starts after it.
 - **Line ends and spaces are one kind each**: CRLF and CR are LF; no-break and other Unicode spaces
   are spaces (French `Réponse : …` puts one before the colon).
 
@@ -28,7 +29,7 @@ from typing import Callable, NamedTuple
 
 # a token that ends a turn, wherever it is (`<|im_start|>` opens one: a next turn)
 _TURN_END = re.compile(
-    r"<\|(?:im_end|eot_id|endoftext|end|eos|end_of_text|im_start|start_header_id|user|assistant|system)\|>"
+    r"<\|(?:im_end|eot_id|eom_id|endoftext|end|eos|end_of_text|im_start|start_header_id|user|assistant|system)\|>"
     r"|<｜end▁of▁sentence｜>|<｜(?:User|Assistant)｜>|</s>|<eos>|<end_of_turn>|<start_of_turn>|<eot>"
     r"|\[INST\]"  # Llama 2 and Mistral open the user's turn so: a next turn
 )
@@ -36,7 +37,8 @@ _TURN_END = re.compile(
 # with the completion): a header, not a next turn
 _OWN_HEADER = re.compile(
     r"\s*(?:<\|im_start\|>assistant|<\|start_header_id\|>assistant<\|end_header_id\|>|<\|assistant\|>"
-    r"|<｜Assistant｜>|<start_of_turn>model)[ \t]*\n?"
+    r"|<｜Assistant｜>|<start_of_turn>model)[ \t]*\n?(?:\s*<\|python_tag\|>)?"
+    r"|\s*<\|python_tag\|>"  # Llama 3.1 opens a turn of code for its interpreter so
 )
 # a next turn written by the model: a line that opens with a speaker's label
 _NEXT_TURN = re.compile(

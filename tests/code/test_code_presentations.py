@@ -318,6 +318,21 @@ FORMS = {
         TASK,
         "correct",
     ),
+    "an IPython session": (
+        "In [1]: def add_one(x):\n   ...:     return x + 1\n   ...:\n\nIn [2]: add_one(1)\nOut[2]: 2\n",
+        TASK,
+        "correct",
+    ),
+    "a wrong solution in an IPython session": (
+        "```python\nIn [1]: def add_one(x):\n   ...:     return x\n   ...:\n\nIn [2]: add_one(1)\nOut[2]: 1\n```",
+        TASK,
+        "incorrect",
+    ),
+    "Llama 3.1's turn of code for its interpreter": (
+        "<|python_tag|>def add_one(x):\n    return x + 1\n<|eom_id|>",
+        TASK,
+        "correct",
+    ),
     "a demo that reads standard input after the solution": (
         "```python\ndef add_one(x):\n    return x + 1\n\nn = int(input())\nresult = add_one(n)\nprint(result)\n```",
         TASK,

@@ -110,6 +110,9 @@ def test_the_turn_rules_hold_for_every_verifier(name, answer, other, data):
         ("<|start_header_id|>assistant<|end_header_id|>\n\nA<|eot_id|>B", "\nA", False),
         ("A<|im_start|>assistant\nB", "A", False),  # a header after text opens a next turn
         ("A\n[INST] again [/INST]\nB", "A\n", False),  # Llama 2's and Mistral's user turn
+        ("<|python_tag|>A<|eom_id|>B", "A", False),  # Llama 3.1's turn of code for its interpreter
+        ("<|start_header_id|>assistant<|end_header_id|>\n\n<|python_tag|>A<|eom_id|>", "A", False),
+        ("A<|python_tag|>B", "A<|python_tag|>B", False),  # only a turn's opening is read past
     ],
 )
 def test_the_model_turn(text, turn_text, unfinished):

@@ -6,7 +6,7 @@ the rules every verifier shares; these are the code verifier's part).
 2. Code sits in fenced blocks (``` or ~~~, any length, indented inside a list, any line ends), or,
    where there is none, in another container (HTML `<pre>`/`<code>`, a JSON object's string field),
    or is the text itself: raw code, code after a line of prose, or a function body that continues
-   the task's prompt (HumanEval's own format). A REPL session (`>>> `, `... `) is the code typed in.
+   the task's prompt (HumanEval's own format). A REPL session (`>>> `, `... `, IPython's `In [1]: `) is the code typed in.
    A language other than Python (`bash`, `text`, `output`) is never the program.
 3. A program may come in parts: the final solution is the block that defines the function under test;
    imports and helpers it uses may sit in other blocks and are taken with it. A block that only uses
@@ -504,18 +504,20 @@ def contained_blocks(text: str) -> list[Block]:
     return [Block("", v, True, start, before) for v in values if isinstance(v, str) and "\n" in v.strip()]
 
 
-_REPL_PROMPT = re.compile(r"^(?:>>>|\.\.\.)(?: |$)")
+# Python's prompts (`>>> `, `... `) and IPython's (`In [1]: `, `   ...: `)
+_REPL_PROMPT = re.compile(r"^(?:>>>|\.\.\.|In \[\d+\]:|[ \t]+\.\.\.:)(?: |$)")
 
 
 def from_repl(code: str) -> str:
     """A REPL session (`>>> def f(x):`, `...     return x`, output lines) as the code typed into it;
     other code as it is, and so is code with a session after it (`def f(x): …` then `>>> f(1)`)."""
-    if ">>> " not in code:
+    if ">>> " not in code and "In [" not in code:
         return code
     lines = code.split("\n")
-    if not any(line.startswith(">>> ") for line in lines) or any(_CODE_START.match(line) for line in lines):
+    if not any(line.startswith((">>> ", "In [")) for line in lines) or any(_CODE_START.match(line) for line in lines):
         return code  # no session, or code typed outside it: the session is a demo of that code
-    return "\n".join(line[4:] for line in lines if _REPL_PROMPT.match(line)) + "\n"
+    typed = (_REPL_PROMPT.match(line) for line in lines)
+    return "\n".join(line[prompt.end() :] for line, prompt in zip(lines, typed) if prompt) + "\n"
 
 
 def _from_blocks(blocks: list[Block], wanted: set[str], prompt: str, script: bool) -> Program:
