@@ -9,7 +9,6 @@ GGUF file: no hub download is ever needed for the default path.
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -115,16 +114,31 @@ def default_model_dir() -> Path:
         net.save_pretrained(staging, safe_serialization=True)
         tokenizer.save_pretrained(staging)
         (staging / _BUILT_FROM).write_text(stamp)
-        if _built_from(target) != stamp:  # none yet, or an older build: replace it
-            shutil.rmtree(target, ignore_errors=True)
-            try:
-                staging.rename(target)
-            except OSError:  # another process put its own there first
-                if _built_from(target) != stamp:
-                    raise
+        _put_in_place(staging, target, stamp)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return target
+
+
+def _put_in_place(staging: Path, target: Path, stamp: str) -> None:
+    """Move the built `staging` folder to `target`, unless another process's build of the same GGUF
+    got there first. A folder that is there is only ever moved aside whole (one rename) before it is
+    deleted, never deleted where it stands: a process that was handed `target` by an earlier call
+    never reads a folder half deleted under it."""
+    for _ in range(3):
+        try:
+            staging.rename(target)
+            return
+        except OSError:  # a folder is there
+            if _built_from(target) == stamp:
+                return  # another process's build of the same GGUF: it stays
+        stale = target.with_name(staging.name.replace(".building-", ".stale-", 1))  # unique as staging is
+        try:
+            target.rename(stale)  # an older or half-written build: aside first, then deleted
+        except OSError:
+            continue  # another process moved it first
+        shutil.rmtree(stale, ignore_errors=True)
+    raise OSError(f"could not put the model folder in place at {target}")
 
 
 def _built_from(folder: Path) -> str | None:

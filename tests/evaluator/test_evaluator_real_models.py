@@ -160,3 +160,28 @@ def test_the_packaged_model_is_read_from_its_gguf_once_then_from_its_folder(tmp_
     for weights in folder.glob("*.safetensors"):
         weights.unlink()
     assert models.default_model_dir() == folder and len(read) == 3 and any(folder.glob("*.safetensors"))
+
+
+def _a_built_folder(path: Path, stamp: str) -> Path:
+    path.mkdir()
+    (path / "config.json").write_text("{}")
+    (path / "model.safetensors").write_text("weights")
+    (path / "built-from.txt").write_text(stamp)
+    return path
+
+
+def test_a_built_model_folder_is_put_in_place_whole_and_one_of_the_same_gguf_is_never_deleted(tmp_path):
+    """Two processes may build the model folder at once (a fresh machine's first run): the second
+    never deletes the first's folder of the same GGUF, which a reader may already hold, and an older
+    build is moved aside whole before it goes, so no reader sees one half deleted."""
+    from evalkit.models import _put_in_place
+
+    target = tmp_path / "SmolLM2"
+    _put_in_place(_a_built_folder(tmp_path / ".building-1", "gguf A\n"), target, "gguf A\n")
+    assert (target / "built-from.txt").read_text() == "gguf A\n"
+    held = (target / "model.safetensors").stat().st_ino  # what a reader holds
+    _put_in_place(_a_built_folder(tmp_path / ".building-2", "gguf A\n"), target, "gguf A\n")
+    assert (target / "model.safetensors").stat().st_ino == held  # the first build stays
+    _put_in_place(_a_built_folder(tmp_path / ".building-3", "gguf B\n"), target, "gguf B\n")
+    assert (target / "built-from.txt").read_text() == "gguf B\n"  # an older build is replaced
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".building-2", "SmolLM2"]  # the caller deletes its staging
