@@ -68,8 +68,10 @@ def test_readme_vllm_eval_report_and_compare_run_as_written(tmp_path):
         next(c for c in readme_commands() if c.startswith(p))
         for p in ("evalkit eval --verifier game24 --limit 16 -n 8 --backend vllm", "evalkit report runs/")
     )
-    max_tokens = 64  # the default 256 decodes for 3 more minutes on 2 cores, and tests nothing more
-    # in the folder the README's next commands read (the tokens would name it `…-vllm-tok64-n8`)
+    # the default 256 decodes for minutes more on 2 cores and tests nothing more: what this test is for
+    # is the prompts' prefill (below) and the run folder the README's next commands read (the tokens
+    # would name it `…-vllm-tok32-n8`)
+    max_tokens = 32
     r = _run(
         f"{eval_vllm} --max-tokens {max_tokens} --run-dir runs/game24-smollm2-135m-instruct-vllm-n8", tmp_path, 1500
     )
