@@ -9,6 +9,7 @@ GGUF file: no hub download is ever needed for the default path.
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from pathlib import Path
