@@ -57,9 +57,22 @@ SCRIPTS = (
 )
 TURN_ROLES = frozenset({"USER", "HUMAN"})  # random label words that would open a next turn instead
 COLONS = (":", "：", " :", "\u00a0:")
-CHAT_ENDS = ("<|im_end|>", "<|eot_id|>", "</s>", "<|endoftext|>", "<end_of_turn>", "[INST]")  # [INST]: a next user turn
+CHAT_ENDS = (
+    "<|im_end|>",
+    "<|eot_id|>",
+    "<|eom_id|>",
+    "</s>",
+    "<|endoftext|>",
+    "<end_of_turn>",
+    "[INST]",
+)  # [INST]: a next user turn
 # the model's own turn header, decoded with the completion by some trainers: not text of the turn
-OWN_HEADERS = ("<|im_start|>assistant\n", "<|start_header_id|>assistant<|end_header_id|>\n\n")
+OWN_HEADERS = (  # and Llama 3.1's opening of a turn of code for its interpreter, alone or after its header
+    "<|im_start|>assistant\n",
+    "<|start_header_id|>assistant<|end_header_id|>\n\n",
+    "<|python_tag|>",
+    "<|start_header_id|>assistant<|end_header_id|>\n\n<|python_tag|>",
+)
 TALK = ("", "\nThis runs in linear time.", "\nHope this helps!", "\n\nThe idea is to handle each case once.")
 TALK += (
     "\nI couldn't find a simpler one.",
